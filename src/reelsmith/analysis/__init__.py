@@ -1,0 +1,1 @@
+"""The math lab: exact figures from the reel strips, and simulation to cross-check them."""

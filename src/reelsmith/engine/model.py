@@ -1,0 +1,460 @@
+"""Game models as data: a title's symbols, paytable, paylines and reel sets, read from TOML.
+
+A title lives in ``games/<title>/`` as ``model.toml`` (what never changes between RTP variants)
+plus ``variants/<id>.toml`` (reel strips, reveal weights and the figures computed for them).
+Loading turns symbol ids into small integers and paylines and strips into numpy arrays, which
+is what the evaluation kernels work on. Every problem in a model file is reported as a
+:class:`ModelError` naming the file and the key at fault.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+#: Roles a symbol can have. ``regular`` symbols pay on lines and are substituted by the wild;
+#: every other role is left to the title's feature rules and interrupts a line.
+SYMBOL_ROLES = ("regular", "wild", "scatter", "bonus", "gem")
+
+
+#: Keys of ``model.toml`` the generic engine reads; every other table is a feature parameter.
+_GENERIC_KEYS = frozenset(
+    {"id", "name", "reels", "rows", "symbols", "paylines", "line_pays", "scatter", "bet"}
+    | {"default_variant", "description"}
+)
+
+
+class ModelError(ValueError):
+    """A model file is missing something or contradicts itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    index: int
+    id: str
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, eq=False)
+class ReelSet:
+    """One set of reel strips (one strip per reel) as symbol indices.
+
+    ``padded`` repeats the first ``rows - 1`` stops of each strip after its end, so the window
+    shown for stop ``s`` is ``padded[reel, s : s + rows]`` without wrap-around arithmetic.
+    """
+
+    name: str
+    strips: tuple[npt.NDArray[np.int8], ...]
+    lengths: npt.NDArray[np.int64]
+    padded: npt.NDArray[np.int8]
+
+    @classmethod
+    def build(cls, name: str, strips: Sequence[npt.NDArray[np.int8]], rows: int) -> ReelSet:
+        lengths = np.array([len(s) for s in strips], dtype=np.int64)
+        width = int(lengths.max()) + rows - 1
+        padded = np.full((len(strips), width), -1, dtype=np.int8)
+        for reel, strip in enumerate(strips):
+            extended = np.concatenate([strip, strip[: rows - 1]])
+            padded[reel, : len(extended)] = extended
+        return cls(name, tuple(strips), lengths, padded)
+
+    @property
+    def cycle(self) -> int:
+        """Number of stop combinations: the product of the strip lengths."""
+        return int(np.prod(self.lengths, dtype=np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """An RTP variant: reel sets, feature weights and the figures computed for them."""
+
+    id: str
+    description: str
+    reel_sets: Mapping[str, ReelSet]
+    parameters: Mapping[str, Any]
+    figures: Mapping[str, Any]
+    source: Path | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class GameModel:
+    """Everything the rules need about a title, loaded and checked."""
+
+    id: str
+    name: str
+    reels: int
+    rows: int
+    symbols: tuple[Symbol, ...]
+    paylines: npt.NDArray[np.int8]
+    line_pays: npt.NDArray[np.int64]
+    scatter_pays: npt.NDArray[np.int64]
+    wild: int
+    scatter: int
+    substitutable: npt.NDArray[np.bool_]
+    bet: Mapping[str, Any]
+    features: Mapping[str, Any]
+    variants: Mapping[str, Variant]
+    default_variant: str
+    raw: Mapping[str, Any] = field(repr=False)
+    source: Path | None = None
+
+    # -- symbols -------------------------------------------------------------------------
+    def symbol_index(self, symbol_id: str) -> int:
+        for symbol in self.symbols:
+            if symbol.id == symbol_id:
+                return symbol.index
+        known = " ".join(s.id for s in self.symbols)
+        raise KeyError(f"unknown symbol {symbol_id!r}; the symbols are: {known}")
+
+    def symbol_id(self, index: int) -> str:
+        return self.symbols[index].id
+
+    @property
+    def symbol_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.symbols)
+
+    def symbols_with_role(self, role: str) -> tuple[Symbol, ...]:
+        return tuple(s for s in self.symbols if s.role == role)
+
+    # -- variants ------------------------------------------------------------------------
+    def variant(self, variant_id: str | None = None) -> Variant:
+        key = self.default_variant if variant_id is None else variant_id
+        try:
+            return self.variants[key]
+        except KeyError:
+            known = ", ".join(sorted(self.variants))
+            raise ModelError(
+                f"{self.id} has no RTP variant {key!r}; the variants are: {known}"
+            ) from None
+
+    @property
+    def line_count(self) -> int:
+        return int(self.paylines.shape[0])
+
+
+# ---------------------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------------------
+
+
+def _require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in table:
+        raise ModelError(f"{where}: missing key {key!r}")
+    value = table[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+        names = " or ".join(t.__name__ for t in _as_tuple(kind))
+        raise ModelError(f"{where}: {key!r} must be {names}, got {value!r}")
+    return value
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _pay_row(
+    pays: Mapping[str, Any], where: str, reels: int, minimum: int = 1
+) -> npt.NDArray[np.int64]:
+    """A ``{count: pay}`` table as an array indexed by count (0..reels)."""
+    row = np.zeros(reels + 1, dtype=np.int64)
+    for count_text, pay in pays.items():
+        try:
+            count = int(count_text)
+        except ValueError:
+            raise ModelError(f"{where}: count {count_text!r} is not a whole number") from None
+        if not minimum <= count <= reels:
+            raise ModelError(f"{where}: count {count} is outside {minimum}..{reels}")
+        if not isinstance(pay, int) or isinstance(pay, bool) or pay < 0:
+            raise ModelError(
+                f"{where}: pay for {count} must be a non-negative integer, got {pay!r}"
+            )
+        row[count] = pay
+    return row
+
+
+def _symbols(raw: Mapping[str, Any], where: str) -> tuple[Symbol, ...]:
+    entries = _require(raw, "symbols", list, where)
+    if not entries:
+        raise ModelError(f"{where}: 'symbols' is empty")
+    if len(entries) > 127:
+        raise ModelError(f"{where}: at most 127 symbols are supported, got {len(entries)}")
+    symbols: list[Symbol] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        at = f"{where}: symbols[{index}]"
+        if not isinstance(entry, dict):
+            raise ModelError(f"{at} must be a table")
+        symbol_id = _require(entry, "id", str, at)
+        if symbol_id in seen:
+            raise ModelError(f"{at}: symbol id {symbol_id!r} appears twice")
+        if not symbol_id.replace("_", "").isalnum() or symbol_id != symbol_id.lower():
+            raise ModelError(f"{at}: symbol id {symbol_id!r} must be a lower-case word")
+        role = _require(entry, "role", str, at)
+        if role not in SYMBOL_ROLES:
+            raise ModelError(f"{at}: role {role!r} is not one of {', '.join(SYMBOL_ROLES)}")
+        name = _require(entry, "name", str, at)
+        seen.add(symbol_id)
+        symbols.append(Symbol(index, symbol_id, name, role))
+    return tuple(symbols)
+
+
+def _strips(
+    raw: Any, where: str, reels: int, rows: int, index_of: Mapping[str, int]
+) -> list[npt.NDArray[np.int8]]:
+    if not isinstance(raw, list) or len(raw) != reels:
+        raise ModelError(f"{where}: 'strips' must list {reels} reel strips")
+    strips = []
+    for reel, strip in enumerate(raw):
+        at = f"{where}: strips[{reel}] (reel {reel + 1})"
+        if not isinstance(strip, list) or len(strip) < rows:
+            raise ModelError(f"{at} must list at least {rows} symbol ids")
+        indices = []
+        for position, symbol_id in enumerate(strip):
+            if symbol_id not in index_of:
+                raise ModelError(f"{at}: stop {position} is {symbol_id!r}, not a symbol id")
+            indices.append(index_of[symbol_id])
+        strips.append(np.array(indices, dtype=np.int8))
+    return strips
+
+
+def load_variant(
+    path: Path, model_id: str, reels: int, rows: int, index_of: Mapping[str, int]
+) -> Variant:
+    where = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError(f"{where}: not valid TOML: {exc}") from None
+    variant_id = _require(raw, "id", str, where)
+    if variant_id != path.stem:
+        raise ModelError(f"{where}: id {variant_id!r} does not match the file name {path.stem!r}")
+    reel_sets_raw = _require(raw, "reel_sets", dict, where)
+    reel_sets = {}
+    for name, table in reel_sets_raw.items():
+        at = f"{where}: reel_sets.{name}"
+        if not isinstance(table, dict):
+            raise ModelError(f"{at} must be a table")
+        strips = _strips(table.get("strips"), at, reels, rows, index_of)
+        reel_sets[name] = ReelSet.build(name, strips, rows)
+    parameters = {
+        k: v for k, v in raw.items() if k not in {"id", "description", "reel_sets", "figures"}
+    }
+    return Variant(
+        id=variant_id,
+        description=str(raw.get("description", "")),
+        reel_sets=reel_sets,
+        parameters=parameters,
+        figures=dict(raw.get("figures", {})),
+        source=path,
+    )
+
+
+def load_model(folder: Path) -> GameModel:
+    """Load ``folder/model.toml`` and every ``folder/variants/*.toml``."""
+    path = folder / "model.toml"
+    where = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"{where}: no such model file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError(f"{where}: not valid TOML: {exc}") from None
+
+    model_id = _require(raw, "id", str, where)
+    name = _require(raw, "name", str, where)
+    reels = _require(raw, "reels", int, where)
+    rows = _require(raw, "rows", int, where)
+    if not 1 <= reels <= 10 or not 1 <= rows <= 10:
+        raise ModelError(f"{where}: reels and rows must be between 1 and 10")
+    symbols = _symbols(raw, where)
+    index_of = {s.id: s.index for s in symbols}
+
+    wilds = [s for s in symbols if s.role == "wild"]
+    scatters = [s for s in symbols if s.role == "scatter"]
+    if len(wilds) > 1 or len(scatters) > 1:
+        raise ModelError(f"{where}: at most one wild and one scatter symbol are supported")
+
+    # Paylines: one row index per reel, 0 = top row.
+    lines_raw = _require(raw, "paylines", list, where)
+    if not lines_raw:
+        raise ModelError(f"{where}: 'paylines' is empty")
+    seen_lines: dict[tuple[int, ...], int] = {}
+    for number, line in enumerate(lines_raw, start=1):
+        at = f"{where}: payline {number}"
+        if not isinstance(line, list) or len(line) != reels:
+            raise ModelError(f"{at} must list {reels} row indices")
+        if any(not isinstance(r, int) or not 0 <= r < rows for r in line):
+            raise ModelError(f"{at}: row indices must be 0..{rows - 1}, got {line}")
+        if tuple(line) in seen_lines:
+            raise ModelError(f"{at} repeats payline {seen_lines[tuple(line)]}")
+        seen_lines[tuple(line)] = number
+    paylines = np.array(lines_raw, dtype=np.int8)
+
+    # Line pays, indexed [symbol, count].
+    line_pays = np.zeros((len(symbols), reels + 1), dtype=np.int64)
+    pays_raw = _require(raw, "line_pays", dict, where)
+    for symbol_id, pays in pays_raw.items():
+        at = f"{where}: line_pays.{symbol_id}"
+        if symbol_id not in index_of:
+            raise ModelError(f"{at}: {symbol_id!r} is not a symbol id")
+        symbol = symbols[index_of[symbol_id]]
+        if symbol.role not in ("regular", "wild"):
+            raise ModelError(f"{at}: a {symbol.role} symbol cannot pay on lines")
+        if not isinstance(pays, dict):
+            raise ModelError(f"{at} must be a table of count = coins")
+        line_pays[symbol.index] = _pay_row(pays, at, reels)
+
+    # Scatter pays by count; a count above the table's last entry pays as the last entry.
+    scatter_pays = np.zeros(reels + 1, dtype=np.int64)
+    if scatters:
+        scatter_raw = _require(raw, "scatter", dict, where)
+        at = f"{where}: scatter"
+        if scatter_raw.get("symbol") != scatters[0].id:
+            raise ModelError(f"{at}: 'symbol' must name the scatter symbol {scatters[0].id!r}")
+        pays = _require(scatter_raw, "pays", dict, at)
+        scatter_pays = _pay_row(pays, f"{at}.pays", reels)
+
+    substitutable = np.array([s.role == "regular" for s in symbols], dtype=np.bool_)
+
+    variants: dict[str, Variant] = {}
+    for variant_path in sorted((folder / "variants").glob("*.toml")):
+        variant = load_variant(variant_path, model_id, reels, rows, index_of)
+        variants[variant.id] = variant
+    default_variant = _require(raw, "default_variant", str, where)
+    if default_variant not in variants:
+        raise ModelError(
+            f"{where}: default_variant {default_variant!r} has no file in {folder / 'variants'}"
+        )
+
+    return GameModel(
+        id=model_id,
+        name=name,
+        reels=reels,
+        rows=rows,
+        symbols=symbols,
+        paylines=paylines,
+        line_pays=line_pays,
+        scatter_pays=scatter_pays,
+        wild=wilds[0].index if wilds else -1,
+        scatter=scatters[0].index if scatters else -1,
+        substitutable=substitutable,
+        bet=dict(raw.get("bet", {})),
+        features={k: v for k, v in raw.items() if k not in _GENERIC_KEYS},
+        variants=variants,
+        default_variant=default_variant,
+        raw=raw,
+        source=path,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Writing variants
+# ---------------------------------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to a variant file")
+
+
+def format_variant(
+    variant_id: str,
+    description: str,
+    reel_sets: Mapping[str, Sequence[Sequence[str]]],
+    parameters: Mapping[str, Mapping[str, Any]],
+    figures: Mapping[str, Any],
+    header: str = "",
+) -> str:
+    """The text of a ``variants/<id>.toml`` file: strips one symbol id list per reel."""
+    out: list[str] = []
+    if header:
+        out.extend(f"# {line}".rstrip() for line in header.splitlines())
+        out.append("")
+    out.append(f"id = {_toml_value(variant_id)}")
+    out.append(f"description = {_toml_value(description)}")
+    for name, strips in reel_sets.items():
+        out.append("")
+        out.append(f"[reel_sets.{name}]")
+        out.append("strips = [")
+        for reel, strip in enumerate(strips, start=1):
+            out.append(f"  # reel {reel}: {len(strip)} stops")
+            out.append("  [")
+            for start in range(0, len(strip), 10):
+                out.append(
+                    "    " + ", ".join(_toml_value(s) for s in strip[start : start + 10]) + ","
+                )
+            out.append("  ],")
+        out.append("]")
+    for name, table in parameters.items():
+        out.append("")
+        out.append(f"[{name}]")
+        out.extend(f"{key} = {_toml_value(value)}" for key, value in table.items())
+    out.append("")
+    out.append("# Computed by the exact analyzer (reelsmith.analysis) from the strips above;")
+    out.append("# a test re-derives them.")
+    out.append("[figures]")
+    out.extend(f"{key} = {_toml_value(value)}" for key, value in figures.items())
+    return "\n".join(out) + "\n"
+
+
+def replace_figures(path: Path, figures: Mapping[str, Any]) -> None:
+    """Rewrite the trailing ``[figures]`` table of a variant file, leaving the rest as it is."""
+    text = path.read_text(encoding="utf-8")
+    marker = "\n[figures]\n"
+    head = text.split(marker)[0] if marker in text else text.rstrip("\n") + "\n"
+    body = "\n".join(f"{key} = {_toml_value(value)}" for key, value in figures.items())
+    path.write_text(f"{head}{marker}{body}\n", encoding="utf-8")
+
+
+def model_document(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:
+    """The complete model with one variant, symbol ids in place of indices (``model --json``)."""
+    variant = model.variant(variant_id)
+    symbol_ids = model.symbol_ids
+
+    def pays(row: npt.NDArray[np.int64]) -> dict[str, int]:
+        return {str(k): int(v) for k, v in enumerate(row) if v > 0}
+
+    return {
+        "id": model.id,
+        "name": model.name,
+        "reels": model.reels,
+        "rows": model.rows,
+        "symbols": [{"id": s.id, "name": s.name, "role": s.role} for s in model.symbols],
+        "line_pays": {
+            s.id: pays(model.line_pays[s.index])
+            for s in model.symbols
+            if model.line_pays[s.index].any()
+        },
+        "scatter": None
+        if model.scatter < 0
+        else {"symbol": symbol_ids[model.scatter], "pays": pays(model.scatter_pays)},
+        "paylines": model.paylines.tolist(),
+        "bet": dict(model.bet),
+        "features": dict(model.features),
+        "variants": sorted(model.variants),
+        "default_variant": model.default_variant,
+        "variant": {
+            "id": variant.id,
+            "description": variant.description,
+            "reel_sets": {
+                name: [[symbol_ids[int(s)] for s in strip] for strip in reel_set.strips]
+                for name, reel_set in variant.reel_sets.items()
+            },
+            **{k: v for k, v in variant.parameters.items()},
+            "figures": dict(variant.figures),
+        },
+    }

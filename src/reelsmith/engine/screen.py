@@ -1,0 +1,61 @@
+"""Screens: the symbols shown, as the kernels see them (``int8[rows, reels]``) and as people
+read them (rows of symbol ids), plus parsing of typed grids for QA and the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from reelsmith.engine.lines import fill_window
+from reelsmith.engine.model import GameModel, ReelSet
+
+Screen = tuple[tuple[str, ...], ...]
+
+
+class GridError(ValueError):
+    """A typed grid is malformed: wrong shape or an unknown symbol."""
+
+
+def window(reel_set: ReelSet, stops: Sequence[int], rows: int) -> npt.NDArray[np.int8]:
+    """The screen shown when reel ``r`` stops at ``stops[r]`` (the top row's strip position)."""
+    for reel, (stop, length) in enumerate(zip(stops, reel_set.lengths, strict=True)):
+        if not 0 <= stop < length:
+            raise ValueError(f"reel {reel + 1}: stop {stop} is outside 0..{length - 1}")
+    grid = np.empty((rows, len(reel_set.strips)), dtype=np.int8)
+    fill_window(reel_set.padded, np.asarray(stops, dtype=np.int64), grid)
+    return grid
+
+
+def to_screen(model: GameModel, grid: npt.NDArray[np.int8]) -> Screen:
+    return tuple(tuple(model.symbols[int(s)].id for s in row) for row in grid)
+
+
+def from_screen(model: GameModel, screen: Sequence[Sequence[str]]) -> npt.NDArray[np.int8]:
+    if len(screen) != model.rows:
+        raise GridError(f"the grid has {len(screen)} rows; {model.name} shows {model.rows}")
+    grid = np.empty((model.rows, model.reels), dtype=np.int8)
+    for row, cells in enumerate(screen):
+        if len(cells) != model.reels:
+            raise GridError(
+                f"row {row + 1} has {len(cells)} cells; {model.name} has {model.reels} reels"
+            )
+        for reel, symbol_id in enumerate(cells):
+            try:
+                grid[row, reel] = model.symbol_index(symbol_id)
+            except KeyError as exc:
+                raise GridError(f"row {row + 1}, reel {reel + 1}: {exc.args[0]}") from None
+    return grid
+
+
+def parse_grid(model: GameModel, text: str) -> npt.NDArray[np.int8]:
+    """Parse ``row/row/...`` with rows top to bottom and cells ``a,b,c,...`` left to right."""
+    text = text.strip()
+    if not text:
+        raise GridError("the grid is empty")
+    rows = [[cell.strip().lower() for cell in row.split(",")] for row in text.split("/")]
+    for row_number, row in enumerate(rows, start=1):
+        if any(cell == "" for cell in row):
+            raise GridError(f"row {row_number} has an empty cell")
+    return from_screen(model, rows)

@@ -1,0 +1,1 @@
+"""Playing the titles in a terminal."""
