@@ -29,12 +29,12 @@ from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.gamble import CHOICES, Card, draw_card, guessed, is_colour
 from reelsmith.engine.model import GameModel, ModelError, Variant
+from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import Screen, to_screen, window
 from reelsmith.rng import (
     Draw,
     RandomSource,
     RecordingSource,
-    ReplayError,
     ReplaySource,
     weighted_index,
 )
@@ -318,16 +318,10 @@ class TsarRound:
 # ---------------------------------------------------------------------------------------
 
 
-def _void(round_: TsarRound, reason: str, draws: list[Draw], action: str) -> TsarRound:
+def _void(round_: TsarRound, reason: str) -> TsarRound:
     """Malfunctions void all plays and pays: no win, the bet is returned, the reason kept."""
     return replace(
-        round_,
-        phase=Phase.VOIDED,
-        win_coins=0,
-        free_spins_remaining=0,
-        actions=(*round_.actions, action),
-        draws=(*round_.draws, *draws),
-        void_reason=reason,
+        round_, phase=Phase.VOIDED, win_coins=0, free_spins_remaining=0, void_reason=reason
     )
 
 
@@ -337,16 +331,7 @@ def _guarded(
     action: str,
     step: Callable[[TsarRound, RecordingSource], TsarRound],
 ) -> TsarRound:
-    recorder = RecordingSource(rng)
-    try:
-        result = step(round_, recorder)
-    except ReplayError:
-        raise  # recorded draws that do not fit are the caller's error, not a malfunction
-    except Exception as exc:  # a malfunction: void the round rather than half-apply it
-        return _void(round_, f"{type(exc).__name__}: {exc}", recorder.draws, action)
-    return replace(
-        result, actions=(*round_.actions, action), draws=(*round_.draws, *recorder.draws)
-    )
+    return guarded_step(round_, rng, action, step, _void)
 
 
 def _spin(
