@@ -71,3 +71,8 @@ def stops_with_eggs(model: GameModel, reel_set: ReelSet, egg_reels: Sequence[int
 
 def grid(model: GameModel, text: str) -> np.ndarray:
     return parse_grid(model, text)
+
+
+@pytest.fixture(scope="session")
+def sultan_model() -> GameModel:
+    return load_game("sultan-spins")

@@ -102,16 +102,24 @@ def evaluate(
         Path | None, typer.Option("--grids", help="A file with one grid per line.")
     ] = None,
     lines: Annotated[
-        int | None, typer.Option("--lines", help="Paylines enabled (the first N).")
+        int | None, typer.Option("--lines", help="Days of the Tsar: paylines enabled (first N).")
     ] = None,
-    coins_per_line: Annotated[int | None, typer.Option("--coins-per-line")] = None,
-    coin_size: Annotated[str | None, typer.Option("--coin-size")] = None,
+    coins_per_line: Annotated[
+        int | None, typer.Option("--coins-per-line", help="Days of the Tsar: coins per line.")
+    ] = None,
+    coin_size: Annotated[
+        str | None, typer.Option("--coin-size", help="Days of the Tsar: coin size.")
+    ] = None,
+    bet: Annotated[
+        str | None, typer.Option("--bet", help="Sultan Spins: the bet size, e.g. 1.00.")
+    ] = None,
+    level: Annotated[
+        int, typer.Option("--level", help="Sultan Spins: free-spins level (0 = main game).")
+    ] = 0,
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Evaluate screens: line wins, scatter win, total, free-spins trigger."""
-    from reelsmith.games.days_of_the_tsar import rules as tsar
-
     loaded = _load(game, variant)
     texts: list[tuple[str, str]] = [(f"--grid {i + 1}", g) for i, g in enumerate(grid or [])]
     if grids is not None:
@@ -125,55 +133,112 @@ def evaluate(
     if not texts:
         fail("give at least one --grid or a --grids file")
 
-    options = tsar.tsar_rules(loaded).bets
-    default = options.default
-    try:
-        bet = options.validate(
-            default.lines if lines is None else lines,
-            default.coins_per_line if coins_per_line is None else coins_per_line,
-            default.coin_size if coin_size is None else parse_decimal(coin_size, "coin size"),
-        )
-    except BetError as exc:
-        fail(str(exc))
+    if loaded.id == "sultan-spins":
+        if lines is not None or coins_per_line is not None or coin_size is not None:
+            fail("Sultan Spins takes --bet, not --lines, --coins-per-line or --coin-size")
+        evaluator = _sultan_evaluator(loaded, bet, level)
+    else:
+        if bet is not None or level:
+            fail(
+                f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
+                "not --bet or --level"
+            )
+        evaluator = _tsar_evaluator(loaded, lines, coins_per_line, coin_size)
 
     # Parse everything first: a bad grid anywhere stops the batch before any output.
     parsed = []
     for where, text in texts:
         try:
             g = parse_grid(loaded, text)
-            tsar.check_screen(loaded, g)
+            evaluator.check(loaded, g)
         except GridError as exc:
             fail(f"{where}: {exc}")
         parsed.append((text, g))
 
     for text, g in parsed:
-        result = tsar.evaluate_grid(loaded, g, bet)
+        result = evaluator.evaluate(g)
         if as_json:
             _print_json(result)
         else:
-            _print_evaluation(loaded, text, g, bet, result)
+            _print_evaluation(loaded, text, g, evaluator.describe, result)
 
 
-def _print_evaluation(loaded, text, g, bet, result) -> None:  # type: ignore[no-untyped-def]
+class _Evaluator:
+    def __init__(self, check, evaluate, describe):  # type: ignore[no-untyped-def]
+        self.check, self.evaluate, self.describe = check, evaluate, describe
+
+
+def _tsar_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # type: ignore[no-untyped-def]
+    from reelsmith.games.days_of_the_tsar import rules as tsar
+
+    options = tsar.tsar_rules(loaded).bets
+    default = options.default
+    try:
+        the_bet = options.validate(
+            default.lines if lines is None else lines,
+            default.coins_per_line if coins_per_line is None else coins_per_line,
+            default.coin_size if coin_size is None else parse_decimal(coin_size, "coin size"),
+        )
+    except BetError as exc:
+        fail(str(exc))
+    describe = (
+        f"bet {the_bet.lines} lines x {the_bet.coins_per_line} coins x {the_bet.coin_size} = "
+        f"{the_bet.total_coins} coins"
+    )
+    return _Evaluator(tsar.check_screen, lambda g: tsar.evaluate_grid(loaded, g, the_bet), describe)
+
+
+def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
+    from reelsmith.engine.errors import RuleError
+    from reelsmith.games.sultan_spins import rules as sultan
+
+    rules = sultan.sultan_rules(loaded)
+    try:
+        amount = rules.ladder.validate(rules.ladder.default if bet is None else bet)
+    except BetError as exc:
+        fail(str(exc))
+    if not 0 <= level <= rules.levels:
+        fail(f"--level must be 0 (main game) or 1 to {rules.levels}, got {level}")
+    multiplier = rules.multipliers[level - 1] if level else 1
+    describe = f"bet {amount} over {rules.lines} paylines" + (
+        f", free-spins level {level} ({multiplier}x line wins)" if level else ""
+    )
+
+    def evaluate_one(g):  # type: ignore[no-untyped-def]
+        try:
+            return sultan.evaluate_grid(loaded, g, amount, level)
+        except RuleError as exc:
+            fail(str(exc))
+
+    return _Evaluator(sultan.check_screen, evaluate_one, describe)
+
+
+def _print_evaluation(loaded, text, g, describe, result) -> None:  # type: ignore[no-untyped-def]
     from reelsmith.engine.screen import to_screen
     from reelsmith.terminal.screen import screen_table
 
     names = {s.id: s.name for s in loaded.symbols}
     console.print(screen_table(to_screen(loaded, g), names, {}, (), title=text))
-    console.print(
-        f"bet {bet.lines} lines x {bet.coins_per_line} coins x {bet.coin_size} = "
-        f"{bet.total_coins} coins"
-    )
+    console.print(describe)
+    unit = "coins" if "total_credits" in result else "line bets"
     for win in result["line_wins"]:
         console.print(
             f"  payline {win['line']}: {win['count']} x {names[win['symbol']]} "
-            f"= {win['coins']:,} coins"
+            f"= {win['coins']:,} {unit}"
         )
-    if result["scatter_win"]:
+    if result.get("scatter_win"):
         s = result["scatter_win"]
         console.print(f"  scatter: {s['count']} eggs = {s['coins']:,} coins")
+    if "total_credits" in result:
+        total = f"{result['total_coins']:,} coins = {result['total_credits']} credits"
+    else:
+        total = f"{result['total_coins']:,} line bets = {result['total_amount']}"
+        if result["bonus"]:
+            total += f"   {result['bonus']} bonus symbols"
+        if result["collection_spot"]:
+            total += " (one collection spot)"
     console.print(
-        f"  total {result['total_coins']:,} coins = {result['total_credits']} credits"
+        f"  total {total}"
         + ("   [bold green]free spins triggered[/]" if result["free_spins_triggered"] else "")
     )
 
@@ -192,6 +257,7 @@ def play(
     """Play a title in the terminal with play money."""
     from reelsmith.rng import SeededSource, SystemSource
     from reelsmith.terminal.days_of_the_tsar import TsarTerminal
+    from reelsmith.terminal.sultan_spins import SultanTerminal
 
     loaded = _load(game, variant)
     try:
@@ -209,7 +275,8 @@ def play(
             raise EOFError
         return line.rstrip("\n")
 
-    TsarTerminal(loaded, console, rng, start, read, variant=variant).run()
+    terminal = SultanTerminal if loaded.id == "sultan-spins" else TsarTerminal
+    terminal(loaded, console, rng, start, read, variant=variant).run()
 
 
 def main() -> None:  # pragma: no cover - console-script entry

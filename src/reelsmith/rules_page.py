@@ -44,6 +44,7 @@ def rules_document(model: GameModel, variant_id: str | None = None) -> dict[str,
         "rtp_percent": variant.id,
         "reels": model.reels,
         "rows": model.rows,
+        "line_pay_unit": str(model.raw.get("line_pay_unit", "coins per line")),
         "symbols": [{"id": s.id, "name": s.name, "role": s.role} for s in model.symbols],
         "paytable": paytable,
         "paylines": model.paylines.tolist(),
@@ -77,20 +78,63 @@ def _bullets(lines: list[str]) -> Text:
     return Text("\n".join(f"• {line}" for line in lines))
 
 
+SECTION_TITLES = {
+    "general": "General",
+    "substitute": "Substitute symbol",
+    "wild": "Wild",
+    "scatter": "Scatter",
+    "jackpots": "Local jackpots",
+    "free_spins": "Free spins",
+    "gamble": "Gamble bonus game",
+    "bets": "Bets",
+}
+TABLE_TITLES = {
+    "reveal_distribution": "Each egg reveals",
+    "gem_reveals": "A gem that does not hit its pot reveals",
+    "pots": "Pots",
+    "levels": "Levels",
+}
+
+
+def _title(key: str, titles: dict[str, str]) -> str:
+    return titles.get(key, key.replace("_", " ").capitalize())
+
+
+def _table(key: str, rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=_title(key, TABLE_TITLES), title_justify="left")
+    columns = list(rows[0])
+    for column in columns:
+        table.add_column(column.replace("_", " "), justify="right")
+    for row in rows:
+        table.add_row(*(f"{row[c]:.2%}" if c == "probability" else f"{row[c]}" for c in columns))
+    return table
+
+
+def _section(key: str, value: Any) -> RenderableType:
+    parts: list[RenderableType] = []
+    if isinstance(value, list):
+        parts.append(_bullets(value))
+    else:
+        parts.append(_bullets(value.get("text", [])))
+        for name, item in value.items():
+            if isinstance(item, list) and item and isinstance(item[0], dict):
+                parts.append(_table(name, item))
+    return Panel(Group(*parts), title=_title(key, SECTION_TITLES), title_align="left")
+
+
 def render_rules(document: dict[str, Any]) -> RenderableType:
     reels = document["reels"]
-    paytable = Table(title="Paytable (coins per coin bet on the payline)", title_justify="left")
+    paytable = Table(title=f"Paytable ({document['line_pay_unit']})", title_justify="left")
     paytable.add_column("Symbol")
     for count in range(2, reels + 1):
         paytable.add_column(f"{count} in a row", justify="right")
     for entry in document["paytable"]:
-        name = entry["name"] + (" (wild)" if entry["role"] == "wild" else "")
+        name = entry["name"]
+        if entry["role"] == "wild" and "wild" not in name.lower():
+            name += " (wild)"
+        pays = entry["pays"]
         paytable.add_row(
-            name,
-            *[
-                f"{entry['pays'].get(str(c), 0):,}" if entry["pays"].get(str(c)) else "-"
-                for c in range(2, reels + 1)
-            ],
+            name, *[f"{pays[str(c)]:,}" if str(c) in pays else "-" for c in range(2, reels + 1)]
         )
     parts: list[RenderableType] = [
         Text(f"{document['name']} — RTP {document['rtp_percent']}%", style="bold"),
@@ -99,37 +143,14 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
     ]
     scatter = document.get("scatter")
     if scatter:
-        table = Table(title=f"{scatter['name']} scatter (x total coins bet)", title_justify="left")
+        table = Table(title=f"{scatter['name']} scatter (x total bet)", title_justify="left")
         table.add_column("On screen")
         table.add_column("Pays", justify="right")
         for count, pay in scatter["pays_times_total_bet"].items():
             table.add_row(count, f"x{pay}")
         parts.append(table)
-    rules = document["rules"]
-    for key, title in (
-        ("general", "General"),
-        ("substitute", "Substitute symbol"),
-        ("scatter", "Scatter"),
-    ):
-        if key in rules:
-            parts.append(Panel(_bullets(rules[key]), title=title, title_align="left"))
-    free = rules.get("free_spins")
-    if free:
-        reveal = Table(title="Each egg reveals", title_justify="left")
-        reveal.add_column("Free spins", justify="right")
-        reveal.add_column("Probability", justify="right")
-        for row in free["reveal_distribution"]:
-            reveal.add_row(str(row["spins"]), f"{row['probability']:.2%}")
-        parts.append(
-            Panel(
-                Group(_bullets(free["text"]), reveal),
-                title="Free Spins bonus game",
-                title_align="left",
-            )
-        )
-    for key, title in (("gamble", "Gamble bonus game"), ("bets", "Bets")):
-        if key in rules:
-            parts.append(Panel(_bullets(rules[key]["text"]), title=title, title_align="left"))
+    for key, value in document["rules"].items():
+        parts.append(_section(key, value))
     drawings = [
         Panel(payline_drawing(line, document["rows"]), title=f"{number}", expand=False)
         for number, line in enumerate(document["paylines"], start=1)

@@ -26,7 +26,7 @@ SYMBOL_ROLES = ("regular", "wild", "scatter", "bonus", "gem")
 #: Keys of ``model.toml`` the generic engine reads; every other table is a feature parameter.
 _GENERIC_KEYS = frozenset(
     {"id", "name", "reels", "rows", "symbols", "paylines", "line_pays", "scatter", "bet"}
-    | {"default_variant", "description"}
+    | {"default_variant", "description", "line_pay_unit"}
 )
 
 

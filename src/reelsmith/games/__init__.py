@@ -12,6 +12,7 @@ GAMES_DIR = Path(__file__).parent
 #: Title id (as typed on the command line) -> folder name.
 TITLE_FOLDERS = {
     "days-of-the-tsar": "days_of_the_tsar",
+    "sultan-spins": "sultan_spins",
 }
 
 

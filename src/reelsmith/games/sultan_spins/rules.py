@@ -1,0 +1,670 @@
+"""Sultan Spins: a round from the main-game spin through the free-spins ladder.
+
+Pure functions: each takes the model, the round so far and a random source, and returns the new
+round. The player's state for the bet size (pots, hidden trigger points, collection meter) comes
+in with the round and goes out with it (``round.state``). Every random number is recorded (reel
+stops, gem reveals, trigger points), so :func:`replay` re-runs a round exactly.
+
+Local jackpots
+--------------
+A gem landing on reel *i* raises pot *i* by one bet. If that takes the pot to its hidden trigger
+point, the gem reveals the jackpot spin: the pot is won (never multiplied), resets to its seed
+value and a new trigger point is drawn uniformly from seed + 1 to the cap. Otherwise the gem
+reveals, by the variant's weights, a normal symbol, a wild, or a wild reel (the whole reel turns
+wild for line evaluation). A gem that revealed the jackpot spin stays a gem on the screen and pays
+nothing on the lines. The reels never show two gems (nor two bonus symbols) on one reel.
+
+Free spins and the collection meter
+-----------------------------------
+3 or more bonus symbols in a main-game spin start the free spins at level 1. Levels 1-5 have
+7 spins each with multipliers 1x, 2x, 4x, 6x, 8x on line wins. The meter has 5 spots and
+belongs to the player per bet size:
+
+* main game: a spin with exactly 2 bonus symbols fills one spot (a full meter stays full);
+* the free spins start with the meter as the player left it; a full meter unlocks level 2 at
+  once and empties;
+* each bonus symbol in a free spin fills one spot; when the meter is full and a higher level is
+  still locked, the next level is unlocked and the meter empties (extra symbols carry over);
+* when level 5 is unlocked, bonus symbols keep filling the meter up to full; symbols beyond a
+  full meter are not kept;
+* after the 7th spin of a level, the next level is played if it is unlocked; otherwise the free
+  spins end and the meter, as it stands, is carried into the main game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from reelsmith.engine.bet_ladder import BetLadder
+from reelsmith.engine.errors import RuleError
+from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.model import GameModel, ModelError, Variant
+from reelsmith.engine.rounds import guarded_step
+from reelsmith.engine.screen import GridError, Screen, to_screen, window
+from reelsmith.games.sultan_spins.state import BetState
+from reelsmith.rng import RandomSource, RecordingSource, ReplaySource, weighted_index
+from reelsmith.rng.source import Draw
+
+GAME_ID = "sultan-spins"
+WILD_REEL = "wild_reel"
+JACKPOT = "jackpot"
+
+
+class Phase(StrEnum):
+    FREE_SPINS = "free_spins"  # free spins remain: the next action is a free spin
+    COMPLETE = "complete"  # settled: the win is paid, the state is the player's
+    VOIDED = "voided"  # a malfunction voided the round: no pay, the bet is returned
+
+
+# ---------------------------------------------------------------------------------------
+# The title's parameters
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Jackpot:
+    name: str
+    reel: int  # 0-based
+    seed: int  # in bets
+    cap: int  # in bets: the pot is won at the latest when it reaches this
+
+
+@dataclass(frozen=True)
+class GemReveal:
+    """What a gem reveals when it does not hit the jackpot: symbol ids, "wild_reel"."""
+
+    outcomes: tuple[str, ...]
+    weights: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SultanRules:
+    model: GameModel
+    ladder: BetLadder
+    jackpots: tuple[Jackpot, ...]
+    trigger_count: int
+    free_reel_set: str
+    spins_per_level: int
+    multipliers: tuple[int, ...]
+    spots: int
+    main_game_bonus_per_spot: int
+    gem: int
+    bonus: int
+
+    @property
+    def levels(self) -> int:
+        return len(self.multipliers)
+
+    @property
+    def lines(self) -> int:
+        return self.model.line_count
+
+    def gem_reveal(self, variant: Variant) -> GemReveal:
+        raw = variant.parameters["gem_reveal"]
+        return GemReveal(tuple(raw["outcomes"]), tuple(raw["weights"]))
+
+    def coins_to_amount(self, coins: int, bet: Decimal) -> Decimal:
+        """Coins are line bets: ``coins x bet / lines``, exact to the cent by the ladder."""
+        return (Decimal(coins) * bet / self.lines).quantize(Decimal("0.01"))
+
+
+def _spaced(model: GameModel, strip: np.ndarray, symbol: int) -> tuple[int, int] | None:
+    """Two stops of ``symbol`` closer than the window height, or None."""
+    positions = [i for i, s in enumerate(strip) if s == symbol]
+    n = len(strip)
+    for a in positions:
+        for b in positions:
+            if a != b and (b - a) % n < model.rows:
+                return a, b
+    return None
+
+
+def _check_variant(rules: SultanRules, variant: Variant) -> None:
+    model = rules.model
+    where = f"{variant.source or variant.id}"
+    for name in ("base", rules.free_reel_set):
+        if name not in variant.reel_sets:
+            raise ModelError(f"{where}: missing reel_sets.{name}")
+        for reel, strip in enumerate(variant.reel_sets[name].strips):
+            for symbol in (rules.gem, rules.bonus):
+                close = _spaced(model, strip, symbol)
+                if close:
+                    raise ModelError(
+                        f"{where}: reel_sets.{name} reel {reel + 1} has {model.symbol_id(symbol)} "
+                        f"at stops {close[0]} and {close[1]}, closer than {model.rows}: "
+                        "a reel would show two"
+                    )
+    raw = variant.parameters.get("gem_reveal")
+    if not isinstance(raw, dict):
+        raise ModelError(f"{where}: missing [gem_reveal] table")
+    outcomes, weights = raw.get("outcomes"), raw.get("weights")
+    if (
+        not isinstance(outcomes, list)
+        or not isinstance(weights, list)
+        or len(outcomes) != len(weights)
+        or not outcomes
+    ):
+        raise ModelError(f"{where}: gem_reveal needs equally long 'outcomes' and 'weights'")
+    allowed = {s.id for s in model.symbols if s.role in ("regular", "wild")} | {WILD_REEL}
+    for outcome in outcomes:
+        if outcome not in allowed:
+            raise ModelError(
+                f"{where}: gem_reveal outcome {outcome!r} must be a paying symbol, wild or "
+                f"{WILD_REEL}"
+            )
+    if any(not isinstance(w, int) or w < 0 for w in weights) or sum(weights) <= 0:
+        raise ModelError(f"{where}: gem_reveal weights must be non-negative integers, not all 0")
+
+
+@cache
+def sultan_rules(model: GameModel) -> SultanRules:
+    """The title's parameters, checked (one per loaded model)."""
+    where = f"{model.id} model"
+    try:
+        free = model.features["free_spins"]
+        jackpots = tuple(
+            Jackpot(str(j["name"]), int(j["reel"]) - 1, int(j["seed"]), int(j["cap"]))
+            for j in model.features["jackpots"]
+        )
+        rules = SultanRules(
+            model=model,
+            ladder=BetLadder.from_model(model),
+            jackpots=jackpots,
+            trigger_count=int(free["trigger_count"]),
+            free_reel_set=str(free["reel_set"]),
+            spins_per_level=int(free["spins_per_level"]),
+            multipliers=tuple(int(m) for m in free["multipliers"]),
+            spots=int(free["spots"]),
+            main_game_bonus_per_spot=int(free["main_game_bonus_per_spot"]),
+            gem=model.symbols_with_role("gem")[0].index,
+            bonus=model.symbols_with_role("bonus")[0].index,
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ModelError(f"{where}: feature tables are incomplete: {exc!r}") from None
+    if [j.reel for j in jackpots] != list(range(model.reels)):
+        raise ModelError(f"{where}: needs one jackpot per reel, reels 1 to {model.reels} in order")
+    for j in jackpots:
+        if not 0 < j.seed < j.cap:
+            raise ModelError(
+                f"{where}: jackpot {j.name}: the seed must be above 0 and below the cap"
+            )
+    if model.wild < 0:
+        raise ModelError(f"{where}: needs the wild symbol")
+    pays = [int(p) for p in model.line_pays.flatten() if p]
+    unit = math.gcd(*pays)
+    for size in rules.ladder.sizes:
+        smallest = size * unit / model.line_count
+        if smallest != smallest.quantize(Decimal("0.01")):
+            raise ModelError(
+                f"{where}: bet {size} would pay fractions of a cent "
+                f"(smallest win {smallest}); use multiples of {model.line_count / unit / 100:.2f}"
+            )
+    for variant in model.variants.values():
+        _check_variant(rules, variant)
+    return rules
+
+
+# ---------------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------------
+
+
+def draw_trigger(jackpot: Jackpot, rng: RandomSource) -> int:
+    """A hidden trigger point, uniform from seed + 1 to the cap (in bets)."""
+    return (
+        jackpot.seed
+        + 1
+        + rng.randbelow(jackpot.cap - jackpot.seed, f"jackpot_trigger_{jackpot.name}")
+    )
+
+
+def new_bet_state(model: GameModel, rng: RandomSource) -> BetState:
+    """The state of a bet size never played: pots at their seeds, fresh trigger points."""
+    rules = sultan_rules(model)
+    return BetState(
+        pots=tuple(j.seed for j in rules.jackpots),
+        triggers=tuple(draw_trigger(j, rng) for j in rules.jackpots),
+        meter=0,
+    )
+
+
+def check_state(model: GameModel, state: BetState) -> None:
+    """Refuse a state that breaks the must-hit-by rules (a corrupted store, a forged value)."""
+    rules = sultan_rules(model)
+    if len(state.pots) != model.reels or len(state.triggers) != model.reels:
+        raise ValueError(f"a bet state has {model.reels} pots and trigger points")
+    for j, pot, trigger in zip(rules.jackpots, state.pots, state.triggers, strict=True):
+        if not j.seed <= pot < trigger <= j.cap:
+            raise ValueError(
+                f"{j.name} pot {pot} with trigger {trigger} is outside {j.seed}..{j.cap}"
+            )
+    if not 0 <= state.meter <= rules.spots:
+        raise ValueError(f"meter {state.meter} is outside 0..{rules.spots}")
+
+
+# ---------------------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GemEvent:
+    reel: int  # 0-based
+    row: int
+    jackpot: str  # the pot's name
+    pot_after: int  # the pot (in bets) after this gem raised it
+    reveal: str  # a symbol id, "wild_reel" or "jackpot"
+    jackpot_bets: int  # the pot won, in bets (0 unless reveal == "jackpot")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "reel": self.reel + 1,
+            "row": self.row,
+            "jackpot": self.jackpot,
+            "pot_after": self.pot_after,
+            "reveal": self.reveal,
+            "jackpot_bets": self.jackpot_bets,
+        }
+
+
+@dataclass(frozen=True)
+class SultanSpin:
+    kind: str  # "base" or "free"
+    level: int  # 0 in the main game, 1-5 in free spins
+    multiplier: int
+    stops: tuple[int, ...]
+    landed: Screen  # as the reels stopped, gems included
+    screen: Screen  # after the gems' reveals: what the lines were evaluated on
+    gems: tuple[GemEvent, ...]
+    wins: ScreenWins  # line wins in line bets, before the multiplier
+    bonus: int
+    meter_after: int
+    pots_after: tuple[int, ...]
+
+    @property
+    def line_coins(self) -> int:
+        return self.wins.line_coins * self.multiplier
+
+    @property
+    def jackpot_bets(self) -> int:
+        return sum(g.jackpot_bets for g in self.gems)
+
+    @property
+    def wild_reels(self) -> tuple[int, ...]:
+        return tuple(g.reel for g in self.gems if g.reveal == WILD_REEL)
+
+    def to_json(self, lines: int) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "level": self.level,
+            "multiplier": self.multiplier,
+            "stops": list(self.stops),
+            "landed": [list(row) for row in self.landed],
+            "screen": [list(row) for row in self.screen],
+            "gems": [g.to_json() for g in self.gems],
+            "wild_reels": [r + 1 for r in self.wild_reels],
+            "line_wins": [
+                {
+                    **w.to_json(),
+                    "coins": w.coins * self.multiplier,
+                    "positions": [list(p) for p in w.positions],
+                }
+                for w in self.wins.line_wins
+            ],
+            "line_coins": self.line_coins,
+            "jackpot_coins": self.jackpot_bets * lines,
+            "win_coins": self.line_coins + self.jackpot_bets * lines,
+            "bonus": self.bonus,
+            "meter_after": self.meter_after,
+            "pots_after": list(self.pots_after),
+        }
+
+
+@dataclass(frozen=True)
+class SultanRound:
+    """Everything about one round; immutable, each action returns a new one."""
+
+    variant: str
+    bet: Decimal
+    lines: int
+    phase: Phase
+    state_before: BetState | None  # None: the bet size was never played
+    state: BetState  # the player's state for this bet size as the round leaves it
+    spins: tuple[SultanSpin, ...] = ()
+    level: int = 0
+    unlocked: int = 0
+    level_spins_left: int = 0
+    actions: tuple[str, ...] = ()
+    draws: tuple[Draw, ...] = ()
+    void_reason: str | None = None
+
+    @property
+    def kept_state(self) -> BetState | None:
+        """The state the player keeps for this bet size: a voided round leaves it as it was
+        (``None`` if the bet size had never been played)."""
+        return self.state_before if self.phase is Phase.VOIDED else self.state
+
+    @property
+    def total_bet_coins(self) -> int:
+        return self.lines
+
+    @property
+    def line_coins(self) -> int:
+        return sum(s.line_coins for s in self.spins)
+
+    @property
+    def jackpot_coins(self) -> int:
+        return sum(s.jackpot_bets for s in self.spins) * self.lines
+
+    @property
+    def win_coins(self) -> int:
+        return 0 if self.phase is Phase.VOIDED else self.line_coins + self.jackpot_coins
+
+    @property
+    def free_spins(self) -> tuple[SultanSpin, ...]:
+        return self.spins[1:]
+
+    @property
+    def free_spins_win_coins(self) -> int:
+        return sum(s.line_coins + s.jackpot_bets * self.lines for s in self.free_spins)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.phase in (Phase.COMPLETE, Phase.VOIDED)
+
+    @property
+    def paid_coins(self) -> int:
+        return self.win_coins if self.phase is Phase.COMPLETE else 0
+
+    @property
+    def paid_amount(self) -> Decimal:
+        return (Decimal(self.paid_coins) * self.bet / self.lines).quantize(Decimal("0.01"))
+
+    @property
+    def refund_amount(self) -> Decimal:
+        return self.bet if self.phase is Phase.VOIDED else Decimal("0.00")
+
+    @property
+    def multiplier(self) -> int:
+        return self.spins[-1].multiplier if self.spins else 1
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "game": GAME_ID,
+            "variant": self.variant,
+            "bet": str(self.bet),
+            "phase": str(self.phase),
+            "level": self.level,
+            "unlocked": self.unlocked,
+            "level_spins_left": self.level_spins_left,
+            "meter": self.state.meter,
+            "pots": list(self.state.pots),
+            "spins": [s.to_json(self.lines) for s in self.spins],
+            "line_coins": self.line_coins,
+            "jackpot_coins": self.jackpot_coins,
+            "win_coins": self.win_coins,
+            "paid_amount": str(self.paid_amount),
+            "refund_amount": str(self.refund_amount),
+            "actions": list(self.actions),
+            "draws": [d.to_json() for d in self.draws],
+            "void_reason": self.void_reason,
+        }
+
+
+# ---------------------------------------------------------------------------------------
+# One spin
+# ---------------------------------------------------------------------------------------
+
+
+def reveal_gems(
+    rules: SultanRules,
+    reveal: GemReveal,
+    grid: np.ndarray,
+    state: BetState,
+    rng: RandomSource,
+) -> tuple[np.ndarray, tuple[GemEvent, ...], BetState]:
+    """Raise the pots for every gem shown (reel by reel), reveal each, return the screen the
+    lines are evaluated on, the gem events and the new state."""
+    model = rules.model
+    revealed = grid.copy()
+    pots = list(state.pots)
+    triggers = list(state.triggers)
+    events = []
+    for reel in range(model.reels):
+        for row in range(model.rows):
+            if grid[row, reel] != rules.gem:
+                continue
+            jackpot = rules.jackpots[reel]
+            pots[reel] += 1
+            pot = pots[reel]
+            if pot >= triggers[reel]:
+                outcome, won = JACKPOT, pot
+                pots[reel] = jackpot.seed
+                triggers[reel] = draw_trigger(jackpot, rng)
+            else:
+                outcome = reveal.outcomes[weighted_index(rng, reveal.weights, "gem_reveal")]
+                won = 0
+            if outcome == WILD_REEL:
+                revealed[:, reel] = model.wild
+            elif outcome != JACKPOT and revealed[row, reel] == rules.gem:
+                revealed[row, reel] = model.symbol_index(outcome)
+            events.append(GemEvent(reel, row, jackpot.name, pot, outcome, won))
+    return revealed, tuple(events), replace(state, pots=tuple(pots), triggers=tuple(triggers))
+
+
+def _spin(
+    rules: SultanRules,
+    variant: Variant,
+    reel_set_name: str,
+    state: BetState,
+    kind: str,
+    level: int,
+    rng: RandomSource,
+) -> tuple[SultanSpin, BetState]:
+    model = rules.model
+    reel_set = variant.reel_sets[reel_set_name]
+    stops = tuple(rng.randbelow(int(n), "reel_stop") for n in reel_set.lengths)
+    grid = window(reel_set, stops, model.rows)
+    revealed, gems, state = reveal_gems(rules, rules.gem_reveal(variant), grid, state, rng)
+    wins = evaluate_screen(model, revealed, rules.lines, 1, rules.lines)
+    bonus = int((grid == rules.bonus).sum())
+    multiplier = rules.multipliers[level - 1] if level else 1
+    spin = SultanSpin(
+        kind=kind,
+        level=level,
+        multiplier=multiplier,
+        stops=stops,
+        landed=to_screen(model, grid),
+        screen=to_screen(model, revealed),
+        gems=gems,
+        wins=wins,
+        bonus=bonus,
+        meter_after=state.meter,
+        pots_after=state.pots,
+    )
+    return spin, state
+
+
+# ---------------------------------------------------------------------------------------
+# Steps
+# ---------------------------------------------------------------------------------------
+
+
+def _void(round_: SultanRound, reason: str) -> SultanRound:
+    """Malfunctions void all plays and pays: no win, the bet returned, the pots and meter as
+    they were before the round."""
+    restored = round_.state_before or round_.state
+    return replace(round_, phase=Phase.VOIDED, state=restored, void_reason=reason)
+
+
+def _guarded(
+    round_: SultanRound,
+    rng: RandomSource,
+    action: str,
+    step: Callable[[SultanRound, RecordingSource], SultanRound],
+) -> SultanRound:
+    return guarded_step(round_, rng, action, step, _void)
+
+
+def start_round(
+    model: GameModel,
+    bet: Decimal | str,
+    state: BetState | None,
+    rng: RandomSource,
+    *,
+    variant: str | None = None,
+    allowed_bets: Sequence[Decimal] | None = None,
+) -> SultanRound:
+    """Spin the main game at ``bet`` with the player's state for that bet size (``None`` for a
+    bet size never played: its pots are created in this round)."""
+    rules = sultan_rules(model)
+    chosen = model.variant(variant)
+    amount = rules.ladder.validate(bet, allowed_bets)
+    if state is not None:
+        check_state(model, state)
+    placeholder = state or BetState(tuple(j.seed for j in rules.jackpots), (0,) * model.reels)
+    empty = SultanRound(
+        variant=chosen.id,
+        bet=amount,
+        lines=rules.lines,
+        phase=Phase.COMPLETE,
+        state_before=state,
+        state=placeholder,
+    )
+
+    def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
+        current = state if state is not None else new_bet_state(model, recorder)
+        spin, current = _spin(rules, chosen, "base", current, "base", 0, recorder)
+        meter = current.meter
+        level = unlocked = spins_left = 0
+        phase = Phase.COMPLETE
+        if spin.bonus >= rules.trigger_count:
+            phase, level, unlocked, spins_left = Phase.FREE_SPINS, 1, 1, rules.spins_per_level
+            if meter >= rules.spots:  # a full carried meter unlocks level 2 at once
+                unlocked, meter = 2, meter - rules.spots
+        elif spin.bonus == rules.main_game_bonus_per_spot:
+            meter = min(meter + 1, rules.spots)
+        current = replace(current, meter=meter)
+        spin = replace(spin, meter_after=meter)
+        return replace(
+            round_,
+            phase=phase,
+            state=current,
+            spins=(spin,),
+            level=level,
+            unlocked=unlocked,
+            level_spins_left=spins_left,
+        )
+
+    return _guarded(empty, rng, "spin", step)
+
+
+def collect_bonus(rules: SultanRules, meter: int, unlocked: int, bonus: int) -> tuple[int, int]:
+    """Fill the meter with ``bonus`` symbols collected in a free spin: ``(meter, unlocked)``."""
+    meter += bonus
+    while meter >= rules.spots and unlocked < rules.levels:
+        unlocked += 1
+        meter -= rules.spots
+    return min(meter, rules.spots), unlocked
+
+
+def play_free_spin(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRound:
+    """Play the next free spin at the current level's multiplier."""
+    rules = sultan_rules(model)
+    if round_.phase is not Phase.FREE_SPINS:
+        raise RuleError(f"no free spins to play: the round is {round_.phase}")
+    chosen = model.variant(round_.variant)
+
+    def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
+        spin, current = _spin(
+            rules, chosen, rules.free_reel_set, round_.state, "free", round_.level, recorder
+        )
+        meter, unlocked = collect_bonus(rules, current.meter, round_.unlocked, spin.bonus)
+        current = replace(current, meter=meter)
+        spin = replace(spin, meter_after=meter)
+        level, left, phase = round_.level, round_.level_spins_left - 1, Phase.FREE_SPINS
+        if left == 0:
+            if unlocked > level:
+                level, left = level + 1, rules.spins_per_level
+            else:
+                phase = Phase.COMPLETE
+        return replace(
+            round_,
+            phase=phase,
+            state=current,
+            spins=(*round_.spins, spin),
+            level=level,
+            unlocked=unlocked,
+            level_spins_left=left,
+        )
+
+    return _guarded(round_, rng, "free_spin", step)
+
+
+def finish(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRound:
+    """Resolve an incomplete round: play out the remaining free spins."""
+    while round_.phase is Phase.FREE_SPINS:
+        round_ = play_free_spin(model, round_, rng)
+    return round_
+
+
+def replay(model: GameModel, round_: SultanRound) -> SultanRound:
+    """Re-run a round from its recorded draws and the state it started from."""
+    if not round_.actions or round_.actions[0] != "spin":
+        raise RuleError("a round record starts with its spin")
+    source = ReplaySource(round_.draws)
+    replayed = start_round(model, round_.bet, round_.state_before, source, variant=round_.variant)
+    for action in round_.actions[1:]:
+        if action != "free_spin":
+            raise RuleError(f"unknown action {action!r}")
+        if replayed.is_finished:
+            break
+        replayed = play_free_spin(model, replayed, source)
+    return replayed
+
+
+# ---------------------------------------------------------------------------------------
+# One revealed screen, for QA and the command line
+# ---------------------------------------------------------------------------------------
+
+
+def check_screen(model: GameModel, grid: Any) -> None:
+    rules = sultan_rules(model)
+    for reel in range(model.reels):
+        for symbol in (rules.bonus, rules.gem):
+            shown = int((grid[:, reel] == symbol).sum())
+            if shown > 1:
+                raise GridError(
+                    f"reel {reel + 1} shows {shown} {model.symbol_id(symbol)} symbols; "
+                    "the reels never show more than one per reel"
+                )
+
+
+def evaluate_grid(model: GameModel, grid: Any, bet: Decimal, level: int = 0) -> dict[str, object]:
+    """Line wins on a revealed screen at ``bet`` (and a free-spins level's multiplier)."""
+    rules = sultan_rules(model)
+    check_screen(model, grid)
+    if not 0 <= level <= rules.levels:
+        raise RuleError(f"level must be 0 (main game) or 1 to {rules.levels}, got {level}")
+    multiplier = rules.multipliers[level - 1] if level else 1
+    wins = evaluate_screen(model, grid, rules.lines, 1, rules.lines)
+    bonus = int((grid == rules.bonus).sum())
+    total = wins.line_coins * multiplier
+    return {
+        "line_wins": [{**w.to_json(), "coins": w.coins * multiplier} for w in wins.line_wins],
+        "multiplier": multiplier,
+        "total_coins": total,
+        "total_amount": str(rules.coins_to_amount(total, bet)),
+        "bet": str(bet),
+        "bonus": bonus,
+        "free_spins_triggered": level == 0 and bonus >= rules.trigger_count,
+        "collection_spot": level == 0 and bonus == rules.main_game_bonus_per_spot,
+    }

@@ -1,0 +1,209 @@
+"""``reelsmith play sultan-spins``: the game in a terminal, against a play-money balance.
+
+Shows the five pots for the current bet size, the collection meter, and in the free spins the
+level, multiplier and spins left. The player's state per bet size lives in this session (the
+server keeps it per player). The bet is lowered automatically when the balance no longer
+covers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from rich.console import Console
+from rich.table import Table
+
+from reelsmith.engine.bet_ladder import lower_bet
+from reelsmith.engine.bets import BetError
+from reelsmith.engine.model import GameModel
+from reelsmith.games.sultan_spins import rules as sultan
+from reelsmith.games.sultan_spins.state import BetState, PlayerState
+from reelsmith.rng import RandomSource
+from reelsmith.rules_page import render_rules, rules_document
+from reelsmith.terminal.screen import screen_table
+
+STYLES = {
+    "wild": "bold magenta",
+    "sultan": "bold red",
+    "princess": "bold cyan",
+    "lamp": "bold yellow",
+    "dagger": "bold white",
+    "bonus": "bold green",
+    "gem": "bold blue",
+}
+POT_STYLES = ("cyan", "blue", "green", "magenta", "red")
+HELP = "[bold]s[/] spin   [bold]b X[/] bet size   [bold]r[/] rules   [bold]q[/] quit"
+
+
+class SultanTerminal:
+    def __init__(
+        self,
+        model: GameModel,
+        console: Console,
+        rng: RandomSource,
+        balance: Decimal,
+        read: Callable[[str], str],
+        variant: str | None = None,
+    ) -> None:
+        self.model = model
+        self.rules = sultan.sultan_rules(model)
+        self.console = console
+        self.rng = rng
+        self.balance = balance
+        self.read = read
+        self.variant = model.variant(variant).id
+        self.bet = self.rules.ladder.default
+        self.player = PlayerState()
+        self.names = {s.id: s.name for s in model.symbols}
+        self.history: list[sultan.SultanRound] = []
+
+    def amount(self, coins: int, bet: Decimal | None = None) -> str:
+        return f"{self.rules.coins_to_amount(coins, bet or self.bet):,.2f}"
+
+    def pots_table(self, state: BetState | None) -> Table:
+        table = Table(title=f"Jackpots at bet {self.bet}", title_justify="left")
+        for j, style in zip(self.rules.jackpots, POT_STYLES, strict=True):
+            table.add_column(f"[{style}]{j.name}[/] (reel {j.reel + 1})", justify="right")
+        pots = state.pots if state else tuple(j.seed for j in self.rules.jackpots)
+        table.add_row(*(f"{Decimal(p) * self.bet:,.2f}" for p in pots))
+        table.add_row(*(f"[dim]won by {j.cap * self.bet:,.2f}[/]" for j in self.rules.jackpots))
+        return table
+
+    def meter(self, state: BetState | None) -> str:
+        filled = state.meter if state else 0
+        return "●" * filled + "○" * (self.rules.spots - filled)
+
+    def status(self) -> None:
+        state = self.player.for_bet(self.bet)
+        self.console.print(
+            f"\n[bold]{self.model.name}[/]  balance [bold]{self.balance:,.2f}[/]   "
+            f"bet [bold]{self.bet}[/]   collection meter {self.meter(state)}"
+        )
+        self.console.print(self.pots_table(state))
+
+    def show_spin(self, spin: sultan.SultanSpin, round_: sultan.SultanRound, title: str) -> None:
+        highlight = [p for w in spin.wins.line_wins for p in w.positions]
+        self.console.print(screen_table(spin.screen, self.names, STYLES, highlight, title))
+        for gem in spin.gems:
+            pot = self.rules.jackpots[gem.reel]
+            what = {
+                sultan.WILD_REEL: "a WILD REEL",
+                sultan.JACKPOT: "the JACKPOT SPIN",
+            }.get(gem.reveal, self.names.get(gem.reveal, gem.reveal))
+            self.console.print(
+                f"  gem on reel {gem.reel + 1}: {pot.name} pot up to "
+                f"{Decimal(gem.pot_after) * round_.bet:,.2f}; it reveals {what}"
+            )
+            if gem.jackpot_bets:
+                self.console.print(
+                    f"  [bold]Jackpot spin: the {pot.name} jackpot pays "
+                    f"{Decimal(gem.jackpot_bets) * round_.bet:,.2f}![/]"
+                )
+        for win in spin.wins.line_wins:
+            mult = f" x{spin.multiplier}" if spin.multiplier > 1 else ""
+            self.console.print(
+                f"  payline {win.line}: {win.count} x {self.names[win.symbol]} pays "
+                f"{self.amount(win.coins * spin.multiplier, round_.bet)}{mult}"
+            )
+        if spin.bonus:
+            self.console.print(
+                f"  {spin.bonus} bonus symbols; meter {spin.meter_after}/{self.rules.spots}"
+            )
+
+    def play_round(self) -> None:
+        allowed = self.rules.ladder.sizes
+        lowered = lower_bet(allowed, self.balance, self.bet)
+        if lowered is None:
+            self.console.print(
+                f"[red]Insufficient balance: {self.balance:,.2f} is below the lowest bet "
+                f"{allowed[0]}[/]"
+            )
+            return
+        if lowered != self.bet:
+            self.console.print(
+                f"[yellow]Bet lowered to {lowered}: your balance is below {self.bet}[/]"
+            )
+            self.bet = lowered
+        self.balance -= self.bet
+        state = self.player.for_bet(self.bet)
+        round_ = sultan.start_round(self.model, self.bet, state, self.rng, variant=self.variant)
+        if round_.spins:
+            self.show_spin(round_.spins[0], round_, "Spin")
+        self.current = round_
+        try:
+            self.play_free_spins()
+        except EOFError:
+            self.current = sultan.finish(self.model, self.current, self.rng)
+            self.console.print("Input ended: the round was completed automatically.")
+        self.settle(self.current)
+
+    def play_free_spins(self) -> None:
+        round_ = self.current
+        if round_.phase is sultan.Phase.FREE_SPINS:
+            self.console.print("[bold green]Free spins![/]")
+        while round_.phase is sultan.Phase.FREE_SPINS:
+            level = round_.level
+            mult = self.rules.multipliers[level - 1]
+            self.read(
+                f"Level {level} ({mult}x): {round_.level_spins_left} spins left, "
+                f"unlocked up to level {round_.unlocked}, meter {self.meter(round_.state)}. "
+                "Enter to spin"
+            )
+            round_ = self.current = sultan.play_free_spin(self.model, round_, self.rng)
+            if round_.phase is sultan.Phase.VOIDED:
+                break
+            spin = round_.spins[-1]
+            self.show_spin(spin, round_, f"Level {spin.level} free spin ({spin.multiplier}x)")
+
+    def settle(self, round_: sultan.SultanRound) -> None:
+        self.history.append(round_)
+        kept = round_.kept_state
+        if kept is not None:
+            self.player = self.player.with_bet(round_.bet, kept)
+        if round_.phase is sultan.Phase.VOIDED:
+            self.balance += round_.refund_amount
+            self.console.print(
+                f"[red]Malfunction: the round is void ({round_.void_reason}). "
+                f"Your bet of {round_.refund_amount} is returned.[/]"
+            )
+            return
+        self.balance += round_.paid_amount
+        if round_.free_spins:
+            self.console.print(
+                f"[bold green]Free spins over:[/] {len(round_.free_spins)} spins won "
+                f"{self.amount(round_.free_spins_win_coins, round_.bet)}"
+            )
+        if round_.paid_coins:
+            self.console.print(f"[bold]You win {round_.paid_amount:,.2f}[/]")
+        else:
+            self.console.print("  no win")
+
+    def run(self) -> None:
+        self.console.print(f"[bold]{self.model.name}[/] — RTP {self.variant}%")
+        self.console.print(HELP)
+        while True:
+            self.status()
+            try:
+                command = self.read("Command (Enter spins)").strip().lower()
+            except EOFError:
+                break
+            verb, _, argument = command.partition(" ")
+            if verb in ("", "s", "spin"):
+                self.play_round()
+            elif verb in ("q", "quit", "exit"):
+                break
+            elif verb in ("b", "bet"):
+                try:
+                    self.bet = self.rules.ladder.validate(argument)
+                except BetError as exc:
+                    self.console.print(f"[red]{exc}[/]")
+            elif verb in ("r", "rules"):
+                self.console.print(render_rules(rules_document(self.model, self.variant)))
+            elif verb in ("h", "help", "?"):
+                self.console.print(HELP)
+            else:
+                self.console.print(f"[red]Unknown command {command!r}.[/] {HELP}")
+        self.console.print(
+            f"Goodbye: {len(self.history)} rounds played, balance {self.balance:,.2f}."
+        )

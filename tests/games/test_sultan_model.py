@@ -1,0 +1,124 @@
+"""The Sultan Spins model: 5x4, 40 paylines, symbols, paytable, bets, jackpots, strips.
+
+Seed: shared/seeds/sultan-spins.txt.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from reelsmith.engine.bet_ladder import lower_bet
+from reelsmith.engine.bets import BetError
+from reelsmith.games.sultan_spins.rules import sultan_rules
+
+
+def test_five_columns_four_rows_forty_distinct_paylines(sultan_model):
+    """Seed: '“Sultan Spins” is a 5 columns and 4 rows slot machine featuring 40 paylines.'"""
+    assert (sultan_model.reels, sultan_model.rows) == (5, 4)
+    lines = [tuple(line) for line in sultan_model.paylines.tolist()]
+    assert len(lines) == 40 and len(set(lines)) == 40
+    assert all(0 <= row <= 3 for line in lines for row in line)
+    assert lines[:4] == [(r,) * 5 for r in range(4)]
+
+
+def test_symbols(sultan_model):
+    """Issue: at least 4 high symbols and 5 royals; `wild` and `bonus` named so; lower-case ids."""
+    roles = {s.id: s.role for s in sultan_model.symbols}
+    assert roles["wild"] == "wild" and roles["bonus"] == "bonus" and roles["gem"] == "gem"
+    assert {"ace", "king", "queen", "jack", "ten"} <= set(roles)
+    highs = [s for s, r in roles.items() if r == "regular"]
+    assert len(highs) >= 9
+    assert all(s == s.lower() for s in roles)
+
+
+def test_paytable_pays_every_regular_symbol(sultan_model):
+    for symbol in sultan_model.symbols:
+        row = sultan_model.line_pays[symbol.index]
+        if symbol.role in ("regular", "wild"):
+            assert row[3] > 0 and row[4] > row[3] and row[5] > row[4], symbol.id
+        else:
+            assert not row.any()
+
+
+def test_every_win_is_whole_cents(sultan_model):
+    """Each ladder bet x every line pay / 40 is a whole number of cents."""
+    rules = sultan_rules(sultan_model)
+    for bet in rules.ladder.sizes:
+        for pay in {int(p) for p in sultan_model.line_pays.flatten() if p}:
+            amount = rules.coins_to_amount(pay, bet)
+            assert amount == Decimal(pay) * bet / 40
+
+
+def test_jackpot_caps_are_the_seed_values(sultan_model):
+    """Seed: 'Teal ... before 25x bet, Blue 50x, Green 250x, Purple 1250x, Red 5000x.'"""
+    jackpots = sultan_rules(sultan_model).jackpots
+    assert [(j.name, j.reel, j.cap) for j in jackpots] == [
+        ("teal", 0, 25),
+        ("blue", 1, 50),
+        ("green", 2, 250),
+        ("purple", 3, 1250),
+        ("red", 4, 5000),
+    ]
+    assert all(0 < j.seed < j.cap for j in jackpots)
+
+
+def test_levels_and_multipliers(sultan_model):
+    """Seed: 'Level 1: 7 Free Spins with 1x Multiplier' ... 'Level 5: 7 Free Spins with 8x'."""
+    rules = sultan_rules(sultan_model)
+    assert rules.multipliers == (1, 2, 4, 6, 8)
+    assert rules.spins_per_level == 7 and rules.spots == 5
+    assert rules.trigger_count == 3 and rules.main_game_bonus_per_spot == 2
+
+
+def test_strips_show_at_most_one_gem_and_one_bonus_per_reel(sultan_model):
+    rules = sultan_rules(sultan_model)
+    for variant in sultan_model.variants.values():
+        for reel_set in variant.reel_sets.values():
+            for reel in range(5):
+                for stop in range(int(reel_set.lengths[reel])):
+                    window = reel_set.padded[reel, stop : stop + 4]
+                    assert int((window == rules.gem).sum()) <= 1
+                    assert int((window == rules.bonus).sum()) <= 1
+
+
+class TestBetLowering:
+    """Seed: 'If your balance decreases so it becomes lower than the selected bet size, the bet
+    size will automatically be lowered to the highest applicable bet size.'"""
+
+    allowed = tuple(Decimal(x) for x in ("0.20", "0.40", "1.00", "2.00", "5.00"))
+
+    def test_exactly_enough_keeps_the_bet(self):
+        assert lower_bet(self.allowed, Decimal("2.00"), Decimal("2.00")) == Decimal("2.00")
+
+    def test_one_cent_short_lowers_to_the_next_bet(self):
+        assert lower_bet(self.allowed, Decimal("1.99"), Decimal("2.00")) == Decimal("1.00")
+
+    def test_lowers_to_the_highest_covered(self):
+        assert lower_bet(self.allowed, Decimal("4.99"), Decimal("5.00")) == Decimal("2.00")
+        assert lower_bet(self.allowed, Decimal("0.39"), Decimal("5.00")) == Decimal("0.20")
+
+    def test_below_the_lowest_bet(self):
+        assert lower_bet(self.allowed, Decimal("0.19"), Decimal("2.00")) is None
+        assert lower_bet(self.allowed, Decimal("0.00"), Decimal("0.20")) is None
+
+    def test_a_market_ladder_is_respected(self):
+        market = [Decimal("1.00"), Decimal("5.00")]
+        assert lower_bet(market, Decimal("4.00"), Decimal("5.00")) == Decimal("1.00")
+
+
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [("0.30", "bet 0.30 is not offered"), ("-1", "bet -1 is not offered"), ("x", "not a number")],
+)
+def test_bets_off_the_ladder_are_refused(sultan_model, amount, message):
+    with pytest.raises(BetError, match=message):
+        sultan_rules(sultan_model).ladder.validate(amount)
+
+
+def test_market_subset_of_the_ladder(sultan_model):
+    ladder = sultan_rules(sultan_model).ladder
+    with pytest.raises(BetError, match=r"the bets are 1\.00, 2\.00"):
+        ladder.validate("0.40", [Decimal("1.00"), Decimal("2.00")])
+    assert ladder.validate("1", [Decimal("1.00")]) == Decimal("1.00")
