@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow lint format bench clean
+.PHONY: run play test test-slow lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/reelsmith serve --demo --host 127.0.0.1 --port 8000
+
+play: $(STAMP)
 	$(BIN)/reelsmith play days-of-the-tsar
 
 test: $(STAMP)

@@ -279,6 +279,125 @@ def play(
     terminal(loaded, console, rng, start, read, variant=variant).run()
 
 
+from reelsmith.analysis.commands import register as _register_math_lab  # noqa: E402
+
+_register_math_lab(app)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option("--database-url", help="SQLAlchemy URL (default: SQLite in ./var)."),
+    ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="A TOML settings file.")] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes.")] = 1,
+    demo: Annotated[bool, typer.Option("--demo", help="Create a demo player.")] = False,
+    dev: Annotated[bool, typer.Option("--dev", help="Dev mode: accept forced draws.")] = False,
+) -> None:
+    """Run the game server (HTTP API, and the web client when present)."""
+    import os
+
+    import uvicorn
+
+    from reelsmith.server.settings import Settings, SettingsError
+
+    if not 1 <= port <= 65535:
+        fail(f"--port must be 1 to 65535, got {port}")
+    if workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    overrides = {"database_url": database_url, "demo": demo or None, "dev_mode": dev or None}
+    try:
+        settings = Settings.load(config, **overrides)
+    except SettingsError as exc:
+        fail(str(exc))
+    if workers > 1 and settings.database_url.startswith("sqlite"):
+        fail("several workers need PostgreSQL (--database-url postgresql+psycopg://...)")
+    if workers > 1 and settings.generated:
+        fail(
+            "several workers must share their keys: "
+            "set REELSMITH_SECRET_KEY and REELSMITH_OPERATOR_API_KEY"
+        )
+    # Workers are separate processes: hand them the settings through the environment.
+    os.environ.update(
+        {
+            "REELSMITH_DATABASE_URL": settings.database_url,
+            "REELSMITH_SECRET_KEY": settings.secret_key,
+            "REELSMITH_OPERATOR_API_KEY": settings.operator_api_key,
+            "REELSMITH_DEMO": str(settings.demo),
+            "REELSMITH_DEV_MODE": str(settings.dev_mode),
+        }
+    )
+    console.print(f"reelsmith serving on http://{host}:{port}/ (database {settings.database_url})")
+    if "operator_api_key" in settings.generated:
+        console.print(f"operator API key for this run: {settings.operator_api_key}")
+    uvicorn.run(
+        "reelsmith.server.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="info",
+    )
+
+
+audit_app = typer.Typer(help="Audit log and ledger checks.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("verify")
+def audit_verify(
+    database_url: Annotated[
+        str | None, typer.Option("--database-url", help="SQLAlchemy URL (default: the server's).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the hash chain of the audit log and the balance of the ledger."""
+    import os
+
+    from reelsmith.server.settings import DEFAULT_DATABASE_URL
+    from reelsmith.store import audit as audit_log
+    from reelsmith.store.db import Database
+    from reelsmith.wallet import ledger
+
+    url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
+    try:
+        db = Database(url)
+        with db.read() as connection:
+            chain = audit_log.verify(connection)
+            books = ledger.verify(connection)
+    except Exception as exc:  # a missing or unreadable database
+        fail(f"cannot read {url}: {exc}")
+    ok = chain.ok and books.ok
+    result = {
+        "ok": ok,
+        "audit": {"players": chain.players, "entries": chain.entries, "problems": chain.problems},
+        "ledger": {
+            "transactions": books.transactions,
+            "unbalanced_transactions": books.unbalanced_transactions,
+            "wallet_mismatches": books.wallet_mismatches,
+            "negative_wallets": books.negative_wallets,
+        },
+    }
+    if as_json:
+        _print_json(result)
+    else:
+        console.print(
+            f"audit chain: {chain.entries} entries for {chain.players} players, "
+            + ("intact" if chain.ok else f"[red]{len(chain.problems)} problems[/]")
+        )
+        for problem in chain.problems[:20]:
+            console.print(f"  {problem}")
+        console.print(
+            f"ledger: {books.transactions} transactions, "
+            + ("balanced" if books.ok else "[red]NOT balanced[/]")
+        )
+    if not ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 

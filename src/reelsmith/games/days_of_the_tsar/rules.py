@@ -17,7 +17,7 @@ is returned, and the record says so with the reason.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -505,16 +505,30 @@ def apply_action(model: GameModel, round_: TsarRound, action: str, rng: RandomSo
 
 def replay(model: GameModel, round_: TsarRound) -> TsarRound:
     """Re-run a round from its recorded actions and draws; the result equals the original."""
-    if not round_.actions or round_.actions[0] != "spin":
-        raise RuleError("a round record starts with its spin")
-    source = ReplaySource(round_.draws)
-    replayed = start_round(
-        model, round_.bet, source, variant=round_.variant, options=round_.options
+    return replay_from(
+        model, round_.bet, round_.options, round_.variant, round_.actions, round_.draws
     )
-    for action in round_.actions[1:]:
+
+
+def replay_from(
+    model: GameModel,
+    bet: CoinBet,
+    options: RoundOptions,
+    variant: str,
+    actions: Sequence[str],
+    draws: Sequence[Draw],
+) -> TsarRound:
+    """Re-run a round from what was recorded of it: its bet, options, actions and draws."""
+    if not actions or actions[0] != "spin":
+        raise RuleError("a round record starts with its spin")
+    source = ReplaySource(draws)
+    replayed = start_round(model, bet, source, variant=variant, options=options)
+    for action in actions[1:]:
         if replayed.is_finished:
-            break
+            raise RuleError(f"the record continues with {action!r} after the round ended")
         replayed = apply_action(model, replayed, action, source)
+    if source.remaining:
+        raise RuleError(f"the record has {source.remaining} draws the round did not use")
     return replayed
 
 

@@ -618,16 +618,32 @@ def finish(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRo
 
 def replay(model: GameModel, round_: SultanRound) -> SultanRound:
     """Re-run a round from its recorded draws and the state it started from."""
-    if not round_.actions or round_.actions[0] != "spin":
+    return replay_from(
+        model, round_.bet, round_.state_before, round_.variant, round_.actions, round_.draws
+    )
+
+
+def replay_from(
+    model: GameModel,
+    bet: Decimal,
+    state_before: BetState | None,
+    variant: str,
+    actions: Sequence[str],
+    draws: Sequence[Draw],
+) -> SultanRound:
+    """Re-run a round from what was recorded of it: bet, starting state, actions, draws."""
+    if not actions or actions[0] != "spin":
         raise RuleError("a round record starts with its spin")
-    source = ReplaySource(round_.draws)
-    replayed = start_round(model, round_.bet, round_.state_before, source, variant=round_.variant)
-    for action in round_.actions[1:]:
+    source = ReplaySource(draws)
+    replayed = start_round(model, bet, state_before, source, variant=variant)
+    for action in actions[1:]:
         if action != "free_spin":
             raise RuleError(f"unknown action {action!r}")
         if replayed.is_finished:
-            break
+            raise RuleError(f"the record continues with {action!r} after the round ended")
         replayed = play_free_spin(model, replayed, source)
+    if source.remaining:
+        raise RuleError(f"the record has {source.remaining} draws the round did not use")
     return replayed
 
 

@@ -1,0 +1,1 @@
+"""The game server: players, wallet, rounds, history and recovery over HTTP."""

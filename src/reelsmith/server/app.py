@@ -1,0 +1,604 @@
+"""The HTTP API (FastAPI): operator endpoints behind an API key, player endpoints behind a
+signed session token, every state-changing call keyed by an ``Idempotency-Key`` header.
+
+Every refusal is a 4xx JSON body ``{code, message}``; an unexpected error is a 500 with the
+same shape and no trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from reelsmith.games import load_game
+from reelsmith.rng import RandomSource
+from reelsmith.rules_page import rules_document
+from reelsmith.server import tokens
+from reelsmith.server.clock import Clock, SystemClock
+from reelsmith.server.errors import ApiError
+from reelsmith.server.markets import load_markets
+from reelsmith.server.metrics import Metrics
+from reelsmith.server.service import GameService, request_hash
+from reelsmith.server.settings import Settings
+from reelsmith.store.db import Database
+
+log = logging.getLogger("reelsmith.server")
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+# ---------------------------------------------------------------------------------------
+# Request bodies (documented in the OpenAPI spec)
+# ---------------------------------------------------------------------------------------
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreatePlayer(Strict):
+    external_ref: str = Field(
+        min_length=1, max_length=128, description="The operator's own id for the player"
+    )
+    currency: str = Field(
+        min_length=3, max_length=3, description="ISO 4217 code; must be the market's"
+    )
+    market: str = Field(default="default", max_length=32)
+
+
+class Transfer(Strict):
+    amount: str = Field(
+        max_length=32, description='A decimal amount in the player\'s currency, e.g. "25.00"'
+    )
+    currency: str | None = Field(default=None, min_length=3, max_length=3)
+
+
+class SpinRequest(Strict):
+    bet: dict[str, Any] = Field(
+        description='Days of the Tsar: {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}; '
+        'Sultan Spins: {"bet": "1.00"}'
+    )
+    autoplay_id: str | None = Field(default=None, max_length=64)
+    forced_draws: list[int] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class ActionRequest(Strict):
+    forced_draws: list[int] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class GambleRequest(Strict):
+    choice: str = Field(max_length=16, description="red, black, hearts, diamonds, clubs or spades")
+    forced_draws: list[int] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class AutoplayRequest(Strict):
+    bet: dict[str, Any]
+    rounds: int = Field(ge=1, le=1000)
+    stop_on_feature: bool = False
+    stop_on_win_above: str | None = Field(default=None, max_length=32)
+    loss_limit: str | None = Field(default=None, max_length=32)
+
+
+# ---------------------------------------------------------------------------------------
+# Middleware
+# ---------------------------------------------------------------------------------------
+
+
+class BodyLimit:
+    """Refuse request bodies above ``limit`` bytes with 413, whether or not they say their size."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(send)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise ApiError(
+                        413, "body_too_large", f"the request body is above {self.limit} bytes"
+                    )
+            return message
+
+        await self.app(scope, limited, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"code": "body_too_large", "message": f"the request body is above {self.limit} bytes"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class RateLimiter:
+    """A token bucket per player (per process)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            tokens_left, last = self._buckets.get(key, (float(self.burst), now))
+            tokens_left = min(float(self.burst), tokens_left + (now - last) * self.rate)
+            if tokens_left < 1:
+                self._buckets[key] = (tokens_left, now)
+                return False
+            self._buckets[key] = (tokens_left - 1, now)
+            return True
+
+
+# ---------------------------------------------------------------------------------------
+# Authentication (module level: FastAPI resolves annotations against module globals)
+# ---------------------------------------------------------------------------------------
+
+
+def operator_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
+    expected = request.app.state.settings.operator_api_key
+    if not x_api_key or not hmac.compare_digest(x_api_key, expected):
+        raise ApiError(401, "invalid_api_key", "operator endpoints need a valid X-API-Key header")
+
+
+def player_claims(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> tokens.Claims:
+    state = request.app.state
+    if not authorization or not authorization.startswith("Bearer "):
+        raise ApiError(
+            401, "missing_token", "send the session token as 'Authorization: Bearer <token>'"
+        )
+    try:
+        claims = tokens.verify(
+            state.settings.secret_key, authorization[7:].strip(), state.clock.now_ms()
+        )
+    except tokens.TokenError as exc:
+        raise ApiError(401, exc.code, exc.message) from None
+    if not state.limiter.allow(claims.player_id):
+        raise ApiError(429, "rate_limited", "too many requests; slow down", retry_after_ms=1000)
+    return claims
+
+
+PlayerClaims = Annotated[tokens.Claims, Depends(player_claims)]
+IdempotencyKey = Annotated[str | None, Header(alias="idempotency-key")]
+
+
+# ---------------------------------------------------------------------------------------
+# The application
+# ---------------------------------------------------------------------------------------
+
+
+def create_app(
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+    rng: RandomSource | None = None,
+    database: Database | None = None,
+    run_resolver: bool = True,
+) -> FastAPI:
+    settings = settings or Settings.load()
+    clock = clock or SystemClock()
+    db = database or Database(settings.database_url)
+    db.migrate()
+    metrics = Metrics()
+    service = GameService(db, settings, load_markets(), clock, metrics, rng)
+    limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
+    for name in settings.generated:
+        log.warning("no %s configured: using a random one for this process", name)
+    demo_player = service.ensure_demo_player() if settings.demo else None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        task = None
+        if run_resolver:
+
+            async def resolver() -> None:
+                while True:
+                    try:
+                        await asyncio.to_thread(service.resolve_stale_rounds)
+                    except Exception:  # keep the job alive; the failure is logged
+                        log.exception("resolving stale rounds failed")
+                    await asyncio.sleep(settings.resolver_interval_seconds)
+
+            task = asyncio.create_task(resolver())
+        yield
+        if task is not None:
+            task.cancel()
+        db.dispose()
+
+    app = FastAPI(
+        title="reelsmith game server",
+        version="0.1.0",
+        description="Players, wallet, rounds, history and recovery for Days of the Tsar and "
+        "Sultan Spins.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+    app.state.clock = clock
+    app.state.limiter = limiter
+    app.state.demo_player = demo_player
+
+    # -- errors --------------------------------------------------------------------
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        headers = {}
+        if exc.status == 429 and "retry_after_ms" in exc.extra:
+            headers["Retry-After"] = str(max(1, int(exc.extra["retry_after_ms"]) // 1000))  # type: ignore[call-overload]
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors()[:5]:
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            problems.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
+        return JSONResponse(
+            {"code": "invalid_request", "message": "; ".join(problems)}, status_code=400
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error")
+        return JSONResponse(
+            {
+                "code": "internal_error",
+                "message": "an internal error occurred; the request was not applied",
+            },
+            status_code=500,
+        )
+
+    @app.middleware("http")
+    async def observe(request: Request, call_next: Any) -> Response:
+        start = time.perf_counter()
+        response: Response = await call_next(request)
+        elapsed = time.perf_counter() - start
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        metrics.latency.labels(path, request.method).observe(elapsed)
+        log.info(
+            json.dumps(
+                {
+                    "event": "request",
+                    "method": request.method,
+                    "route": path,
+                    "status": response.status_code,
+                    "ms": round(elapsed * 1000, 2),
+                }
+            )
+        )
+        return response
+
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
+
+    operator = Depends(operator_key)
+
+    def reply(result: tuple[int, dict[str, Any]]) -> JSONResponse:
+        status, body = result
+        return JSONResponse(body, status_code=status)
+
+    def fingerprint(request: Request, body: BaseModel | None) -> str:
+        return request_hash(
+            request.method, request.url.path, None if body is None else body.model_dump()
+        )
+
+    # -- service endpoints ---------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        if (WEB_DIR / "index.html").exists():
+            return RedirectResponse("/web/")
+        return RedirectResponse("/docs")
+
+    @app.get("/healthz", tags=["service"])
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/metrics", tags=["service"], response_class=Response)
+    def prometheus() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    # -- operator ------------------------------------------------------------------
+    @app.post("/operator/players", tags=["operator"], dependencies=[operator], status_code=201)
+    def create_player(
+        body: CreatePlayer, request: Request, key: IdempotencyKey = None
+    ) -> JSONResponse:
+        return reply(
+            service.create_player(
+                body.external_ref, body.currency, body.market, key, fingerprint(request, body)
+            )
+        )
+
+    @app.get("/operator/players/{player_id}", tags=["operator"], dependencies=[operator])
+    def get_player(player_id: str) -> dict[str, Any]:
+        return service.get_player(player_id)
+
+    @app.post("/operator/players/{player_id}/deposit", tags=["operator"], dependencies=[operator])
+    def deposit(
+        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
+    ) -> JSONResponse:
+        return reply(
+            service.transfer(
+                player_id,
+                "deposit",
+                body.model_dump(exclude_none=True),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post("/operator/players/{player_id}/withdraw", tags=["operator"], dependencies=[operator])
+    def withdraw(
+        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
+    ) -> JSONResponse:
+        return reply(
+            service.transfer(
+                player_id,
+                "withdrawal",
+                body.model_dump(exclude_none=True),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post(
+        "/operator/players/{player_id}/sessions",
+        tags=["operator"],
+        dependencies=[operator],
+        status_code=201,
+    )
+    def new_session(player_id: str) -> JSONResponse:
+        return JSONResponse(service.issue_session(player_id), status_code=201)
+
+    @app.get("/operator/rounds/{round_id}", tags=["operator"], dependencies=[operator])
+    def operator_round(round_id: str) -> dict[str, Any]:
+        return service.operator_round(round_id)
+
+    @app.post("/operator/rounds/{round_id}/replay", tags=["operator"], dependencies=[operator])
+    def replay_round(round_id: str) -> dict[str, Any]:
+        return service.replay_round(round_id)
+
+    @app.post("/operator/jobs/resolve-stale-rounds", tags=["operator"], dependencies=[operator])
+    def resolve_now() -> dict[str, Any]:
+        return {"resolved": service.resolve_stale_rounds()}
+
+    @app.get("/operator/ledger/verify", tags=["operator"], dependencies=[operator])
+    def verify_ledger() -> dict[str, Any]:
+        report = service.verify_ledger()
+        return {
+            "ok": report.ok,
+            "transactions": report.transactions,
+            "unbalanced_transactions": report.unbalanced_transactions,
+            "wallet_mismatches": report.wallet_mismatches,
+            "negative_wallets": report.negative_wallets,
+        }
+
+    @app.get("/operator/audit/verify", tags=["operator"], dependencies=[operator])
+    def verify_audit() -> dict[str, Any]:
+        report = service.verify_audit()
+        return {
+            "ok": report.ok,
+            "players": report.players,
+            "entries": report.entries,
+            "problems": report.problems[:100],
+        }
+
+    # -- demo ----------------------------------------------------------------------
+    @app.post("/demo/session", tags=["demo"])
+    def demo_session() -> JSONResponse:
+        if demo_player is None:
+            raise ApiError(404, "not_found", "demo sessions are off on this server")
+        return JSONResponse(service.issue_session(demo_player), status_code=201)
+
+    # -- player --------------------------------------------------------------------
+    @app.get("/api/me", tags=["player"])
+    def me(claims: PlayerClaims) -> dict[str, Any]:
+        data = service.get_player(claims.player_id)
+        data["market"] = service.market(data["market"]).to_json()
+        data["session_id"] = claims.session_id
+        data["dev_mode"] = settings.dev_mode
+        return data
+
+    @app.get("/api/games", tags=["player"])
+    def games(claims: PlayerClaims) -> dict[str, Any]:
+        market = service.market(service.get_player(claims.player_id)["market"])
+        return {
+            "games": [
+                {"id": game, "name": load_game(game).name, "variant": rules.variant}
+                for game, rules in market.games.items()
+            ]
+        }
+
+    @app.get("/api/games/{game}/rules", tags=["player"])
+    def game_rules(game: str, claims: PlayerClaims) -> dict[str, Any]:
+        service.title(game)
+        market = service.market(service.get_player(claims.player_id)["market"])
+        return rules_document(load_game(game), market.game(game).variant)
+
+    @app.get("/api/games/{game}/state", tags=["player"])
+    def game_state(
+        game: str,
+        claims: PlayerClaims,
+        bet: Annotated[
+            str | None,
+            Query(max_length=256, description="The bet as JSON, to see its pots and meter"),
+        ] = None,
+    ) -> dict[str, Any]:
+        bet_raw = None
+        if bet is not None:
+            try:
+                bet_raw = json.loads(bet)
+            except ValueError:
+                raise ApiError(400, "invalid_bet", "bet must be a JSON object") from None
+            if not isinstance(bet_raw, dict):
+                raise ApiError(400, "invalid_bet", "bet must be a JSON object")
+        return service.game_state(claims.player_id, game, bet_raw)
+
+    @app.post("/api/games/{game}/spin", tags=["player"])
+    def spin(
+        game: str,
+        body: SpinRequest,
+        request: Request,
+        claims: PlayerClaims,
+        key: IdempotencyKey = None,
+    ) -> JSONResponse:
+        return reply(
+            service.spin(
+                claims.player_id,
+                claims.session_id,
+                game,
+                body.model_dump(),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post("/api/games/{game}/rounds/{round_id}/free-spin", tags=["player"])
+    def free_spin(
+        game: str,
+        round_id: str,
+        body: ActionRequest,
+        request: Request,
+        claims: PlayerClaims,
+        key: IdempotencyKey = None,
+    ) -> JSONResponse:
+        return reply(
+            service.act(
+                claims.player_id,
+                claims.session_id,
+                game,
+                round_id,
+                "free_spin",
+                body.model_dump(),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post("/api/games/{game}/rounds/{round_id}/gamble", tags=["player"])
+    def gamble(
+        game: str,
+        round_id: str,
+        body: GambleRequest,
+        request: Request,
+        claims: PlayerClaims,
+        key: IdempotencyKey = None,
+    ) -> JSONResponse:
+        return reply(
+            service.act(
+                claims.player_id,
+                claims.session_id,
+                game,
+                round_id,
+                f"gamble {body.choice}",
+                body.model_dump(),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post("/api/games/{game}/rounds/{round_id}/collect", tags=["player"])
+    def collect(
+        game: str,
+        round_id: str,
+        body: ActionRequest,
+        request: Request,
+        claims: PlayerClaims,
+        key: IdempotencyKey = None,
+    ) -> JSONResponse:
+        return reply(
+            service.act(
+                claims.player_id,
+                claims.session_id,
+                game,
+                round_id,
+                "collect",
+                body.model_dump(),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @app.post("/api/games/{game}/autoplay", tags=["player"], status_code=201)
+    def autoplay(
+        game: str,
+        body: AutoplayRequest,
+        request: Request,
+        claims: PlayerClaims,
+        key: IdempotencyKey = None,
+    ) -> JSONResponse:
+        return reply(
+            service.start_autoplay(
+                claims.player_id, game, body.model_dump(), key, fingerprint(request, body)
+            )
+        )
+
+    @app.post("/api/autoplay/{autoplay_id}/stop", tags=["player"])
+    def stop_autoplay(
+        autoplay_id: str, request: Request, claims: PlayerClaims, key: IdempotencyKey = None
+    ) -> JSONResponse:
+        return reply(
+            service.stop_autoplay(claims.player_id, autoplay_id, key, fingerprint(request, None))
+        )
+
+    @app.get("/api/history/rounds", tags=["player"])
+    def history(
+        claims: PlayerClaims,
+        game: Annotated[str | None, Query(max_length=32)] = None,
+        limit: Annotated[int, Query()] = 10,
+    ) -> dict[str, Any]:
+        return service.history(claims.player_id, game, limit)
+
+    @app.get("/api/history/rounds/{round_id}", tags=["player"])
+    def history_round(round_id: str, claims: PlayerClaims) -> dict[str, Any]:
+        return service.player_round(claims.player_id, round_id)
+
+    return app

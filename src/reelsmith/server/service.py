@@ -1,0 +1,1231 @@
+"""The game service: every operation the API offers, each in one database transaction.
+
+A state-changing operation locks the player, checks its idempotency key, moves the round and
+the money together (round row, steps, ledger postings, wallet balance, carried game state,
+session and autoplay counters, audit entry) and stores its response under the key, all in one
+transaction: either everything is written or nothing is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, desc, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from reelsmith.engine.bets import BetError
+from reelsmith.engine.errors import RuleError
+from reelsmith.money import MoneyError
+from reelsmith.rng import RandomSource, ReplayError, SystemSource
+from reelsmith.server import tokens
+from reelsmith.server.clock import Clock
+from reelsmith.server.errors import ApiError, bad_request, conflict, not_found
+from reelsmith.server.markets import Market, MarketError
+from reelsmith.server.metrics import Metrics
+from reelsmith.server.settings import Settings
+from reelsmith.server.titles import TITLES, Title
+from reelsmith.store import audit
+from reelsmith.store.db import Database
+from reelsmith.store.tables import (
+    autoplays,
+    game_states,
+    idempotency_keys,
+    players,
+    round_steps,
+    rounds,
+    sessions,
+)
+from reelsmith.wallet import ledger
+
+log = logging.getLogger("reelsmith.server")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def request_hash(method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(f"{method} {path} {_dumps(body)}".encode()).hexdigest()
+
+
+class PrefixedSource:
+    """Forced draws first (dev mode QA), then the live source."""
+
+    def __init__(self, values: list[int], then: RandomSource) -> None:
+        self.values = list(values)
+        self.then = then
+
+    def randbelow(self, bound: int, purpose: str) -> int:
+        if self.values:
+            value = self.values.pop(0)
+            if not 0 <= value < bound:
+                raise ReplayError(f"forced draw {value} does not fit {purpose} below {bound}")
+            return value
+        return self.then.randbelow(bound, purpose)
+
+
+@dataclass
+class Player:
+    id: str
+    external_ref: str
+    currency: str
+    market: str
+    balance_minor: int
+    last_round_ms: int | None
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        markets: dict[str, Market],
+        clock: Clock,
+        metrics: Metrics | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.markets = markets
+        self.clock = clock
+        self.metrics = metrics or Metrics()
+        self.rng: RandomSource = rng or SystemSource()
+        self.titles: dict[str, Title] = {game: cls() for game, cls in TITLES.items()}
+
+    # ------------------------------------------------------------------------------
+    # helpers
+    # ------------------------------------------------------------------------------
+    def title(self, game: str) -> Title:
+        try:
+            return self.titles[game]
+        except KeyError:
+            known = ", ".join(sorted(self.titles))
+            raise ApiError(
+                404, "unknown_game", f"unknown game {game!r}; the games are {known}"
+            ) from None
+
+    def market(self, market_id: str) -> Market:
+        try:
+            return self.markets[market_id]
+        except KeyError:
+            known = ", ".join(sorted(self.markets))
+            raise bad_request(
+                "unknown_market", f"unknown market {market_id!r}; the markets are {known}"
+            ) from None
+
+    def _player(self, connection: Connection, player_id: str, lock: bool) -> Player:
+        row = (
+            self.db.lock_player(connection, player_id)
+            if lock
+            else connection.execute(select(players).where(players.c.id == player_id))
+            .mappings()
+            .first()
+        )
+        if row is None:
+            raise not_found(f"player {player_id}")
+        balance = ledger.wallet(connection, player_id).balance
+        return Player(
+            str(row["id"]),
+            str(row["external_ref"]),
+            str(row["currency"]),
+            str(row["market"]),
+            balance,
+            row["last_round_ms"],
+        )
+
+    def money(self, market: Market, minor: int) -> dict[str, Any]:
+        return {
+            "minor": minor,
+            "amount": str(market.currency.to_decimal(minor)),
+            "formatted": market.currency.format(minor, market.locale),
+        }
+
+    @contextmanager
+    def _idempotent(
+        self, connection: Connection, scope: str, key: str | None, fingerprint: str
+    ) -> Iterator[dict[str, Any]]:
+        """Yields a dict; if it holds ``"replay"`` the stored response must be returned as is.
+        Otherwise the caller sets ``"response"`` and ``"status"``, which are stored."""
+        if not key:
+            raise bad_request(
+                "idempotency_key_required",
+                "send an Idempotency-Key header with every state-changing request",
+            )
+        if len(key) > 128:
+            raise bad_request(
+                "invalid_idempotency_key", "the Idempotency-Key is longer than 128 characters"
+            )
+        row = (
+            connection.execute(
+                select(idempotency_keys).where(
+                    idempotency_keys.c.scope == scope, idempotency_keys.c.key == key
+                )
+            )
+            .mappings()
+            .first()
+        )
+        holder: dict[str, Any] = {}
+        if row is not None:
+            if row["request_hash"] != fingerprint:
+                raise conflict(
+                    "idempotency_key_reused",
+                    "this Idempotency-Key was used with a different request",
+                )
+            holder["replay"] = (int(row["status_code"]), json.loads(row["response"]))
+            yield holder
+            return
+        yield holder
+        connection.execute(
+            insert(idempotency_keys).values(
+                scope=scope,
+                key=key,
+                request_hash=fingerprint,
+                status_code=holder.get("status", 200),
+                response=_dumps(holder["response"]),
+                created_ms=self.clock.now_ms(),
+            )
+        )
+
+    def _run_idempotent(
+        self,
+        scope: str,
+        key: str | None,
+        fingerprint: str,
+        work: Callable[[Connection], tuple[int, dict[str, Any]]],
+        player_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        for attempt in range(3):
+            try:
+                with self.db.write() as connection:
+                    if player_id is not None:
+                        self._player(connection, player_id, lock=True)
+                    with self._idempotent(connection, scope, key, fingerprint) as holder:
+                        if "replay" in holder:
+                            return holder["replay"]  # type: ignore[no-any-return]
+                        status, response = work(connection)
+                        holder["status"], holder["response"] = status, response
+                    return status, response
+            except IntegrityError:
+                # a concurrent request with the same key won the race: return its response
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # ------------------------------------------------------------------------------
+    # operator: players and money
+    # ------------------------------------------------------------------------------
+    def create_player(
+        self, external_ref: str, currency: str, market_id: str, key: str | None, fingerprint: str
+    ) -> tuple[int, dict[str, Any]]:
+        market = self.market(market_id)
+        if currency.upper() != market.currency.code:
+            raise bad_request(
+                "wrong_currency",
+                f"market {market.id} plays in {market.currency.code}, not {currency}",
+            )
+        if not external_ref or len(external_ref) > 128:
+            raise bad_request("invalid_external_ref", "external_ref must be 1 to 128 characters")
+
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            existing = connection.execute(
+                select(players.c.id).where(players.c.external_ref == external_ref)
+            ).scalar()
+            if existing is not None:
+                raise conflict(
+                    "player_exists",
+                    f"a player with external_ref {external_ref!r} exists",
+                    player_id=existing,
+                )
+            player_id = str(uuid.uuid4())
+            now = self.clock.now_ms()
+            connection.execute(
+                insert(players).values(
+                    id=player_id,
+                    external_ref=external_ref,
+                    currency=market.currency.code,
+                    market=market.id,
+                    created_ms=now,
+                )
+            )
+            ledger.open_wallet(connection, player_id, market.currency.code)
+            audit.append(
+                connection,
+                player_id,
+                "player_created",
+                {
+                    "external_ref": external_ref,
+                    "currency": market.currency.code,
+                    "market": market.id,
+                },
+                now,
+            )
+            return 201, self._player_json(connection, player_id)
+
+        return self._run_idempotent("operator", key, fingerprint, work)
+
+    def _player_json(self, connection: Connection, player_id: str) -> dict[str, Any]:
+        player = self._player(connection, player_id, lock=False)
+        market = self.market(player.market)
+        return {
+            "id": player.id,
+            "external_ref": player.external_ref,
+            "currency": player.currency,
+            "market": player.market,
+            "balance": self.money(market, player.balance_minor),
+        }
+
+    def get_player(self, player_id: str) -> dict[str, Any]:
+        with self.db.read() as connection:
+            return self._player_json(connection, player_id)
+
+    def _amount_minor(self, market: Market, body: dict[str, Any]) -> int:
+        try:
+            if "amount" in body:
+                if isinstance(body["amount"], float):
+                    raise bad_request(
+                        "invalid_amount", 'send amounts as decimal strings such as "10.00"'
+                    )
+                minor = market.currency.to_minor(str(body["amount"]))
+            else:
+                raise bad_request("invalid_amount", "the request needs an amount")
+        except MoneyError as exc:
+            raise bad_request("invalid_amount", str(exc)) from None
+        if minor <= 0:
+            raise bad_request("invalid_amount", "the amount must be positive")
+        if minor > 10**15:
+            raise bad_request("invalid_amount", "the amount is too large")
+        return minor
+
+    def transfer(
+        self, player_id: str, kind: str, body: dict[str, Any], key: str | None, fingerprint: str
+    ) -> tuple[int, dict[str, Any]]:
+        """A deposit or a withdrawal."""
+
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            if "currency" in body and str(body["currency"]).upper() != player.currency:
+                raise bad_request(
+                    "wrong_currency",
+                    f"the player's wallet is in {player.currency}, not {body['currency']}",
+                )
+            minor = self._amount_minor(market, body)
+            wallet = ledger.wallet(connection, player_id)
+            cash = ledger.house_account(connection, "cash", player.currency)
+            now = self.clock.now_ms()
+            sign = 1 if kind == "deposit" else -1
+            try:
+                ledger.post(
+                    connection,
+                    kind,
+                    player_id,
+                    [(wallet.account_id, sign * minor), (cash, -sign * minor)],
+                    now,
+                )
+            except ledger.InsufficientFundsError:
+                raise ApiError(
+                    402, "insufficient_balance", "the balance does not cover the withdrawal"
+                ) from None
+            audit.append(connection, player_id, kind, {"amount_minor": minor}, now)
+            return 200, self._player_json(connection, player_id)
+
+        return self._run_idempotent(
+            f"operator:{player_id}", key, fingerprint, work, player_id=player_id
+        )
+
+    def issue_session(self, player_id: str) -> dict[str, Any]:
+        now = self.clock.now_ms()
+        expires = now + self.settings.token_ttl_seconds * 1000
+        session_id = str(uuid.uuid4())
+        with self.db.write() as connection:
+            self._player(connection, player_id, lock=True)
+            connection.execute(
+                insert(sessions).values(
+                    id=session_id, player_id=player_id, created_ms=now, expires_ms=expires
+                )
+            )
+            audit.append(
+                connection,
+                player_id,
+                "session_issued",
+                {"session_id": session_id, "expires_ms": expires},
+                now,
+            )
+        token = tokens.sign(self.settings.secret_key, tokens.Claims(player_id, session_id, expires))
+        return {"token": token, "session_id": session_id, "expires_ms": expires}
+
+    # ------------------------------------------------------------------------------
+    # player: games and rounds
+    # ------------------------------------------------------------------------------
+    def _open_round(self, connection: Connection, player_id: str, game: str) -> Any:
+        return (
+            connection.execute(
+                select(rounds).where(
+                    rounds.c.player_id == player_id,
+                    rounds.c.game == game,
+                    rounds.c.status == "open",
+                )
+            )
+            .mappings()
+            .first()
+        )
+
+    def _load_state(self, connection: Connection, player_id: str, title: Title, bet: Any) -> Any:
+        key = title.state_key(bet)
+        if key is None:
+            return None
+        raw = connection.execute(
+            select(game_states.c.state).where(
+                game_states.c.player_id == player_id,
+                game_states.c.game == title.game_id,
+                game_states.c.bet_key == key,
+            )
+        ).scalar()
+        return title.load_state(None if raw is None else json.loads(raw))
+
+    def _save_state(
+        self, connection: Connection, player_id: str, title: Title, engine_round: Any, now: int
+    ) -> None:
+        kept = title.kept_state(engine_round)
+        if kept is None:
+            return
+        key, state = kept
+        where = (
+            game_states.c.player_id == player_id,
+            game_states.c.game == title.game_id,
+            game_states.c.bet_key == key,
+        )
+        found = connection.execute(select(game_states.c.bet_key).where(*where)).first()
+        if found is None:
+            connection.execute(
+                insert(game_states).values(
+                    player_id=player_id,
+                    game=title.game_id,
+                    bet_key=key,
+                    state=_dumps(state),
+                    updated_ms=now,
+                )
+            )
+        else:
+            connection.execute(
+                update(game_states).where(*where).values(state=_dumps(state), updated_ms=now)
+            )
+
+    def _source(self, forced: list[int] | None) -> RandomSource:
+        if forced is None:
+            return self.rng
+        if not self.settings.dev_mode:
+            raise ApiError(403, "dev_mode_only", "forced draws are only accepted in dev mode")
+        if not isinstance(forced, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in forced
+        ):
+            raise bad_request("invalid_forced_draw", "forced_draws must be a list of integers")
+        return PrefixedSource(forced, self.rng)
+
+    def _settle(
+        self,
+        connection: Connection,
+        player: Player,
+        market: Market,
+        title: Title,
+        round_id: str,
+        engine_round: Any,
+        action: str,
+        now: int,
+        resolved_by: str = "player",
+    ) -> dict[str, Any]:
+        """Move the money a step settles and write the round's new state and its step."""
+        outcome = title.outcome(market, engine_round)
+        wallet = ledger.wallet(connection, player.id)
+        game_account = ledger.house_account(connection, f"game:{title.game_id}", player.currency)
+        if outcome.status == "complete":
+            if outcome.win_minor:
+                ledger.post(
+                    connection,
+                    "win",
+                    player.id,
+                    [(wallet.account_id, outcome.win_minor), (game_account, -outcome.win_minor)],
+                    now,
+                    round_id,
+                )
+            if outcome.jackpot_minor:
+                ledger.post(
+                    connection,
+                    "jackpot_win",
+                    player.id,
+                    [
+                        (wallet.account_id, outcome.jackpot_minor),
+                        (game_account, -outcome.jackpot_minor),
+                    ],
+                    now,
+                    round_id,
+                )
+        elif outcome.status == "voided":
+            ledger.post(
+                connection,
+                "refund",
+                player.id,
+                [(wallet.account_id, outcome.refund_minor), (game_account, -outcome.refund_minor)],
+                now,
+                round_id,
+            )
+        balance = ledger.wallet(connection, player.id).balance
+        finished = outcome.status != "open"
+        view = title.view(market, engine_round)
+        record = title.record(engine_round)
+        paid = outcome.win_minor + outcome.jackpot_minor
+        values: dict[str, Any] = {
+            "status": outcome.status,
+            "record": _dumps(record),
+            "view": _dumps(view),
+            "win_minor": paid,
+            "updated_ms": now,
+        }
+        if finished:
+            values.update(
+                balance_after=balance,
+                completed_ms=now,
+                resolved_by=resolved_by if outcome.status == "complete" else "void",
+            )
+            self._save_state(connection, player.id, title, engine_round, now)
+        connection.execute(update(rounds).where(rounds.c.id == round_id).values(**values))
+        seq = len(record["actions"])
+        connection.execute(
+            insert(round_steps).values(
+                round_id=round_id,
+                seq=seq,
+                action=action,
+                view=_dumps(view),
+                balance_after=balance,
+                created_ms=now,
+            )
+        )
+        audit.append(
+            connection,
+            player.id,
+            "round_step",
+            {
+                "round_id": round_id,
+                "game": title.game_id,
+                "action": action,
+                "status": outcome.status,
+                "win_minor": outcome.win_minor,
+                "jackpot_minor": outcome.jackpot_minor,
+                "refund_minor": outcome.refund_minor,
+                "balance_minor": balance,
+            },
+            now,
+            round_id,
+        )
+        if finished:
+            round_row = connection.execute(
+                select(rounds.c.session_id, rounds.c.bet_minor).where(rounds.c.id == round_id)
+            ).first()
+            if round_row is not None and round_row.session_id:
+                connection.execute(
+                    update(sessions)
+                    .where(sessions.c.id == round_row.session_id)
+                    .values(
+                        wins_minor=sessions.c.wins_minor + paid + outcome.refund_minor,
+                    )
+                )
+            self.metrics.round_finished(title.game_id, outcome.status, paid)
+        return {"view": view, "balance": balance, "finished": finished, "outcome": outcome}
+
+    def _round_response(
+        self,
+        connection: Connection,
+        player: Player,
+        market: Market,
+        round_id: str,
+        settled: dict[str, Any],
+        session_id: str | None,
+        extra: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        view = settled["view"]
+        bet_minor = view["bet_minor"]
+        win_minor = view["win_minor"]
+        response: dict[str, Any] = {
+            "round_id": round_id,
+            "round": view,
+            "status": settled["outcome"].status,
+            "balance": self.money(market, settled["balance"]),
+            "win": self.money(market, win_minor),
+            "bet": self.money(market, bet_minor),
+            "celebrate": win_minor > 0
+            and (market.celebrate_wins_not_above_stake or win_minor > bet_minor),
+        }
+        if market.show_session_net and session_id:
+            row = connection.execute(
+                select(sessions.c.bets_minor, sessions.c.wins_minor).where(
+                    sessions.c.id == session_id
+                )
+            ).first()
+            if row is not None:
+                response["session_net"] = self.money(
+                    market, int(row.wins_minor) - int(row.bets_minor)
+                )
+        if extra:
+            response.update(extra)
+        return response
+
+    def spin(
+        self,
+        player_id: str,
+        session_id: str | None,
+        game: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+    ) -> tuple[int, dict[str, Any]]:
+        title = self.title(game)
+        forced = body.get("forced_draws")
+        source = self._source(forced)
+        bet_raw = body.get("bet")
+        if not isinstance(bet_raw, dict):
+            raise bad_request("invalid_bet", "the request needs a bet object")
+        autoplay_id = body.get("autoplay_id")
+
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            try:
+                market.game(game)
+                selected = title.parse_bet(market, bet_raw)
+            except MarketError as exc:
+                raise ApiError(403, "game_not_offered", str(exc)) from None
+            except (BetError, MoneyError) as exc:
+                raise bad_request("invalid_bet", str(exc)) from None
+            open_round = self._open_round(connection, player.id, game)
+            if open_round is not None:
+                raise conflict(
+                    "round_open",
+                    "finish the open round of this game first",
+                    round_id=open_round["id"],
+                )
+            now = self.clock.now_ms()
+            if (
+                market.min_round_ms
+                and player.last_round_ms is not None
+                and now - player.last_round_ms < market.min_round_ms
+            ):
+                wait = market.min_round_ms - (now - player.last_round_ms)
+                raise ApiError(
+                    429,
+                    "min_round_duration",
+                    f"a round lasts at least {market.min_round_ms} ms in this market; "
+                    f"wait {wait} ms",
+                    retry_after_ms=wait,
+                )
+            autoplay = self._autoplay_for_spin(connection, player, market, game, autoplay_id)
+            bet = title.lower(market, player.balance_minor, selected)
+            if bet is None:
+                raise ApiError(
+                    402, "insufficient_balance", "the balance does not cover the lowest bet"
+                )
+            lowered = (
+                None
+                if bet == selected
+                else {"from": title.bet_json(selected), "to": title.bet_json(bet)}
+            )
+            bet_minor = title.bet_minor(market, bet)
+            state = self._load_state(connection, player.id, title, bet)
+            try:
+                engine_round = title.start(market, bet, state, source)
+            except ReplayError as exc:
+                raise bad_request("invalid_forced_draw", str(exc)) from None
+            except (RuleError, ValueError) as exc:
+                raise bad_request("invalid_request", str(exc)) from None
+            round_id = str(uuid.uuid4())
+            wallet = ledger.wallet(connection, player.id)
+            game_account = ledger.house_account(connection, f"game:{game}", player.currency)
+            connection.execute(
+                insert(rounds).values(
+                    id=round_id,
+                    player_id=player.id,
+                    session_id=session_id,
+                    game=game,
+                    variant=market.game(game).variant,
+                    currency=player.currency,
+                    bet_minor=bet_minor,
+                    bet=_dumps(title.bet_json(bet)),
+                    status="open",
+                    record="{}",
+                    view="{}",
+                    balance_before=player.balance_minor,
+                    autoplay_id=autoplay["id"] if autoplay else None,
+                    created_ms=now,
+                    updated_ms=now,
+                )
+            )
+            try:
+                ledger.post(
+                    connection,
+                    "bet",
+                    player.id,
+                    [(wallet.account_id, -bet_minor), (game_account, bet_minor)],
+                    now,
+                    round_id,
+                )
+            except ledger.InsufficientFundsError:
+                raise ApiError(
+                    402, "insufficient_balance", "the balance does not cover the bet"
+                ) from None
+            connection.execute(
+                update(players).where(players.c.id == player.id).values(last_round_ms=now)
+            )
+            if session_id:
+                connection.execute(
+                    update(sessions)
+                    .where(sessions.c.id == session_id)
+                    .values(
+                        bets_minor=sessions.c.bets_minor + bet_minor, rounds=sessions.c.rounds + 1
+                    )
+                )
+            self.metrics.bet(game, bet_minor)
+            settled = self._settle(
+                connection, player, market, title, round_id, engine_round, "spin", now
+            )
+            extra: dict[str, Any] = {"bet_lowered": lowered}
+            if autoplay:
+                extra["autoplay"] = self._autoplay_after_round(
+                    connection, autoplay, title, engine_round, settled, bet_minor, now
+                )
+            return 200, self._round_response(
+                connection, player, market, round_id, settled, session_id, extra
+            )
+
+        return self._run_idempotent(
+            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+        )
+
+    def act(
+        self,
+        player_id: str,
+        session_id: str | None,
+        game: str,
+        round_id: str,
+        action: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+    ) -> tuple[int, dict[str, Any]]:
+        title = self.title(game)
+        source = self._source(body.get("forced_draws"))
+
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            row = (
+                connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
+            )
+            if row is None or row["player_id"] != player.id or row["game"] != game:
+                raise not_found(f"round {round_id}")
+            if row["status"] != "open":
+                raise conflict(
+                    "round_finished",
+                    f"round {round_id} is {row['status']}; there is nothing left to play",
+                )
+            engine_round = self._restore(title, row)
+            if action not in title.actions(engine_round):
+                allowed = ", ".join(title.actions(engine_round))
+                verb = action.split(" ")[0]
+                if verb == "gamble" and not any(
+                    a.startswith("gamble") for a in title.actions(engine_round)
+                ):
+                    raise conflict(
+                        "gamble_not_available", f"no gamble is available now; allowed: {allowed}"
+                    )
+                raise conflict(
+                    "action_not_allowed", f"{action!r} is not allowed now; allowed: {allowed}"
+                )
+            try:
+                engine_round = title.act(engine_round, action, source)
+            except ReplayError as exc:
+                raise bad_request("invalid_forced_draw", str(exc)) from None
+            except RuleError as exc:
+                raise conflict("action_not_allowed", str(exc)) from None
+            now = self.clock.now_ms()
+            settled = self._settle(
+                connection, player, market, title, round_id, engine_round, action, now
+            )
+            extra: dict[str, Any] = {}
+            if row["autoplay_id"] and settled["finished"]:
+                autoplay = (
+                    connection.execute(
+                        select(autoplays).where(autoplays.c.id == row["autoplay_id"])
+                    )
+                    .mappings()
+                    .first()
+                )
+                if autoplay is not None:
+                    extra["autoplay"] = self._autoplay_json(autoplay)
+            return 200, self._round_response(
+                connection, player, market, round_id, settled, session_id, extra
+            )
+
+        return self._run_idempotent(
+            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+        )
+
+    def _restore(self, title: Title, row: Any) -> Any:
+        try:
+            return title.restore(json.loads(row["record"]))
+        except (RuleError, ReplayError, ValueError, KeyError) as exc:
+            log.error("round %s does not replay from its record: %s", row["id"], exc)
+            raise ApiError(
+                500,
+                "round_record_corrupt",
+                "the stored round does not replay; an operator must look at it",
+            ) from None
+
+    def game_state(
+        self, player_id: str, game: str, bet_raw: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        title = self.title(game)
+        with self.db.read() as connection:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            try:
+                rules = market.game(game)
+            except MarketError as exc:
+                raise ApiError(403, "game_not_offered", str(exc)) from None
+            row = self._open_round(connection, player.id, game)
+            result: dict[str, Any] = {
+                "game": game,
+                "variant": rules.variant,
+                "balance": self.money(market, player.balance_minor),
+                "market": market.to_json(),
+                "open_round": None,
+            }
+            if row is not None:
+                result["open_round"] = {"round_id": row["id"], "round": json.loads(row["view"])}
+            if bet_raw is not None:
+                try:
+                    bet = title.parse_bet(market, bet_raw)
+                except (BetError, MoneyError) as exc:
+                    raise bad_request("invalid_bet", str(exc)) from None
+                state = self._load_state(connection, player.id, title, bet)
+                if title.state_key(bet) is not None:
+                    result["carried_state"] = self._public_state(title, market, bet, state)
+            active = (
+                connection.execute(
+                    select(autoplays).where(
+                        autoplays.c.player_id == player.id,
+                        autoplays.c.game == game,
+                        autoplays.c.status == "active",
+                    )
+                )
+                .mappings()
+                .first()
+            )
+            result["autoplay"] = None if active is None else self._autoplay_json(active)
+            return result
+
+    def _public_state(self, title: Title, market: Market, bet: Any, state: Any) -> dict[str, Any]:
+        """Pots and meter for a bet size (trigger points stay hidden)."""
+        from reelsmith.games.sultan_spins.rules import sultan_rules
+
+        rules = sultan_rules(title.model)
+        bet_minor = title.bet_minor(market, bet)
+        pots = list(state.pots) if state is not None else [j.seed for j in rules.jackpots]
+        return {
+            "bet": title.bet_json(bet),
+            "pots_minor": [p * bet_minor for p in pots],
+            "pots": [self.money(market, p * bet_minor) for p in pots],
+            "caps_minor": [j.cap * bet_minor for j in rules.jackpots],
+            "meter": 0 if state is None else state.meter,
+            "spots": rules.spots,
+        }
+
+    # ------------------------------------------------------------------------------
+    # autoplay
+    # ------------------------------------------------------------------------------
+    def _autoplay_json(self, row: Any) -> dict[str, Any]:
+        return {
+            "id": row["id"],
+            "game": row["game"],
+            "total": row["total"],
+            "remaining": row["remaining"],
+            "status": row["status"],
+            "stop_reason": row["stop_reason"],
+            "stop_on_feature": bool(row["stop_on_feature"]),
+            "stop_on_win_above_minor": row["stop_on_win_above_minor"],
+            "loss_limit_minor": row["loss_limit_minor"],
+            "net_minor": row["net_minor"],
+        }
+
+    def start_autoplay(
+        self, player_id: str, game: str, body: dict[str, Any], key: str | None, fingerprint: str
+    ) -> tuple[int, dict[str, Any]]:
+        title = self.title(game)
+
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            if not market.autoplay:
+                raise ApiError(
+                    403, "autoplay_not_allowed", f"autoplay is not allowed in market {market.id}"
+                )
+            try:
+                market.game(game)
+                bet = title.parse_bet(
+                    market, body.get("bet") if isinstance(body.get("bet"), dict) else {}
+                )
+            except MarketError as exc:
+                raise ApiError(403, "game_not_offered", str(exc)) from None
+            except (BetError, MoneyError) as exc:
+                raise bad_request("invalid_bet", str(exc)) from None
+            total = body.get("rounds")
+            if not isinstance(total, int) or isinstance(total, bool) or not 1 <= total <= 1000:
+                raise bad_request("invalid_rounds", "rounds must be a whole number from 1 to 1000")
+            limits = {}
+            for name in ("stop_on_win_above", "loss_limit"):
+                value = body.get(name)
+                if value is None:
+                    limits[name] = None
+                    continue
+                try:
+                    limits[name] = self._amount_minor(market, {"amount": value})
+                except ApiError as exc:
+                    raise bad_request(f"invalid_{name}", f"{name}: {exc.message}") from None
+            stop_on_feature = body.get("stop_on_feature", False)
+            if not isinstance(stop_on_feature, bool):
+                raise bad_request(
+                    "invalid_stop_on_feature", "stop_on_feature must be true or false"
+                )
+            now = self.clock.now_ms()
+            connection.execute(
+                update(autoplays)
+                .where(
+                    autoplays.c.player_id == player.id,
+                    autoplays.c.game == game,
+                    autoplays.c.status == "active",
+                )
+                .values(status="stopped", stop_reason="replaced", updated_ms=now)
+            )
+            autoplay_id = str(uuid.uuid4())
+            connection.execute(
+                insert(autoplays).values(
+                    id=autoplay_id,
+                    player_id=player.id,
+                    game=game,
+                    bet=_dumps(title.bet_json(bet)),
+                    total=total,
+                    remaining=total,
+                    stop_on_feature=stop_on_feature,
+                    stop_on_win_above_minor=limits["stop_on_win_above"],
+                    loss_limit_minor=limits["loss_limit"],
+                    net_minor=0,
+                    status="active",
+                    created_ms=now,
+                    updated_ms=now,
+                )
+            )
+            row = (
+                connection.execute(select(autoplays).where(autoplays.c.id == autoplay_id))
+                .mappings()
+                .one()
+            )
+            return 201, self._autoplay_json(row)
+
+        return self._run_idempotent(
+            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+        )
+
+    def stop_autoplay(
+        self, player_id: str, autoplay_id: str, key: str | None, fingerprint: str
+    ) -> tuple[int, dict[str, Any]]:
+        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+            row = (
+                connection.execute(select(autoplays).where(autoplays.c.id == autoplay_id))
+                .mappings()
+                .first()
+            )
+            if row is None or row["player_id"] != player_id:
+                raise not_found(f"autoplay {autoplay_id}")
+            if row["status"] == "active":
+                connection.execute(
+                    update(autoplays)
+                    .where(autoplays.c.id == autoplay_id)
+                    .values(status="stopped", stop_reason="player", updated_ms=self.clock.now_ms())
+                )
+            row = (
+                connection.execute(select(autoplays).where(autoplays.c.id == autoplay_id))
+                .mappings()
+                .one()
+            )
+            return 200, self._autoplay_json(row)
+
+        return self._run_idempotent(
+            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+        )
+
+    def _autoplay_for_spin(
+        self, connection: Connection, player: Player, market: Market, game: str, autoplay_id: Any
+    ) -> Any:
+        if autoplay_id is None:
+            return None
+        if not market.autoplay:
+            raise ApiError(
+                403, "autoplay_not_allowed", f"autoplay is not allowed in market {market.id}"
+            )
+        row = (
+            connection.execute(select(autoplays).where(autoplays.c.id == str(autoplay_id)))
+            .mappings()
+            .first()
+        )
+        if row is None or row["player_id"] != player.id or row["game"] != game:
+            raise not_found(f"autoplay {autoplay_id}")
+        if row["status"] != "active" or row["remaining"] <= 0:
+            raise conflict(
+                "autoplay_finished",
+                f"autoplay {autoplay_id} is {row['status']}",
+                autoplay=self._autoplay_json(row),
+            )
+        return row
+
+    def _autoplay_after_round(
+        self,
+        connection: Connection,
+        autoplay: Any,
+        title: Title,
+        engine_round: Any,
+        settled: dict[str, Any],
+        bet_minor: int,
+        now: int,
+    ) -> dict[str, Any]:
+        remaining = int(autoplay["remaining"]) - 1
+        win = int(settled["view"]["win_minor"])
+        net = int(autoplay["net_minor"]) - bet_minor + win
+        status, reason = "active", None
+        if autoplay["stop_on_feature"] and title.feature_triggered(engine_round):
+            status, reason = "stopped", "feature"
+        elif autoplay["stop_on_win_above_minor"] is not None and win > int(
+            autoplay["stop_on_win_above_minor"]
+        ):
+            status, reason = "stopped", "single_win_above"
+        elif autoplay["loss_limit_minor"] is not None and -net >= int(autoplay["loss_limit_minor"]):
+            status, reason = "stopped", "loss_limit"
+        elif remaining <= 0:
+            status, reason = "finished", "rounds_done"
+        connection.execute(
+            update(autoplays)
+            .where(autoplays.c.id == autoplay["id"])
+            .values(
+                remaining=remaining,
+                net_minor=net,
+                status=status,
+                stop_reason=reason,
+                updated_ms=now,
+            )
+        )
+        row = (
+            connection.execute(select(autoplays).where(autoplays.c.id == autoplay["id"]))
+            .mappings()
+            .one()
+        )
+        return self._autoplay_json(row)
+
+    # ------------------------------------------------------------------------------
+    # history, recall, resolution
+    # ------------------------------------------------------------------------------
+    def _round_json(
+        self,
+        connection: Connection,
+        row: Any,
+        market: Market,
+        steps: bool = True,
+        operator: bool = False,
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "round_id": row["id"],
+            "game": row["game"],
+            "variant": row["variant"],
+            "status": row["status"],
+            "bet": json.loads(row["bet"]),
+            "bet_minor": row["bet_minor"],
+            "win_minor": row["win_minor"],
+            "currency": row["currency"],
+            "balance_before_minor": row["balance_before"],
+            "balance_after_minor": row["balance_after"],
+            "resolved_by": row["resolved_by"],
+            "created_ms": row["created_ms"],
+            "completed_ms": row["completed_ms"],
+            "round": json.loads(row["view"]),
+        }
+        if steps:
+            data["steps"] = [
+                {
+                    "seq": s.seq,
+                    "action": s.action,
+                    "balance_after_minor": s.balance_after,
+                    "created_ms": s.created_ms,
+                    "view": json.loads(s.view),
+                }
+                for s in connection.execute(
+                    select(round_steps)
+                    .where(round_steps.c.round_id == row["id"])
+                    .order_by(round_steps.c.seq)
+                )
+            ]
+        if operator:
+            data["record"] = json.loads(row["record"])
+            data["player_id"] = row["player_id"]
+        return data
+
+    def history(self, player_id: str, game: str | None, limit: int) -> dict[str, Any]:
+        if not 1 <= limit <= self.settings.history_limit:
+            raise bad_request("invalid_limit", f"limit must be 1 to {self.settings.history_limit}")
+        if game is not None:
+            self.title(game)
+        with self.db.read() as connection:
+            player = self._player(connection, player_id, lock=False)
+            market = self.market(player.market)
+            query = select(rounds).where(rounds.c.player_id == player.id)
+            if game is not None:
+                query = query.where(rounds.c.game == game)
+            rows = (
+                connection.execute(
+                    query.order_by(desc(rounds.c.created_ms), desc(rounds.c.id)).limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            return {"rounds": [self._round_json(connection, r, market) for r in rows]}
+
+    def player_round(self, player_id: str, round_id: str) -> dict[str, Any]:
+        with self.db.read() as connection:
+            row = (
+                connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
+            )
+            if row is None or row["player_id"] != player_id:
+                raise not_found(f"round {round_id}")
+            player = self._player(connection, player_id, lock=False)
+            return self._round_json(connection, row, self.market(player.market))
+
+    def operator_round(self, round_id: str) -> dict[str, Any]:
+        with self.db.read() as connection:
+            row = (
+                connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
+            )
+            if row is None:
+                raise not_found(f"round {round_id}")
+            player = self._player(connection, row["player_id"], lock=False)
+            return self._round_json(connection, row, self.market(player.market), operator=True)
+
+    def replay_round(self, round_id: str) -> dict[str, Any]:
+        """Re-run a stored round from its draws and compare with what was stored."""
+        with self.db.read() as connection:
+            row = (
+                connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
+            )
+            if row is None:
+                raise not_found(f"round {round_id}")
+            player = self._player(connection, row["player_id"], lock=False)
+        market = self.market(player.market)
+        title = self.title(row["game"])
+        record = json.loads(row["record"])
+        if row["status"] == "voided":
+            return {
+                "round_id": round_id,
+                "identical": None,
+                "message": "a voided round is not replayed: "
+                "its malfunction is not part of its draws",
+            }
+        replayed = self._restore(title, row)
+        view = title.view(market, replayed)
+        stored = json.loads(row["view"])
+        return {
+            "round_id": round_id,
+            "identical": view == stored and title.record(replayed) == record,
+            "replayed": view,
+            "stored": stored,
+        }
+
+    def resolve_stale_rounds(self) -> list[str]:
+        """Complete rounds left open for longer than the resolution delay (2 days): play out
+        the remaining free spins, collect a pending gamble, pay the winnings."""
+        cutoff = self.clock.now_ms() - self.settings.resolve_after_seconds * 1000
+        with self.db.read() as connection:
+            stale = [
+                (str(r.id), str(r.player_id), str(r.game))
+                for r in connection.execute(
+                    select(rounds.c.id, rounds.c.player_id, rounds.c.game).where(
+                        rounds.c.status == "open", rounds.c.updated_ms < cutoff
+                    )
+                )
+            ]
+        resolved = []
+        for round_id, player_id, game in stale:
+            title = self.title(game)
+            with self.db.write() as connection:
+                player = self._player(connection, player_id, lock=True)
+                row = (
+                    connection.execute(select(rounds).where(rounds.c.id == round_id))
+                    .mappings()
+                    .first()
+                )
+                if row is None or row["status"] != "open" or row["updated_ms"] >= cutoff:
+                    continue
+                market = self.market(player.market)
+                engine_round = title.finish(self._restore(title, row), self.rng)
+                now = self.clock.now_ms()
+                self._settle(
+                    connection,
+                    player,
+                    market,
+                    title,
+                    round_id,
+                    engine_round,
+                    "auto_resolve",
+                    now,
+                    resolved_by="auto",
+                )
+                resolved.append(round_id)
+                log.info(
+                    "resolved round %s of player %s after the resolution delay", round_id, player_id
+                )
+        return resolved
+
+    def ensure_demo_player(self) -> str:
+        """The demo player (created once, with a play-money balance)."""
+        market = self.market(self.settings.demo_market)
+        with self.db.read() as connection:
+            found = connection.execute(
+                select(players.c.id).where(players.c.external_ref == "demo")
+            ).scalar()
+        if found is not None:
+            return str(found)
+        _status, body = self.create_player(
+            "demo", market.currency.code, market.id, "demo-create", "demo"
+        )
+        player_id = str(body["id"])
+        self.transfer(
+            player_id,
+            "deposit",
+            {"amount": self.settings.demo_balance},
+            "demo-deposit",
+            "demo-deposit",
+        )
+        return player_id
+
+    def verify_ledger(self) -> ledger.LedgerReport:
+        with self.db.read() as connection:
+            return ledger.verify(connection)
+
+    def verify_audit(self) -> audit.AuditReport:
+        with self.db.read() as connection:
+            return audit.verify(connection)
+
+
+def decimal_or_none(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(str(value))

@@ -1,0 +1,359 @@
+"""Adapters between the server and each title's engine: bets in money, rounds in and out of
+storage, the player's view of a round.
+
+A stored round is the *record* that replays it (bet, options or starting state, variant,
+actions, draws): to continue an open round the server replays its record, which also proves
+the stored round is intact, then applies the next action with a live random source.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from reelsmith.engine.bet_ladder import lower_bet
+from reelsmith.engine.bets import BetError, CoinBet
+from reelsmith.engine.errors import RuleError
+from reelsmith.engine.model import GameModel
+from reelsmith.games import load_game
+from reelsmith.games.days_of_the_tsar import rules as tsar
+from reelsmith.games.sultan_spins import rules as sultan
+from reelsmith.games.sultan_spins.state import BetState, bet_key
+from reelsmith.rng import Draw, RandomSource
+from reelsmith.server.markets import Market
+
+HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What settling a finished round moves: wins and jackpot wins in minor units."""
+
+    status: str  # open complete voided
+    win_minor: int
+    jackpot_minor: int
+    refund_minor: int
+
+
+def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
+    return [
+        [purpose, bound, None if str(purpose).startswith(HIDDEN_DRAWS) else value]
+        for purpose, bound, value in draws
+    ]
+
+
+class Title(ABC):
+    game_id: str
+
+    def __init__(self) -> None:
+        self.model: GameModel = load_game(self.game_id)
+
+    # -- bets ------------------------------------------------------------------------
+    @abstractmethod
+    def parse_bet(self, market: Market, raw: dict[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def bet_minor(self, market: Market, bet: Any) -> int: ...
+
+    @abstractmethod
+    def bet_json(self, bet: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def lower(self, market: Market, balance_minor: int, bet: Any) -> Any | None:
+        """The bet to play when the balance may not cover ``bet`` (None: no bet fits)."""
+
+    def state_key(self, bet: Any) -> str | None:
+        """The key of the player's carried state for this bet, if the title has any."""
+        return None
+
+    # -- rounds ----------------------------------------------------------------------
+    @abstractmethod
+    def start(self, market: Market, bet: Any, state: Any, rng: RandomSource) -> Any: ...
+
+    @abstractmethod
+    def act(self, round_: Any, action: str, rng: RandomSource) -> Any: ...
+
+    @abstractmethod
+    def finish(self, round_: Any, rng: RandomSource) -> Any: ...
+
+    @abstractmethod
+    def record(self, round_: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def restore(self, record: dict[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def outcome(self, market: Market, round_: Any) -> Outcome: ...
+
+    @abstractmethod
+    def view(self, market: Market, round_: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def actions(self, round_: Any) -> list[str]: ...
+
+    def feature_triggered(self, round_: Any) -> bool:
+        return False
+
+    def kept_state(self, round_: Any) -> tuple[str, dict[str, Any]] | None:
+        return None
+
+    def load_state(self, data: dict[str, Any] | None) -> Any:
+        return None
+
+
+# ---------------------------------------------------------------------------------------
+# Days of the Tsar
+# ---------------------------------------------------------------------------------------
+
+
+class DaysOfTheTsar(Title):
+    game_id = "days-of-the-tsar"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = tsar.tsar_rules(self.model)
+
+    def parse_bet(self, market: Market, raw: dict[str, Any]) -> CoinBet:
+        allowed = market.game(self.game_id).coin_sizes
+        try:
+            lines, cpl, size = raw["lines"], raw["coins_per_line"], raw["coin_size"]
+        except KeyError as exc:
+            raise BetError(
+                f"the bet needs lines, coins_per_line and coin_size; {exc.args[0]} is missing"
+            ) from None
+        bet = self.rules.bets.validate(lines, cpl, str(size))
+        if bet.coin_size not in allowed:
+            raise BetError(
+                f"coin size {bet.coin_size} is not offered in this market; "
+                f"the coin sizes are {', '.join(str(s) for s in allowed)}"
+            )
+        if bet.total_credits > market.max_stake:
+            raise BetError(
+                f"the bet {bet.total_credits} is above the market's maximum stake "
+                f"{market.max_stake}"
+            )
+        return bet
+
+    def bet_minor(self, market: Market, bet: CoinBet) -> int:
+        return bet.total_coins * market.currency.to_minor(bet.coin_size)
+
+    def bet_json(self, bet: CoinBet) -> dict[str, Any]:
+        return {
+            "lines": bet.lines,
+            "coins_per_line": bet.coins_per_line,
+            "coin_size": str(bet.coin_size),
+        }
+
+    def lower(self, market: Market, balance_minor: int, bet: CoinBet) -> CoinBet | None:
+        """Keep the paylines; lower the coins per line first, then the coin size."""
+        if self.bet_minor(market, bet) <= balance_minor:
+            return bet
+        sizes = sorted(
+            (s for s in market.game(self.game_id).coin_sizes if s <= bet.coin_size), reverse=True
+        )
+        for size in sizes:
+            for cpl in range(bet.coins_per_line, 0, -1):
+                candidate = CoinBet(bet.lines, cpl, size)
+                if self.bet_minor(market, candidate) <= balance_minor:
+                    return candidate
+        return None
+
+    def _options(self, market: Market) -> tsar.RoundOptions:
+        rules = market.game(self.game_id)
+        return tsar.RoundOptions(
+            gamble_allowed=market.gamble, gamble_limit_credits=rules.gamble_limit
+        )
+
+    def start(self, market: Market, bet: CoinBet, state: Any, rng: RandomSource) -> tsar.TsarRound:
+        variant = market.game(self.game_id).variant
+        return tsar.start_round(
+            self.model, bet, rng, variant=variant, options=self._options(market)
+        )
+
+    def act(self, round_: tsar.TsarRound, action: str, rng: RandomSource) -> tsar.TsarRound:
+        return tsar.apply_action(self.model, round_, action, rng)
+
+    def finish(self, round_: tsar.TsarRound, rng: RandomSource) -> tsar.TsarRound:
+        return tsar.finish(self.model, round_, rng)
+
+    def record(self, round_: tsar.TsarRound) -> dict[str, Any]:
+        return {
+            "bet": self.bet_json(round_.bet),
+            "options": round_.options.to_json(),
+            "variant": round_.variant,
+            "actions": list(round_.actions),
+            "draws": [d.to_json() for d in round_.draws],
+        }
+
+    def restore(self, record: dict[str, Any]) -> tsar.TsarRound:
+        return tsar.replay_from(
+            self.model,
+            CoinBet.from_json(record["bet"]),
+            tsar.RoundOptions.from_json(record["options"]),
+            record["variant"],
+            record["actions"],
+            [Draw.from_json(d) for d in record["draws"]],
+        )
+
+    def outcome(self, market: Market, round_: tsar.TsarRound) -> Outcome:
+        size = market.currency.to_minor(round_.bet.coin_size)
+        status = {tsar.Phase.COMPLETE: "complete", tsar.Phase.VOIDED: "voided"}.get(
+            round_.phase, "open"
+        )
+        refund = round_.refund_coins * size
+        return Outcome(status, round_.paid_coins * size, 0, refund)
+
+    def actions(self, round_: tsar.TsarRound) -> list[str]:
+        if round_.phase is tsar.Phase.FREE_SPINS:
+            return ["free_spin"]
+        if round_.phase is tsar.Phase.GAMBLE:
+            return [*(f"gamble {c}" for c in tsar.gamble_choices(self.model, round_)), "collect"]
+        return []
+
+    def feature_triggered(self, round_: tsar.TsarRound) -> bool:
+        return round_.free_spins_awarded > 0
+
+    def view(self, market: Market, round_: tsar.TsarRound) -> dict[str, Any]:
+        size = market.currency.to_minor(round_.bet.coin_size)
+        data = round_.to_json()
+        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
+        data["bet_minor"] = self.bet_minor(market, round_.bet)
+        data["win_minor"] = round_.win_coins * size
+        data["coin_size_minor"] = size
+        data["gamble_choices"] = (
+            list(tsar.gamble_choices(self.model, round_))
+            if round_.phase is tsar.Phase.GAMBLE
+            else []
+        )
+        data["gamble_limit_minor"] = round_.gamble_limit_coins * size
+        data["actions_allowed"] = self.actions(round_)
+        return data
+
+
+# ---------------------------------------------------------------------------------------
+# Sultan Spins
+# ---------------------------------------------------------------------------------------
+
+
+class SultanSpins(Title):
+    game_id = "sultan-spins"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = sultan.sultan_rules(self.model)
+
+    def _allowed(self, market: Market) -> tuple[Decimal, ...]:
+        return tuple(b for b in market.game(self.game_id).bets if b <= market.max_stake)
+
+    def parse_bet(self, market: Market, raw: dict[str, Any]) -> Decimal:
+        if "bet" not in raw:
+            raise BetError('the bet needs a bet amount, e.g. {"bet": "1.00"}')
+        amount = raw["bet"]
+        if isinstance(amount, float):
+            raise BetError('the bet amount must be a decimal string such as "1.00", not a float')
+        return self.rules.ladder.validate(str(amount), self._allowed(market))
+
+    def bet_minor(self, market: Market, bet: Decimal) -> int:
+        return market.currency.to_minor(bet)
+
+    def bet_json(self, bet: Decimal) -> dict[str, Any]:
+        return {"bet": f"{bet:.2f}"}
+
+    def lower(self, market: Market, balance_minor: int, bet: Decimal) -> Decimal | None:
+        balance = market.currency.to_decimal(balance_minor)
+        return lower_bet(self._allowed(market), balance, bet)
+
+    def state_key(self, bet: Decimal) -> str:
+        return bet_key(bet)
+
+    def load_state(self, data: dict[str, Any] | None) -> BetState | None:
+        return None if data is None else BetState.from_json(data)
+
+    def start(
+        self, market: Market, bet: Decimal, state: BetState | None, rng: RandomSource
+    ) -> sultan.SultanRound:
+        variant = market.game(self.game_id).variant
+        return sultan.start_round(
+            self.model, bet, state, rng, variant=variant, allowed_bets=self._allowed(market)
+        )
+
+    def act(self, round_: sultan.SultanRound, action: str, rng: RandomSource) -> sultan.SultanRound:
+        if action != "free_spin":
+            raise RuleError(f"{action!r} is not an action of Sultan Spins; the action is free_spin")
+        return sultan.play_free_spin(self.model, round_, rng)
+
+    def finish(self, round_: sultan.SultanRound, rng: RandomSource) -> sultan.SultanRound:
+        return sultan.finish(self.model, round_, rng)
+
+    def record(self, round_: sultan.SultanRound) -> dict[str, Any]:
+        return {
+            "bet": self.bet_json(round_.bet),
+            "state_before": None if round_.state_before is None else round_.state_before.to_json(),
+            "variant": round_.variant,
+            "actions": list(round_.actions),
+            "draws": [d.to_json() for d in round_.draws],
+        }
+
+    def restore(self, record: dict[str, Any]) -> sultan.SultanRound:
+        before = record["state_before"]
+        return sultan.replay_from(
+            self.model,
+            Decimal(record["bet"]["bet"]),
+            None if before is None else BetState.from_json(before),
+            record["variant"],
+            record["actions"],
+            [Draw.from_json(d) for d in record["draws"]],
+        )
+
+    def _minor(self, market: Market, coins: int, bet: Decimal) -> int:
+        numerator = coins * market.currency.to_minor(bet)
+        if numerator % self.rules.lines:
+            raise ArithmeticError(
+                f"{coins} line bets at {bet} is not a whole number of minor units"
+            )
+        return numerator // self.rules.lines
+
+    def outcome(self, market: Market, round_: sultan.SultanRound) -> Outcome:
+        status = {sultan.Phase.COMPLETE: "complete", sultan.Phase.VOIDED: "voided"}.get(
+            round_.phase, "open"
+        )
+        if status != "complete":
+            refund = market.currency.to_minor(round_.refund_amount)
+            return Outcome(status, 0, 0, refund)
+        jackpot = self._minor(market, round_.jackpot_coins, round_.bet)
+        return Outcome(status, self._minor(market, round_.line_coins, round_.bet), jackpot, 0)
+
+    def actions(self, round_: sultan.SultanRound) -> list[str]:
+        return ["free_spin"] if round_.phase is sultan.Phase.FREE_SPINS else []
+
+    def feature_triggered(self, round_: sultan.SultanRound) -> bool:
+        return (
+            bool(round_.free_spins)
+            or round_.phase is sultan.Phase.FREE_SPINS
+            or any(g.jackpot_bets for s in round_.spins for g in s.gems)
+        )
+
+    def kept_state(self, round_: sultan.SultanRound) -> tuple[str, dict[str, Any]] | None:
+        kept = round_.kept_state
+        return None if kept is None else (bet_key(round_.bet), kept.to_json())
+
+    def view(self, market: Market, round_: sultan.SultanRound) -> dict[str, Any]:
+        data = round_.to_json()
+        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
+        bet_minor = market.currency.to_minor(round_.bet)
+        data["bet_minor"] = bet_minor
+        data["win_minor"] = (
+            self._minor(market, round_.line_coins + round_.jackpot_coins, round_.bet)
+            if round_.phase is not sultan.Phase.VOIDED
+            else 0
+        )
+        data["pots_minor"] = [p * bet_minor for p in round_.state.pots]
+        data["caps_minor"] = [j.cap * bet_minor for j in self.rules.jackpots]
+        data["actions_allowed"] = self.actions(round_)
+        data["multiplier"] = self.rules.multipliers[round_.level - 1] if round_.level else 1
+        return data
+
+
+TITLES: dict[str, type[Title]] = {"days-of-the-tsar": DaysOfTheTsar, "sultan-spins": SultanSpins}

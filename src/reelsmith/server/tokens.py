@@ -1,0 +1,66 @@
+"""Player session tokens: signed (HMAC-SHA256 with the server's secret) and expiring.
+
+A token is ``base64url(json claims) + "." + base64url(signature)``. The claims name the player,
+the session and the expiry in epoch milliseconds. A token whose signature does not match, that
+cannot be read, or whose expiry has passed is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+
+
+class TokenError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Claims:
+    player_id: str
+    session_id: str
+    expires_ms: int
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def sign(secret: str, claims: Claims) -> str:
+    body = json.dumps(
+        {"sub": claims.player_id, "sid": claims.session_id, "exp": claims.expires_ms},
+        separators=(",", ":"),
+        sort_keys=True,
+    ).encode("utf-8")
+    signature = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).digest()
+    return f"{_b64(body)}.{_b64(signature)}"
+
+
+def verify(secret: str, token: str, now_ms: int) -> Claims:
+    try:
+        body_text, signature_text = token.split(".")
+        body = _unb64(body_text)
+        signature = _unb64(signature_text)
+    except (ValueError, base64.binascii.Error):  # type: ignore[attr-defined]
+        raise TokenError("invalid_token", "the session token is malformed") from None
+    expected = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).digest()
+    if not hmac.compare_digest(expected, signature):
+        raise TokenError("invalid_token", "the session token's signature is not valid")
+    try:
+        data = json.loads(body)
+        claims = Claims(str(data["sub"]), str(data["sid"]), int(data["exp"]))
+    except (ValueError, KeyError, TypeError):
+        raise TokenError("invalid_token", "the session token is malformed") from None
+    if now_ms >= claims.expires_ms:
+        raise TokenError("session_expired", "the session has expired; start a new session")
+    return claims

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy tables, the database engine and transactions, Alembic migrations."""

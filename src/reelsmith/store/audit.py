@@ -1,0 +1,126 @@
+"""The audit log: append-only, hash-chained per player.
+
+Each entry's hash is ``sha256(previous hash + canonical JSON of the entry)``, and the head of
+each player's chain (sequence number and hash) is kept on the player's row, moved in the same
+transaction as the entry under the player's lock. Changing, removing or reordering any entry,
+or dropping the newest, breaks the chain, which :func:`verify` reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from reelsmith.store.tables import audit_log, players
+
+GENESIS = "0" * 64
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_hash(prev_hash: str, body: dict[str, Any]) -> str:
+    return hashlib.sha256((prev_hash + canonical(body)).encode("utf-8")).hexdigest()
+
+
+def append(
+    connection: Connection,
+    player_id: str,
+    kind: str,
+    payload: dict[str, Any],
+    now_ms: int,
+    round_id: str | None = None,
+) -> str:
+    """Add an entry to the player's chain (the caller holds the player's lock)."""
+    head = connection.execute(
+        select(players.c.audit_seq, players.c.audit_hash).where(players.c.id == player_id)
+    ).first()
+    if head is None:
+        raise LookupError(f"no player {player_id}")
+    seq = int(head.audit_seq) + 1
+    prev = str(head.audit_hash) or GENESIS
+    text = canonical(payload)
+    body = {
+        "player_id": player_id,
+        "seq": seq,
+        "kind": kind,
+        "round_id": round_id,
+        "created_ms": now_ms,
+        "payload": text,
+    }
+    digest = entry_hash(prev, body)
+    connection.execute(
+        insert(audit_log).values(
+            player_id=player_id,
+            seq=seq,
+            kind=kind,
+            round_id=round_id,
+            payload=text,
+            prev_hash=prev,
+            hash=digest,
+            created_ms=now_ms,
+        )
+    )
+    connection.execute(
+        update(players).where(players.c.id == player_id).values(audit_seq=seq, audit_hash=digest)
+    )
+    return digest
+
+
+@dataclass
+class AuditReport:
+    players: int = 0
+    entries: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify(connection: Connection) -> AuditReport:
+    """Re-hash every chain and compare it with the stored hashes and the player's head."""
+    report = AuditReport()
+    heads = {
+        str(row.id): (int(row.audit_seq), str(row.audit_hash))
+        for row in connection.execute(
+            select(players.c.id, players.c.audit_seq, players.c.audit_hash)
+        )
+    }
+    report.players = len(heads)
+    expected: dict[str, tuple[int, str]] = {}
+    for row in connection.execute(
+        select(audit_log).order_by(audit_log.c.player_id, audit_log.c.seq)
+    ):
+        report.entries += 1
+        player = str(row.player_id)
+        seq, prev = expected.get(player, (0, GENESIS))
+        where = f"player {player} entry {row.seq}"
+        if row.seq != seq + 1:
+            report.problems.append(f"{where}: expected entry {seq + 1} (an entry is missing)")
+        if row.prev_hash != prev:
+            report.problems.append(f"{where}: does not link to the entry before it")
+        body = {
+            "player_id": player,
+            "seq": int(row.seq),
+            "kind": row.kind,
+            "round_id": row.round_id,
+            "created_ms": int(row.created_ms),
+            "payload": row.payload,
+        }
+        digest = entry_hash(str(row.prev_hash), body)
+        if digest != row.hash:
+            report.problems.append(f"{where}: its content does not match its hash")
+        expected[player] = (int(row.seq), str(row.hash))
+    for player, (seq, digest) in heads.items():
+        last = expected.get(player, (0, ""))
+        if seq != last[0] or (seq and digest != last[1]):
+            report.problems.append(
+                f"player {player}: the chain ends at entry {last[0]} but the head says {seq}"
+            )
+    return report

@@ -1,0 +1,116 @@
+"""The database: engine set-up for SQLite (default) and PostgreSQL, transactions, migrations.
+
+Write transactions serialise per player: on PostgreSQL by locking the player's row
+(``SELECT ... FOR UPDATE``), on SQLite by ``BEGIN IMMEDIATE`` (SQLite has one writer at a
+time). SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives
+the process being killed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Database:
+    """One database: its engine and the way transactions begin on it."""
+
+    def __init__(self, url: str, schema: str | None = None, pool_size: int = 20) -> None:
+        self.url = make_url(url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.schema = schema
+        kwargs: dict[str, Any] = {"future": True}
+        if self.is_sqlite:
+            database = self.url.database or ""
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if database in ("", ":memory:"):
+                raise ValueError(
+                    "use a file for SQLite: an in-memory database is lost per connection"
+                )
+        else:
+            kwargs["pool_size"] = pool_size
+            kwargs["max_overflow"] = 10
+            kwargs["pool_pre_ping"] = True
+            if schema:
+                kwargs["connect_args"] = {"options": f"-csearch_path={schema}"}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            self._configure_sqlite()
+
+    def _configure_sqlite(self) -> None:
+        @event.listens_for(self.engine, "connect")
+        def on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(self.engine, "begin")
+        def on_begin(connection: Connection) -> None:
+            mode = connection.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+            connection.exec_driver_sql(f"BEGIN {mode}")
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction: committed when the block ends, rolled back on any error."""
+        with self.engine.connect() as connection, connection.begin():
+            yield connection
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read-only transaction (on SQLite it does not take the write lock)."""
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                connection = connection.execution_options(sqlite_begin="DEFERRED")
+            with connection.begin():
+                yield connection
+
+    def lock_player(self, connection: Connection, player_id: str) -> Any:
+        """The player's row, locked for the rest of the transaction (PostgreSQL); on SQLite
+        the transaction already holds the database's write lock."""
+        suffix = "" if self.is_sqlite else " FOR UPDATE"
+        return (
+            connection.execute(
+                text(f"SELECT * FROM players WHERE id = :id{suffix}"), {"id": player_id}
+            )
+            .mappings()
+            .first()
+        )
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                connection = connection.execution_options(sqlite_begin="DEFERRED")
+            elif self.schema:
+                connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+                connection.commit()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+            connection.commit()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def null_pool_engine(url: str) -> Engine:
+    """An engine without pooling, for one-off tools (audit verification)."""
+    return create_engine(url, poolclass=NullPool, future=True)

@@ -1,0 +1,193 @@
+"""The game server's tables (SQLAlchemy Core), shared by SQLite and PostgreSQL.
+
+Times are integer milliseconds since the Unix epoch (UTC), money is integer minor units, and
+structured records are JSON text, so both databases store exactly the same values.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("external_ref", String(128), nullable=False, unique=True),
+    Column("currency", String(3), nullable=False),
+    Column("market", String(32), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    # head of the player's audit chain, moved in the same transaction as each entry
+    Column("audit_seq", Integer, nullable=False, server_default=text("0")),
+    Column("audit_hash", String(64), nullable=False, server_default=text("''")),
+    Column("last_round_ms", BigInteger, nullable=True),
+)
+
+# Double-entry accounts: a player's wallet, and house accounts per currency ("cash" for
+# deposits and withdrawals, "game:<id>" for bets and wins). Only wallet balances are cached
+# (updated under the player's lock); house balances are sums of postings.
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=True, unique=True),
+    Column("name", String(64), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("balance", BigInteger, nullable=False, server_default=text("0")),
+    UniqueConstraint("name", "currency", name="uq_accounts_name_currency"),
+    CheckConstraint("player_id IS NULL OR balance >= 0", name="ck_wallet_not_negative"),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # deposit withdrawal bet win jackpot_win refund
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("round_id", String(36), nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_ledger_transactions_player", "player_id"),
+    Index("ix_ledger_transactions_round", "round_id"),
+)
+
+postings = Table(
+    "postings",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("transaction_id", Integer, ForeignKey("ledger_transactions.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Index("ix_postings_transaction", "transaction_id"),
+    Index("ix_postings_account", "account_id"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Column("bets_minor", BigInteger, nullable=False, server_default=text("0")),
+    Column("wins_minor", BigInteger, nullable=False, server_default=text("0")),
+    Column("rounds", Integer, nullable=False, server_default=text("0")),
+    Index("ix_sessions_player", "player_id"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("session_id", String(36), nullable=True),
+    Column("game", String(32), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("bet_minor", BigInteger, nullable=False),
+    Column("bet", Text, nullable=False),  # the title's bet as JSON
+    Column("status", String(16), nullable=False),  # open complete voided
+    Column("record", Text, nullable=False),  # inputs that replay the round: JSON
+    Column("view", Text, nullable=False),  # the round as the player sees it: JSON
+    Column("win_minor", BigInteger, nullable=False, server_default=text("0")),
+    Column("balance_before", BigInteger, nullable=False),
+    Column("balance_after", BigInteger, nullable=True),
+    Column("autoplay_id", String(36), nullable=True),
+    Column("resolved_by", String(16), nullable=True),  # player auto void
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Column("completed_ms", BigInteger, nullable=True),
+    Index("ix_rounds_player_created", "player_id", "created_ms"),
+    Index("ix_rounds_status_updated", "status", "updated_ms"),
+    Index(
+        "uq_rounds_one_open",
+        "player_id",
+        "game",
+        unique=True,
+        sqlite_where=text("status = 'open'"),
+        postgresql_where=text("status = 'open'"),
+    ),
+)
+
+round_steps = Table(
+    "round_steps",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", String(36), ForeignKey("rounds.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("view", Text, nullable=False),
+    Column("balance_after", BigInteger, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    UniqueConstraint("round_id", "seq", name="uq_round_steps_seq"),
+)
+
+game_states = Table(
+    "game_states",
+    metadata,
+    Column("player_id", String(36), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("bet_key", String(32), primary_key=True),
+    Column("state", Text, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("scope", String(64), primary_key=True),
+    Column("key", String(128), primary_key=True),
+    Column("request_hash", String(64), nullable=False),
+    Column("status_code", Integer, nullable=False),
+    Column("response", Text, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(36), nullable=False),
+    Column("seq", Integer, nullable=False),  # position in the player's chain, from 1
+    Column("kind", String(32), nullable=False),
+    Column("round_id", String(36), nullable=True),
+    Column("payload", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    UniqueConstraint("player_id", "seq", name="uq_audit_player_seq"),
+)
+
+autoplays = Table(
+    "autoplays",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("bet", Text, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("remaining", Integer, nullable=False),
+    Column("stop_on_feature", Boolean, nullable=False),
+    Column("stop_on_win_above_minor", BigInteger, nullable=True),
+    Column("loss_limit_minor", BigInteger, nullable=True),
+    Column("net_minor", BigInteger, nullable=False, server_default=text("0")),
+    Column("status", String(16), nullable=False),  # active stopped finished
+    Column("stop_reason", String(64), nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Index("ix_autoplays_player", "player_id"),
+)

@@ -1,0 +1,1 @@
+"""The wallet: a double-entry ledger in integer minor units."""

@@ -1,0 +1,152 @@
+"""Double-entry ledger: every money movement is a transaction whose postings sum to zero.
+
+Accounts: each player's wallet (``wallet:<player id>``), and per currency the house accounts
+``cash`` (the other side of deposits and withdrawals) and ``game:<id>`` (the other side of
+bets, wins, jackpot wins and refunds). A wallet's balance is cached on its account row and
+moved in the same transaction as its postings, under the player's lock; it never goes below
+zero (checked here and by a database constraint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from reelsmith.store.tables import accounts, ledger_transactions, postings
+
+KINDS = ("deposit", "withdrawal", "bet", "win", "jackpot_win", "refund")
+
+
+class InsufficientFundsError(Exception):
+    def __init__(self, balance: int, needed: int) -> None:
+        super().__init__(f"balance {balance} is below {needed}")
+        self.balance = balance
+        self.needed = needed
+
+
+def house_account(connection: Connection, name: str, currency: str) -> int:
+    """The id of a house account, created on first use."""
+    found = connection.execute(
+        select(accounts.c.id).where(accounts.c.name == name, accounts.c.currency == currency)
+    ).scalar()
+    if found is not None:
+        return int(found)
+    result = connection.execute(insert(accounts).values(name=name, currency=currency, balance=0))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+def open_wallet(connection: Connection, player_id: str, currency: str) -> int:
+    result = connection.execute(
+        insert(accounts).values(
+            player_id=player_id, name=f"wallet:{player_id}", currency=currency, balance=0
+        )
+    )
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+@dataclass(frozen=True)
+class Wallet:
+    account_id: int
+    currency: str
+    balance: int
+
+
+def wallet(connection: Connection, player_id: str) -> Wallet:
+    row = connection.execute(
+        select(accounts.c.id, accounts.c.currency, accounts.c.balance).where(
+            accounts.c.player_id == player_id
+        )
+    ).first()
+    if row is None:
+        raise LookupError(f"player {player_id} has no wallet")
+    return Wallet(int(row.id), str(row.currency), int(row.balance))
+
+
+def post(
+    connection: Connection,
+    kind: str,
+    player_id: str,
+    entries: Sequence[tuple[int, int]],
+    now_ms: int,
+    round_id: str | None = None,
+) -> int:
+    """Record one balanced transaction: ``entries`` are ``(account id, amount)`` pairs summing to
+    zero. Wallet balances move with it; a wallet that would go negative raises
+    :class:`InsufficientFundsError` and nothing is written."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown transaction kind {kind!r}")
+    if sum(amount for _, amount in entries) != 0 or len(entries) < 2:
+        raise ValueError(f"{kind}: postings must be two or more and sum to zero: {entries}")
+    for account_id, amount in entries:
+        if amount < 0:
+            row = connection.execute(
+                select(accounts.c.balance, accounts.c.player_id).where(accounts.c.id == account_id)
+            ).first()
+            if row is not None and row.player_id is not None and row.balance + amount < 0:
+                raise InsufficientFundsError(int(row.balance), -amount)
+    result = connection.execute(
+        insert(ledger_transactions).values(
+            kind=kind, player_id=player_id, round_id=round_id, created_ms=now_ms
+        )
+    )
+    transaction_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+    connection.execute(
+        insert(postings),
+        [
+            {"transaction_id": transaction_id, "account_id": account_id, "amount": amount}
+            for account_id, amount in entries
+        ],
+    )
+    for account_id, amount in entries:
+        connection.execute(
+            update(accounts)
+            .where(accounts.c.id == account_id, accounts.c.player_id.is_not(None))
+            .values(balance=accounts.c.balance + amount)
+        )
+    return transaction_id
+
+
+@dataclass(frozen=True)
+class LedgerReport:
+    transactions: int
+    unbalanced_transactions: list[int]
+    wallet_mismatches: list[str]
+    negative_wallets: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.unbalanced_transactions or self.wallet_mismatches or self.negative_wallets)
+
+
+def verify(connection: Connection) -> LedgerReport:
+    """Check the whole ledger: each transaction sums to zero, each cached wallet balance equals
+    the sum of its postings and none is negative."""
+    count = connection.execute(select(func.count()).select_from(ledger_transactions)).scalar_one()
+    unbalanced = [
+        int(row.transaction_id)
+        for row in connection.execute(
+            select(postings.c.transaction_id)
+            .group_by(postings.c.transaction_id)
+            .having(func.sum(postings.c.amount) != 0)
+        )
+    ]
+    sums = dict(
+        connection.execute(
+            select(postings.c.account_id, func.sum(postings.c.amount)).group_by(
+                postings.c.account_id
+            )
+        ).all()
+    )
+    mismatches, negative = [], []
+    for row in connection.execute(
+        select(accounts.c.id, accounts.c.player_id, accounts.c.balance).where(
+            accounts.c.player_id.is_not(None)
+        )
+    ):
+        if int(sums.get(row.id, 0) or 0) != int(row.balance):
+            mismatches.append(str(row.player_id))
+        if row.balance < 0:
+            negative.append(str(row.player_id))
+    return LedgerReport(int(count), unbalanced, mismatches, negative)
