@@ -20,7 +20,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -335,8 +336,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def index() -> Response:
         if (WEB_DIR / "index.html").exists():
-            return RedirectResponse("/web/")
+            return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
         return RedirectResponse("/docs")
+
+    if WEB_DIR.is_dir():
+        app.mount("/web", StaticFiles(directory=WEB_DIR, html=True), name="web")
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, str]:
