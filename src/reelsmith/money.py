@@ -37,7 +37,10 @@ class Currency:
 
     def to_minor(self, amount: Decimal | str | int) -> int:
         """An exact amount in currency units as minor units; refuses fractions of a minor unit."""
-        value = Decimal(str(amount)) if not isinstance(amount, Decimal) else amount
+        try:
+            value = amount if isinstance(amount, Decimal) else Decimal(str(amount).strip())
+        except ArithmeticError:
+            raise MoneyError(f"{amount!r} is not an amount") from None
         if not value.is_finite():
             raise MoneyError(f"{amount!r} is not an amount")
         minor = value.scaleb(self.exponent)

@@ -80,6 +80,7 @@ class Player:
     market: str
     balance_minor: int
     last_round_ms: int | None
+    rounds_played: int = 0
 
 
 class GameService:
@@ -139,6 +140,7 @@ class GameService:
             str(row["market"]),
             balance,
             row["last_round_ms"],
+            int(row["rounds_played"]),
         )
 
     def money(self, market: Market, minor: int) -> dict[str, Any]:
@@ -651,6 +653,7 @@ class GameService:
                 insert(rounds).values(
                     id=round_id,
                     player_id=player.id,
+                    number=player.rounds_played + 1,
                     session_id=session_id,
                     game=game,
                     variant=market.game(game).variant,
@@ -680,7 +683,9 @@ class GameService:
                     402, "insufficient_balance", "the balance does not cover the bet"
                 ) from None
             connection.execute(
-                update(players).where(players.c.id == player.id).values(last_round_ms=now)
+                update(players)
+                .where(players.c.id == player.id)
+                .values(last_round_ms=now, rounds_played=players.c.rounds_played + 1)
             )
             if session_id:
                 connection.execute(
@@ -1048,6 +1053,7 @@ class GameService:
     ) -> dict[str, Any]:
         data: dict[str, Any] = {
             "round_id": row["id"],
+            "number": row["number"],
             "game": row["game"],
             "variant": row["variant"],
             "status": row["status"],
@@ -1094,9 +1100,7 @@ class GameService:
             if game is not None:
                 query = query.where(rounds.c.game == game)
             rows = (
-                connection.execute(
-                    query.order_by(desc(rounds.c.created_ms), desc(rounds.c.id)).limit(limit)
-                )
+                connection.execute(query.order_by(desc(rounds.c.number)).limit(limit))
                 .mappings()
                 .all()
             )

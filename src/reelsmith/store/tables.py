@@ -36,6 +36,7 @@ players = Table(
     Column("audit_seq", Integer, nullable=False, server_default=text("0")),
     Column("audit_hash", String(64), nullable=False, server_default=text("''")),
     Column("last_round_ms", BigInteger, nullable=True),
+    Column("rounds_played", Integer, nullable=False, server_default=text("0")),
 )
 
 # Double-entry accounts: a player's wallet, and house accounts per currency ("cash" for
@@ -94,6 +95,7 @@ rounds = Table(
     metadata,
     Column("id", String(36), primary_key=True),
     Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("number", Integer, nullable=False),  # the player's n-th round
     Column("session_id", String(36), nullable=True),
     Column("game", String(32), nullable=False),
     Column("variant", String(16), nullable=False),
@@ -111,7 +113,7 @@ rounds = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     Column("completed_ms", BigInteger, nullable=True),
-    Index("ix_rounds_player_created", "player_id", "created_ms"),
+    UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
     Index("ix_rounds_status_updated", "status", "updated_ms"),
     Index(
         "uq_rounds_one_open",

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-29 15:00:15.999002
+Create Date: 2026-11-29 15:08:18.178929
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def upgrade() -> None:
             "audit_hash", sa.String(length=64), server_default=sa.text("('')"), nullable=False
         ),
         sa.Column("last_round_ms", sa.BigInteger(), nullable=True),
+        sa.Column("rounds_played", sa.Integer(), server_default=sa.text("0"), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("external_ref"),
     )
@@ -131,6 +132,7 @@ def upgrade() -> None:
         "rounds",
         sa.Column("id", sa.String(length=36), nullable=False),
         sa.Column("player_id", sa.String(length=36), nullable=False),
+        sa.Column("number", sa.Integer(), nullable=False),
         sa.Column("session_id", sa.String(length=36), nullable=True),
         sa.Column("game", sa.String(length=32), nullable=False),
         sa.Column("variant", sa.String(length=16), nullable=False),
@@ -153,9 +155,9 @@ def upgrade() -> None:
             ["players.id"],
         ),
         sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
     )
     with op.batch_alter_table("rounds", schema=None) as batch_op:
-        batch_op.create_index("ix_rounds_player_created", ["player_id", "created_ms"], unique=False)
         batch_op.create_index("ix_rounds_status_updated", ["status", "updated_ms"], unique=False)
         batch_op.create_index(
             "uq_rounds_one_open",
@@ -239,7 +241,6 @@ def downgrade() -> None:
             postgresql_where=sa.text("status = 'open'"),
         )
         batch_op.drop_index("ix_rounds_status_updated")
-        batch_op.drop_index("ix_rounds_player_created")
 
     op.drop_table("rounds")
     with op.batch_alter_table("ledger_transactions", schema=None) as batch_op:

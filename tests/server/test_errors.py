@@ -1,0 +1,143 @@
+"""Bad input gets a 4xx JSON body {code, message}; nothing is half-written; 5xx leak nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server.forcing import TSAR_BET, tsar_no_win
+
+GAME = "days-of-the-tsar"
+
+
+@pytest.mark.parametrize(
+    "bet",
+    [
+        {"lines": -1, "coins_per_line": 1, "coin_size": "0.01"},
+        {"lines": 0, "coins_per_line": 1, "coin_size": "0.01"},
+        {"lines": 25, "coins_per_line": 10**9, "coin_size": "0.01"},
+        {"lines": 25, "coins_per_line": 1.5, "coin_size": "0.01"},
+        {"lines": 25, "coins_per_line": 1, "coin_size": "0.03"},
+        {"lines": 25, "coins_per_line": 1, "coin_size": "-0.01"},
+        {"lines": "25", "coins_per_line": 1, "coin_size": "0.01"},
+        {"lines": 25, "coins_per_line": 1},
+        {},
+    ],
+)
+def test_bad_tsar_bets(api, bet):
+    player = api.player()
+    api.login(player)
+    response = api.spin(GAME, bet)
+    assert response.status_code == 400 and response.json()["code"] == "invalid_bet", response.text
+    assert api.balance(player) == 10000
+
+
+@pytest.mark.parametrize(
+    "bet",
+    [
+        {"bet": "0"},
+        {"bet": "-1.00"},
+        {"bet": "1e9"},
+        {"bet": "0.205"},
+        {"bet": None},
+        {"amount": "1.00"},
+    ],
+)
+def test_bad_sultan_bets(api, bet):
+    player = api.player()
+    api.login(player)
+    response = api.spin("sultan-spins", bet)
+    assert response.status_code == 400, response.text
+    assert api.balance(player) == 10000
+
+
+def test_unknown_game_and_route(api):
+    api.login(api.player())
+    response = api.spin("book-of-nothing", TSAR_BET)
+    assert response.status_code == 404 and response.json()["code"] == "unknown_game"
+    response = api.client.get("/api/nowhere")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_another_players_round(api):
+    alice, bob = api.player(), api.player()
+    api.login(alice)
+    round_id = api.spin(GAME, TSAR_BET, tsar_no_win()).json()["round_id"]
+    api.login(bob)
+    response = api.act(GAME, round_id, "collect")
+    assert response.status_code == 404
+    response = api.act(GAME, "not-a-round", "collect")
+    assert response.status_code == 404
+
+
+def test_malformed_and_oversized_bodies(api):
+    api.login(api.player())
+    headers = {
+        "Authorization": f"Bearer {api.token}",
+        "Idempotency-Key": "k",
+        "Content-Type": "application/json",
+    }
+    response = api.client.post(f"/api/games/{GAME}/spin", content=b"{not json", headers=headers)
+    assert response.status_code == 400 and response.json()["code"] == "invalid_request"
+    response = api.client.post(f"/api/games/{GAME}/spin", content=b"[1, 2]", headers=headers)
+    assert response.status_code == 400
+    big = b'{"bet": {"lines": 1}, "x": "' + b"a" * 70_000 + b'"}'
+    response = api.client.post(f"/api/games/{GAME}/spin", content=big, headers=headers)
+    assert response.status_code == 413 and response.json()["code"] == "body_too_large"
+    response = api.client.post(
+        f"/api/games/{GAME}/spin", json={"bet": TSAR_BET, "extra": 1}, headers=headers
+    )
+    assert response.status_code == 400 and "extra" in response.json()["message"]
+
+
+def test_forced_draws_outside_dev_mode(tmp_path):
+    from tests.server.conftest import build
+
+    for api in build("sqlite", tmp_path, dev_mode=False):
+        api.login(api.player())
+        response = api.spin(GAME, TSAR_BET, tsar_no_win())
+        assert response.status_code == 403 and response.json()["code"] == "dev_mode_only"
+
+
+def test_forced_draws_that_do_not_fit(api):
+    player = api.player()
+    api.login(player)
+    response = api.spin(GAME, TSAR_BET, [999, 0, 0, 0, 0])
+    assert response.status_code == 400 and response.json()["code"] == "invalid_forced_draw"
+    assert api.balance(player) == 10000
+
+
+def test_internal_errors_leak_no_trace(tmp_path, monkeypatch):
+    from tests.server.conftest import build
+
+    for api in build("sqlite", tmp_path):
+        player = api.player()
+        api.login(player)
+        service = api.client.app.state.service
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("secret internals: /etc/passwd")
+
+        monkeypatch.setattr(service, "_settle", broken)
+        response = api.spin(GAME, TSAR_BET, tsar_no_win())
+        assert response.status_code == 500
+        assert response.json() == {
+            "code": "internal_error",
+            "message": "an internal error occurred; the request was not applied",
+        }
+        assert "passwd" not in response.text
+        # nothing half-written: no bet taken, no round left open
+        assert api.balance(player) == 10000
+        state = api.as_player("GET", f"/api/games/{GAME}/state").json()
+        assert state["open_round"] is None
+
+
+def test_rate_limit_per_player(tmp_path):
+    from tests.server.conftest import build
+
+    for api in build("sqlite", tmp_path, rate_limit_per_second=0.001, rate_limit_burst=5):
+        api.login(api.player())
+        codes = [api.as_player("GET", "/api/me").status_code for _ in range(7)]
+        assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
+        other = api.player()
+        api.login(other)
+        assert api.as_player("GET", "/api/me").status_code == 200

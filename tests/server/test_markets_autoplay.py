@@ -1,0 +1,137 @@
+"""Markets (default and gb) and autoplay through the API. Both databases."""
+
+from __future__ import annotations
+
+from tests.server.forcing import TSAR_BET, tsar_no_win, tsar_trigger, tsar_win
+
+GAME = "days-of-the-tsar"
+
+
+def test_gb_market_rules(api):
+    player = api.player(market="gb", deposit="50.00")
+    api.login(player)
+    market = api.as_player("GET", "/api/me").json()["market"]
+    assert market["currency"] == "GBP" and market["locale"] == "en_GB"
+    assert not market["autoplay"] and not market["turbo"] and not market["slam_stop"]
+    assert market["min_round_ms"] == 2500 and market["show_session_net"]
+    assert not market["celebrate_wins_not_above_stake"]
+
+
+def test_gb_refuses_autoplay(api):
+    api.login(api.player(market="gb"))
+    response = api.as_player("POST", f"/api/games/{GAME}/autoplay", {"bet": TSAR_BET, "rounds": 5})
+    assert response.status_code == 403 and response.json()["code"] == "autoplay_not_allowed"
+
+
+def test_gb_minimum_round_duration(api):
+    api.login(api.player(market="gb"))
+    bet = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+    assert api.spin(GAME, bet, tsar_no_win()).status_code == 200
+    api.clock.advance(ms=2000)
+    too_soon = api.spin(GAME, bet, tsar_no_win())
+    assert too_soon.status_code == 429 and too_soon.json()["code"] == "min_round_duration"
+    assert too_soon.json()["retry_after_ms"] == 500
+    api.clock.advance(ms=500)
+    assert api.spin(GAME, bet, tsar_no_win()).status_code == 200
+
+
+def test_gb_session_net_and_no_celebration_of_small_wins(api):
+    api.login(api.player(market="gb"))
+    bet = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+    body = api.spin(GAME, bet, tsar_no_win()).json()
+    assert body["session_net"]["minor"] == -25
+    assert body["session_net"]["formatted"] == "-£0.25"
+    api.clock.advance(seconds=3)
+    body = api.spin(GAME, bet, tsar_win()).json()
+    body = api.act(GAME, body["round_id"], "collect").json()
+    win = body["win"]["minor"]
+    assert body["session_net"]["minor"] == -50 + win
+    assert body["celebrate"] is (win > 25)
+
+
+def test_gb_max_stake(api):
+    api.login(api.player(market="gb"))
+    response = api.spin(GAME, {"lines": 25, "coins_per_line": 2, "coin_size": "0.20"})
+    assert response.status_code == 400 and "maximum stake 5.00" in response.json()["message"]
+    response = api.spin("sultan-spins", {"bet": "10.00"})
+    assert response.status_code == 400 and "not offered" in response.json()["message"]
+
+
+def test_default_market_celebrates_every_win(api):
+    api.login(api.player())
+    body = api.spin(GAME, TSAR_BET, tsar_win()).json()
+    assert body["celebrate"] is True and "session_net" not in body
+
+
+def test_money_formatted_for_the_locale(api):
+    api.login(api.player(market="gb", deposit="1234.50"))
+    assert api.as_player("GET", "/api/me").json()["balance"]["formatted"] == "£1,234.50"
+
+
+class TestAutoplay:
+    def test_runs_n_rounds_counting_down(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST", f"/api/games/{GAME}/autoplay", {"bet": TSAR_BET, "rounds": 3}
+        ).json()
+        assert auto["remaining"] == 3 and auto["status"] == "active"
+        remaining = []
+        for _ in range(3):
+            body = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"]).json()
+            remaining.append(body["autoplay"]["remaining"])
+        assert remaining == [2, 1, 0] and body["autoplay"]["status"] == "finished"
+        response = api.spin(GAME, TSAR_BET, autoplay_id=auto["id"])
+        assert response.status_code == 409 and response.json()["code"] == "autoplay_finished"
+
+    def test_stops_on_a_feature(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST",
+            f"/api/games/{GAME}/autoplay",
+            {"bet": TSAR_BET, "rounds": 10, "stop_on_feature": True},
+        ).json()
+        body = api.spin(GAME, TSAR_BET, tsar_trigger(), autoplay_id=auto["id"]).json()
+        assert (
+            body["autoplay"]["status"] == "stopped" and body["autoplay"]["stop_reason"] == "feature"
+        )
+
+    def test_stops_on_a_single_win_above(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST",
+            f"/api/games/{GAME}/autoplay",
+            {"bet": TSAR_BET, "rounds": 10, "stop_on_win_above": "0.01"},
+        ).json()
+        body = api.spin(GAME, TSAR_BET, tsar_win(), autoplay_id=auto["id"]).json()
+        assert body["autoplay"]["stop_reason"] == "single_win_above"
+
+    def test_stops_on_the_loss_limit(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST",
+            f"/api/games/{GAME}/autoplay",
+            {"bet": TSAR_BET, "rounds": 10, "loss_limit": "5.00"},
+        ).json()
+        body = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"]).json()
+        assert body["autoplay"]["status"] == "active" and body["autoplay"]["net_minor"] == -250
+        body = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"]).json()
+        assert body["autoplay"]["stop_reason"] == "loss_limit"
+
+    def test_the_player_can_stop_it(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST", f"/api/games/{GAME}/autoplay", {"bet": TSAR_BET, "rounds": 10}
+        ).json()
+        stopped = api.as_player("POST", f"/api/autoplay/{auto['id']}/stop").json()
+        assert stopped["status"] == "stopped" and stopped["stop_reason"] == "player"
+        assert api.spin(GAME, TSAR_BET, autoplay_id=auto["id"]).status_code == 409
+
+    def test_bad_autoplay_requests(self, api):
+        api.login(api.player())
+        for body, code in (
+            ({"bet": TSAR_BET, "rounds": 0}, "invalid_request"),
+            ({"bet": TSAR_BET, "rounds": 5, "loss_limit": "-1"}, "invalid_loss_limit"),
+            ({"bet": {"lines": 99}, "rounds": 5}, "invalid_bet"),
+        ):
+            response = api.as_player("POST", f"/api/games/{GAME}/autoplay", body)
+            assert response.status_code == 400 and response.json()["code"] == code
