@@ -398,6 +398,11 @@ def audit_verify(
         raise typer.Exit(1)
 
 
+from reelsmith.analysis.commands import register as _register_math_lab  # noqa: E402
+
+_register_math_lab(app)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 

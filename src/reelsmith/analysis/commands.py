@@ -1,0 +1,297 @@
+"""The math lab's commands: ``analyze``, ``simulate`` and ``tune``.
+
+They live here rather than in ``cli.py`` so that the lab can grow without touching the rest of
+the command line; :func:`register` adds them to the ``reelsmith`` app. Each command checks its
+input first and fails with one line on stderr naming what is wrong (exit status 2), before
+any work is done or any file is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sys
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from reelsmith.analysis.titles import NotAvailableError, title_function
+from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.games import UnknownGameError, game_folder, load_game
+
+console = Console()
+err_console = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="Title id, e.g. days-of-the-tsar.")]
+VariantOpt = Annotated[
+    str | None, typer.Option("--variant", help="RTP variant id, e.g. 96.00 (default: the model's).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+
+#: Tuning targets outside this range are refused: the strips cannot sensibly reach them.
+TARGET_RTP_RANGE = (Decimal("85.00"), Decimal("99.00"))
+VOLATILITIES = ("low", "medium", "high")
+
+
+class LabInputError(ValueError):
+    """Bad command-line input; the message names the option at fault."""
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr naming what is wrong, then exit status 2."""
+    err_console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _function(game: str, command: str) -> Any:
+    try:
+        return title_function(game, command)
+    except (UnknownGameError, NotAvailableError) as exc:
+        fail(str(exc))
+
+
+def _model(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
+    try:
+        model = load_game(game) if folder is None else load_model(folder)
+        model.variant(variant)
+    except (UnknownGameError, ModelError) as exc:
+        fail(str(exc))
+    return model
+
+
+def parse_count(text: str, option: str) -> int:
+    """A whole number such as ``1000000``, ``1_000_000`` or ``1,000,000``."""
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    if not re.fullmatch(r"[+-]?\d+", cleaned):
+        raise LabInputError(f"{option} must be a whole number, got {text!r}")
+    return int(cleaned)
+
+
+def parse_target_rtp(text: str) -> Decimal:
+    """A return to player in percent with at most two decimals, e.g. ``95.50``."""
+    try:
+        value = Decimal(text.strip().rstrip("%"))
+    except InvalidOperation:
+        raise LabInputError(
+            f"--target-rtp must be a percentage such as 95.50, got {text!r}"
+        ) from None
+    if not value.is_finite():
+        raise LabInputError(f"--target-rtp must be a percentage such as 95.50, got {text!r}")
+    if value != value.quantize(Decimal("0.01")):
+        raise LabInputError(f"--target-rtp takes at most two decimals, got {text!r}")
+    low, high = TARGET_RTP_RANGE
+    if not low <= value <= high:
+        raise LabInputError(f"--target-rtp must be between {low} and {high} percent, got {text}")
+    return value.quantize(Decimal("0.01"))
+
+
+def check_output_file(path: Path, option: str) -> Path:
+    """Refuse a path that cannot be written before any work is done."""
+    if path.exists() and path.is_dir():
+        raise LabInputError(f"{option} {path}: is a folder, not a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.exists():
+        raise LabInputError(f"{option} {path}: the folder {parent} does not exist")
+    if not parent.is_dir():
+        raise LabInputError(f"{option} {path}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise LabInputError(f"{option} {path}: the folder {parent} is not writable")
+    return path
+
+
+def _progress(total: int, description: str) -> Progress:
+    return Progress(
+        TextColumn(description),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}"),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+def analyze(
+    game: GameArg,
+    variant: VariantOpt = None,
+    as_json: JsonOpt = False,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the PAR sheet as a self-contained HTML file."),
+    ] = None,
+) -> None:
+    """Exact RTP, hit frequency, volatility and award probabilities from the model alone."""
+    from reelsmith.analysis.report import write_text_atomically
+
+    try:
+        if report is not None:
+            check_output_file(report, "--report")
+    except LabInputError as exc:
+        fail(str(exc))
+    function = _function(game, "analyze")
+    model = _model(game, variant)
+    result = function(model, variant)
+    if report is not None:
+        try:
+            write_text_atomically(report, result.to_html())
+        except OSError as exc:
+            fail(f"--report {report}: {exc.strerror or exc}")
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        result.render(console)
+        if report is not None:
+            console.print(f"PAR sheet written to {report}")
+
+
+def simulate(
+    game: GameArg,
+    spins: Annotated[
+        str, typer.Option("--spins", help="Rounds to play, e.g. 10000000 or 10_000_000.")
+    ],
+    variant: VariantOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed (default: a random one, printed).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local worker processes (default: all cores).")
+    ] = None,
+    as_json: JsonOpt = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Run the chunks on a Ray cluster at this address ('local' starts one).",
+        ),
+    ] = None,
+) -> None:
+    """Seeded simulation of whole rounds: RTP with its confidence interval, hit and feature
+    frequencies, standard deviation, speed."""
+    try:
+        rounds = parse_count(spins, "--spins")
+        if rounds < 1:
+            raise LabInputError(f"--spins must be at least 1, got {rounds}")
+        if seed is not None and seed < 0:
+            raise LabInputError(f"--seed must be a non-negative integer, got {seed}")
+        if workers is not None and workers < 1:
+            raise LabInputError(f"--workers must be at least 1, got {workers}")
+        if cluster is not None and not cluster.strip():
+            raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
+    except LabInputError as exc:
+        fail(str(exc))
+    function = _function(game, "simulate")
+    model = _model(game, variant)
+    chosen_seed = secrets.randbits(63) if seed is None else seed
+    chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
+    if cluster is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            fail("--cluster needs Ray: pip install ray")
+
+    with _progress(rounds, "simulating") as progress:
+        task = progress.add_task("simulating", total=rounds)
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+
+        result = function(
+            game,
+            rounds,
+            chosen_seed,
+            variant_id=model.variant(variant).id,
+            folder=None,
+            workers=chosen_workers,
+            cluster=cluster,
+            progress=advance,
+        )
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        result.render(console)
+
+
+def tune(
+    game: GameArg,
+    target_rtp: Annotated[
+        str, typer.Option("--target-rtp", help="Return to player in percent, e.g. 95.50.")
+    ],
+    volatility: Annotated[
+        str | None,
+        typer.Option("--volatility", help="Volatility class: low, medium or high."),
+    ] = None,
+    base_variant: Annotated[
+        str | None,
+        typer.Option("--from", help="Variant to start from (default: the model's default)."),
+    ] = None,
+    game_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--game-dir", help="Tune a copy of the title's folder instead of the package's."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing variant file of that RTP.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search reel strips (and reveal weights) for a new RTP variant; writes
+    variants/<rtp>.toml with its exact figures beside the strips."""
+    try:
+        target = parse_target_rtp(target_rtp)
+        if volatility is not None and volatility not in VOLATILITIES:
+            raise LabInputError(
+                f"--volatility must be one of {', '.join(VOLATILITIES)}, got {volatility!r}"
+            )
+        if game_dir is not None and not (game_dir / "model.toml").is_file():
+            raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
+    except LabInputError as exc:
+        fail(str(exc))
+    function = _function(game, "tune")
+    folder = game_dir if game_dir is not None else game_folder(game)
+    model = _model(game, base_variant, folder if game_dir is not None else None)
+    target_file = folder / "variants" / f"{target}.toml"
+    if target_file.exists() and not force:
+        fail(f"{target_file} exists already; pass --force to replace it")
+    try:
+        check_output_file(target_file, "variant file")
+    except LabInputError as exc:
+        fail(str(exc))
+    with _progress(0, "tuning") as progress:
+        task = progress.add_task("tuning", total=None)
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+
+        try:
+            result = function(
+                model,
+                folder,
+                target,
+                volatility=volatility,
+                base_variant=base_variant,
+                progress=advance,
+            )
+        except ValueError as exc:
+            err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        result.render(console)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the math lab's commands to the ``reelsmith`` command line."""
+    app.command("analyze")(analyze)
+    app.command("simulate")(simulate)
+    app.command("tune")(tune)

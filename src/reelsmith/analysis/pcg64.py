@@ -1,0 +1,137 @@
+"""numpy's PCG64 stream and its unbiased bounded integers, inside numba.
+
+The simulator draws several bounded integers per spin; calling numpy for each would cost more
+than the spin. This module runs the same generator in compiled code: PCG64 (XSL-RR 128/64,
+the 128-bit LCG ``state = state * M + inc`` with ``rotr(hi ^ lo, hi >> 58)`` output), its
+32-bit outputs (each 64-bit output gives its low half, then its high half, as numpy's
+``next_uint32`` does) and Lemire's multiply-and-reject method for ``[0, bound)``, exactly as
+``numpy.random.Generator.integers(0, bound)`` does for bounds below 2^32. The state is the
+``bit_generator.state`` of a numpy ``PCG64`` packed in six uint64 words, so a stream can start
+from any ``SeedSequence`` and a test checks the values against numpy's own draw for draw.
+
+No draw is ``random % bound``: Lemire's method rejects the ``2^32 mod bound`` low products that
+would bias the result, so every value is equally likely.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+MASK64 = (1 << 64) - 1
+_M32 = np.uint64(0xFFFFFFFF)
+_MUL_HI = np.uint64(2549297995355413924)
+_MUL_LO = np.uint64(4865540595714422341)
+_S32 = np.uint64(32)
+_S58 = np.uint64(58)
+_S63 = np.uint64(63)
+
+# state words
+STATE_HI, STATE_LO, INC_HI, INC_LO, HAS_UINT32, UINTEGER = range(6)
+
+
+def pack_state(bit_generator: np.random.PCG64) -> npt.NDArray[np.uint64]:
+    """The six-word state of a numpy ``PCG64`` (its next draw is the packed stream's next)."""
+    state = bit_generator.state
+    s, inc = int(state["state"]["state"]), int(state["state"]["inc"])
+    return np.array(
+        [
+            s >> 64,
+            s & MASK64,
+            inc >> 64,
+            inc & MASK64,
+            int(state["has_uint32"]),
+            int(state["uinteger"]),
+        ],
+        dtype=np.uint64,
+    )
+
+
+def stream_state(seed_sequence: np.random.SeedSequence) -> npt.NDArray[np.uint64]:
+    """The packed state of ``PCG64(seed_sequence)``."""
+    return pack_state(np.random.PCG64(seed_sequence))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
+    """High 64 bits of the 128-bit product ``a * b``."""
+    a_lo = a & _M32
+    a_hi = a >> _S32
+    b_lo = b & _M32
+    b_hi = b >> _S32
+    p0 = a_lo * b_lo
+    p1 = a_lo * b_hi
+    p2 = a_hi * b_lo
+    p3 = a_hi * b_hi
+    middle = (p0 >> _S32) + (p1 & _M32) + (p2 & _M32)
+    high: np.uint64 = p3 + (p1 >> _S32) + (p2 >> _S32) + (middle >> _S32)
+    return high
+
+
+@njit(cache=True, nogil=True)
+def next_uint64(state: npt.NDArray[np.uint64]) -> np.uint64:
+    """Advance the LCG and return the XSL-RR output of the new state."""
+    s_hi = state[STATE_HI]
+    s_lo = state[STATE_LO]
+    lo = s_lo * _MUL_LO
+    hi = _mulhi(s_lo, _MUL_LO) + s_lo * _MUL_HI + s_hi * _MUL_LO
+    new_lo = lo + state[INC_LO]
+    carry = np.uint64(1) if new_lo < lo else np.uint64(0)
+    new_hi = hi + state[INC_HI] + carry
+    state[STATE_HI] = new_hi
+    state[STATE_LO] = new_lo
+    rot = new_hi >> _S58
+    x = new_hi ^ new_lo
+    out: np.uint64 = (x >> rot) | (x << ((np.uint64(64) - rot) & _S63))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def next_uint32(state: npt.NDArray[np.uint64]) -> np.uint64:
+    """numpy's ``next_uint32`` for PCG64: the low half of a 64-bit output, then its high half."""
+    if state[HAS_UINT32] != 0:
+        state[HAS_UINT32] = np.uint64(0)
+        buffered: np.uint64 = state[UINTEGER]
+        return buffered
+    value = next_uint64(state)
+    state[HAS_UINT32] = np.uint64(1)
+    state[UINTEGER] = value >> _S32
+    return value & _M32
+
+
+@njit(cache=True, nogil=True)
+def bounded(state: npt.NDArray[np.uint64], bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` for ``1 <= bound < 2^32``: Lemire's method, the same
+    draws as ``Generator.integers(0, bound)``."""
+    if bound == 1:
+        return 0
+    n = np.uint64(bound)
+    m = next_uint32(state) * n
+    leftover = m & _M32
+    if leftover < n:
+        threshold = (_M32 - (n - np.uint64(1))) % n
+        while leftover < threshold:
+            m = next_uint32(state) * n
+            leftover = m & _M32
+    return int(m >> _S32)
+
+
+@njit(cache=True)
+def raw_block(state: npt.NDArray[np.uint64], n: int) -> npt.NDArray[np.uint64]:
+    """``n`` raw 64-bit outputs (for tests against ``PCG64.random_raw``)."""
+    out = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        out[i] = next_uint64(state)
+    return out
+
+
+@njit(cache=True)
+def bounded_block(
+    state: npt.NDArray[np.uint64], bounds: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """One bounded draw per entry of ``bounds`` (for tests against ``Generator.integers``)."""
+    out = np.empty(bounds.shape[0], dtype=np.int64)
+    for i in range(bounds.shape[0]):
+        out[i] = bounded(state, bounds[i])
+    return out

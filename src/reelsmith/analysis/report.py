@@ -1,0 +1,87 @@
+"""Shared pieces of the lab's outputs: atomic file writes, plots as embedded images, HTML bits.
+
+A report or variant file is written to a temporary file in the same folder and renamed over
+the target, so a reader never sees half a file and a failure leaves the old one in place.
+Plots are drawn with matplotlib's Agg backend (no display needed) and embedded in the HTML as
+base64 PNG, so a PAR sheet is one self-contained file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
+    folder = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def figure_png(figure: Any) -> str:
+    """A matplotlib figure as an ``<img>`` tag with the PNG inline (base64)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(figure)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="plot" src="data:image/png;base64,{data}">'
+
+
+def new_figure(width: float = 7.0, height: float = 3.4) -> tuple[Any, Any]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(width, height))
+    return figure, axes
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value))
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]], classes: str = "") -> str:
+    """An HTML table; cells are escaped (pass pre-formatted strings)."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+    cls = f' class="{esc(classes)}"' if classes else ""
+    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+PAGE_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; color: #222; }
+h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
+th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+table.strips td { text-align: left; font-family: monospace; font-size: 0.8rem; }
+.flag { color: #b00; font-weight: bold; } .note { color: #555; font-size: 0.9rem; }
+img { max-width: 100%; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{esc(title)}</title><style>{PAGE_STYLE}</style></head>"
+        f"<body>{body}</body></html>\n"
+    )

@@ -1,0 +1,68 @@
+"""Which titles the math lab can analyse, simulate and tune: a small per-title dispatch.
+
+A title plugs in by providing a module ``reelsmith.analysis.<folder>`` (``<folder>`` is the
+title's folder under ``reelsmith/games``) with any of these functions:
+
+``analyze_title(model, variant_id) -> LabReport``
+    the exact analysis; the report's ``to_html()`` is the PAR sheet.
+``simulate_title(game_id, spins, seed, *, variant_id, folder, workers, cluster, progress)``
+    a seeded simulation returning a ``LabReport``.
+``tune_title(game_id, folder, target_rtp, *, volatility, base_variant, force, progress)``
+    writes a new variant file and returns a ``LabReport`` describing it.
+
+A command whose function the title's module lacks (or a title without a module) is reported
+as not available yet, rather than failing half-way.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Protocol
+
+from rich.console import Console
+
+from reelsmith.games import game_folder
+
+COMMAND_FUNCTIONS = {
+    "analyze": "analyze_title",
+    "simulate": "simulate_title",
+    "tune": "tune_title",
+}
+
+
+class NotAvailableError(LookupError):
+    """The title has no math-lab support for a command yet."""
+
+
+class LabReport(Protocol):
+    """What the commands print: JSON for machines, rich text for people."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def render(self, console: Console) -> None: ...
+
+
+def _title_module(game_id: str) -> ModuleType | None:
+    name = f"reelsmith.analysis.{game_folder(game_id).name}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
+def title_function(game_id: str, command: str) -> Callable[..., Any]:
+    """The function implementing ``command`` for ``game_id``.
+
+    Raises ``UnknownGameError`` for a title reelsmith does not ship and
+    :class:`NotAvailableError` for one without the command.
+    """
+    attribute = COMMAND_FUNCTIONS[command]
+    module = _title_module(game_id)
+    function = getattr(module, attribute, None) if module is not None else None
+    if not callable(function):
+        raise NotAvailableError(f"{command} is not available for {game_id} yet")
+    return function  # type: ignore[no-any-return]

@@ -1,0 +1,385 @@
+"""Days of the Tsar as one compiled kernel: base spin, egg reveals, free spins with retriggers.
+
+The gamble is left out: it is fair (a colour doubles at 1/2, a suit quadruples at 1/4) and
+does not change the return, so a simulated round ends when its free spins do, as a round that
+collects does in live play.
+
+The kernel makes the same draws in the same order as live play
+(:mod:`reelsmith.games.days_of_the_tsar.rules`): five reel stops, then one egg reveal per
+triggering egg, then five reel stops per free spin. It evaluates screens with the engine's
+``line_win`` after an exact shortcut: for every combination of the first three reels' stops
+a table holds the total pay of the paylines already decided by those three reels (their run
+broke; ``line_win`` gave their pay with any completion) and the set of paylines still open;
+only the open ones are evaluated on the full screen. A parity test replays the kernel's draws
+through the live engine and requires identical rounds.
+
+Draws come from :mod:`reelsmith.analysis.pcg64` (numpy's PCG64 and ``Generator.integers``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from reelsmith.analysis.enumeration import (
+    lowest_bit,
+    run_decided,
+    scatter_in_windows,
+    stop_windows,
+)
+from reelsmith.analysis.pcg64 import bounded
+from reelsmith.engine.lines import line_win
+from reelsmith.engine.model import GameModel, ReelSet
+
+# Draw kinds in a trace (the purposes live play records).
+DRAW_REEL_STOP = 0
+DRAW_EGG_REVEAL = 1
+DRAW_PURPOSES = ("reel_stop", "egg_reveal")
+
+# Per-round results written by play_round.
+R_WIN, R_BASE_LINE, R_BASE_SCATTER, R_BASE_EGGS, R_AWARDED, R_FREE_SPINS, R_FREE_WIN = range(7)
+R_FREE_EGGS = 7
+ROUND_FIELDS = 8
+
+# Chunk statistics (int64 slots).
+S_ROUNDS, S_WIN, S_BASE_LINE, S_BASE_SCATTER, S_FREE_WIN = range(5)
+S_BASE_HITS, S_ROUND_HITS, S_TRIGGERS, S_FREE_SPINS, S_MAX_WIN, S_FREE_EGGS = range(5, 11)
+S_EGGS = 11  # base-spin egg counts 0..15 follow
+S_BANDS = S_EGGS + 16  # round-win bands follow
+N_BANDS = 10
+N_INT_STATS = S_BANDS + N_BANDS
+F_WIN_SQ = 0  # float64 slots: sum of squared round wins (coins^2)
+N_FLOAT_STATS = 1
+
+#: Upper edges of the round-win bands in multiples of the total bet; band 0 is "no win" and
+#: the last band is open-ended.
+BAND_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 500)
+
+
+def band_edges_in_coins(total_bet: int) -> npt.NDArray[np.int64]:
+    """Band upper edges in coins for the kernel (the last entry stands for "no limit")."""
+    return np.array([e * total_bet for e in BAND_EDGES] + [2**62], dtype=np.int64)
+
+
+ReelTuple = tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]
+
+#: A round needs at most this many log entries in trace mode before the buffer is checked.
+TRACE_ROUND_RESERVE = 100_000
+
+
+@njit(cache=True, nogil=True)
+def _prefix_tables(
+    windows: npt.NDArray[np.int8],
+    lengths: npt.NDArray[np.int64],
+    paylines: npt.NDArray[np.int8],
+    n_lines: int,
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    prefix: npt.NDArray[np.int64],
+) -> None:
+    """For every stop combination of reels 1-3: pay of the paylines decided by them (high 32
+    bits) and the bit set of paylines still open (low 32 bits), in one word so that a spin
+    touches one cache line of the table."""
+    reels = windows.shape[0]
+    cells = np.empty(reels, dtype=np.int8)
+    n1, n2, n3 = lengths[0], lengths[1], lengths[2]
+    for s1 in range(n1):
+        for s2 in range(n2):
+            for s3 in range(n3):
+                index = (s1 * n2 + s2) * n3 + s3
+                pay = 0
+                still_open = np.int64(0)
+                for line in range(n_lines):
+                    cells[0] = windows[0, s1, paylines[line, 0]]
+                    cells[1] = windows[1, s2, paylines[line, 1]]
+                    cells[2] = windows[2, s3, paylines[line, 2]]
+                    if run_decided(cells, 3, wild, substitutable):
+                        for reel in range(3, reels):
+                            cells[reel] = windows[reel, 0, paylines[line, reel]]
+                        pay += line_win(cells, line_pays, wild, substitutable)[2]
+                    else:
+                        still_open |= np.int64(1) << line
+                prefix[index] = (pay << 32) | still_open
+
+
+@dataclass(frozen=True, eq=False)
+class ReelTables:
+    """A reel set prepared for the kernel: per-stop windows, eggs per window, prefix tables."""
+
+    windows: npt.NDArray[np.int8]
+    eggs: npt.NDArray[np.int64]
+    lengths: npt.NDArray[np.int64]
+    prefix: npt.NDArray[np.int64]
+
+    @classmethod
+    def build(cls, model: GameModel, reel_set: ReelSet, lines: int) -> ReelTables:
+        if model.reels != 5 or lines > 32:
+            raise ValueError("the Days of the Tsar kernel needs 5 reels and at most 32 lines")
+        windows = stop_windows(reel_set, model.rows)
+        lengths = reel_set.lengths.astype(np.int64)
+        size = int(lengths[0] * lengths[1] * lengths[2])
+        prefix = np.zeros(size, dtype=np.int64)
+        _prefix_tables(
+            windows,
+            lengths,
+            model.paylines,
+            lines,
+            model.line_pays,
+            model.wild,
+            model.substitutable,
+            prefix,
+        )
+        eggs = scatter_in_windows(windows, model.scatter)
+        return cls(windows, eggs, lengths, prefix)
+
+    def as_tuple(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+    ]:
+        return (self.windows, self.eggs, self.lengths, self.prefix)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def spin_screen(
+    rng: npt.NDArray[np.uint64],
+    windows: npt.NDArray[np.int8],
+    eggs: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    prefix: npt.NDArray[np.int64],
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    stops: npt.NDArray[np.int64],
+    cells: npt.NDArray[np.int8],
+    log: npt.NDArray[np.int64],
+    log_at: int,
+    record: bool,
+) -> tuple[int, int, int]:
+    """Draw five stops and evaluate the screen: ``(line pay per line coin, eggs, log_at)``."""
+    if record and log_at + 5 > log.shape[0]:
+        raise IndexError("trace log full")
+    for reel in range(5):
+        bound = lengths[reel]
+        stops[reel] = bounded(rng, bound)
+        if record:
+            log[log_at, 0] = DRAW_REEL_STOP
+            log[log_at, 1] = bound
+            log[log_at, 2] = stops[reel]
+            log_at += 1
+    index = (stops[0] * lengths[1] + stops[1]) * lengths[2] + stops[2]
+    entry = prefix[index]
+    pay = entry >> 32
+    still_open = entry & 0xFFFFFFFF
+    while still_open != 0:
+        line = lowest_bit(still_open)
+        still_open &= still_open - 1
+        for reel in range(5):
+            cells[reel] = windows[reel, stops[reel], paylines[line, reel]]
+        pay += line_win(cells, line_pays, wild, substitutable)[2]
+    shown = eggs[0, stops[0]] + eggs[1, stops[1]] + eggs[2, stops[2]]
+    shown += eggs[3, stops[3]] + eggs[4, stops[4]]
+    return pay, shown, log_at
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_round(
+    rng: npt.NDArray[np.uint64],
+    base: ReelTuple,
+    free: ReelTuple,
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    total_bet: int,
+    trigger: int,
+    extra: int,
+    reveal_values: npt.NDArray[np.int64],
+    reveal_weights: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    stops: npt.NDArray[np.int64],
+    cells: npt.NDArray[np.int8],
+    log: npt.NDArray[np.int64],
+    log_at: int,
+    record: bool,
+) -> int:
+    """One round at one coin per line on every payline; results go to ``out``. Returns the
+    new trace position (unchanged unless ``record``)."""
+    last = scatter_pays.shape[0] - 1
+    bw, be, bl, bp = base
+    line_pay, shown, log_at = spin_screen(
+        rng, bw, be, bl, bp, paylines, line_pays, wild, substitutable, stops, cells, log,
+        log_at, record,
+    )  # fmt: skip
+    scatter_win = scatter_pays[min(shown, last)] * total_bet
+    out[R_BASE_LINE] = line_pay
+    out[R_BASE_SCATTER] = scatter_win
+    out[R_BASE_EGGS] = shown
+    awarded = 0
+    if shown >= trigger:
+        total_weight = 0
+        for w in reveal_weights:
+            total_weight += w
+        if record and log_at + shown > log.shape[0]:
+            raise IndexError("trace log full")
+        for _ in range(shown):
+            value = bounded(rng, total_weight)
+            if record:
+                log[log_at, 0] = DRAW_EGG_REVEAL
+                log[log_at, 1] = total_weight
+                log[log_at, 2] = value
+                log_at += 1
+            for i in range(reveal_weights.shape[0]):
+                if value < reveal_weights[i]:
+                    awarded += reveal_values[i]
+                    break
+                value -= reveal_weights[i]
+    out[R_AWARDED] = awarded
+    fw, fe, fl, fp = free
+    remaining = awarded
+    played = 0
+    free_win = 0
+    free_eggs = 0
+    while remaining > 0:
+        line_pay_f, shown_f, log_at = spin_screen(
+            rng, fw, fe, fl, fp, paylines, line_pays, wild, substitutable, stops, cells,
+            log, log_at, record,
+        )  # fmt: skip
+        free_win += line_pay_f + scatter_pays[min(shown_f, last)] * total_bet
+        free_eggs += shown_f
+        remaining += shown_f * extra - 1
+        played += 1
+    out[R_FREE_SPINS] = played
+    out[R_FREE_WIN] = free_win
+    out[R_FREE_EGGS] = free_eggs
+    out[R_WIN] = line_pay + scatter_win + free_win
+    return log_at
+
+
+@njit(cache=True, nogil=True)
+def run_rounds(
+    rng: npt.NDArray[np.uint64],
+    n_rounds: int,
+    base: ReelTuple,
+    free: ReelTuple,
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    total_bet: int,
+    trigger: int,
+    extra: int,
+    reveal_values: npt.NDArray[np.int64],
+    reveal_weights: npt.NDArray[np.int64],
+    band_edges: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
+    float_stats: npt.NDArray[np.float64],
+) -> None:
+    """Play ``n_rounds`` rounds and add their statistics to ``stats`` / ``float_stats``.
+
+    ``band_edges`` are the upper edges of the win bands in coins (band 0 is no win)."""
+    out = np.zeros(ROUND_FIELDS, dtype=np.int64)
+    stops = np.zeros(5, dtype=np.int64)
+    cells = np.zeros(5, dtype=np.int8)
+    log = np.zeros((1, 3), dtype=np.int64)
+    eggs_seen = np.zeros(16, dtype=np.int64)
+    bands = np.zeros(band_edges.shape[0], dtype=np.int64)
+    total = base_line = base_scatter = free_total = 0
+    base_hits = round_hits = triggers = free_spins = free_eggs = max_win = 0
+    win_sq = 0.0
+    top = band_edges.shape[0] - 1
+    for _ in range(n_rounds):
+        play_round(
+            rng, base, free, paylines, line_pays, wild, substitutable, scatter_pays, total_bet,
+            trigger, extra, reveal_values, reveal_weights, out, stops, cells, log, 0, False,
+        )  # fmt: skip
+        win = out[R_WIN]
+        base_win = out[R_BASE_LINE] + out[R_BASE_SCATTER]
+        total += win
+        base_line += out[R_BASE_LINE]
+        base_scatter += out[R_BASE_SCATTER]
+        eggs_seen[out[R_BASE_EGGS]] += 1
+        if base_win > 0:
+            base_hits += 1
+        if win > 0:
+            round_hits += 1
+            band = 1
+            while band < top and win > band_edges[band]:
+                band += 1
+            bands[band] += 1
+            win_sq += float(win) * float(win)
+            if win > max_win:
+                max_win = win
+        else:
+            bands[0] += 1
+        if out[R_AWARDED] > 0:
+            triggers += 1
+            free_total += out[R_FREE_WIN]
+            free_spins += out[R_FREE_SPINS]
+            free_eggs += out[R_FREE_EGGS]
+    stats[S_ROUNDS] += n_rounds
+    stats[S_WIN] += total
+    stats[S_BASE_LINE] += base_line
+    stats[S_BASE_SCATTER] += base_scatter
+    stats[S_FREE_WIN] += free_total
+    stats[S_BASE_HITS] += base_hits
+    stats[S_ROUND_HITS] += round_hits
+    stats[S_TRIGGERS] += triggers
+    stats[S_FREE_SPINS] += free_spins
+    stats[S_FREE_EGGS] += free_eggs
+    stats[S_MAX_WIN] = max(stats[S_MAX_WIN], max_win)
+    for e in range(16):
+        stats[S_EGGS + e] += eggs_seen[e]
+    for b in range(band_edges.shape[0]):
+        stats[S_BANDS + b] += bands[b]
+    float_stats[F_WIN_SQ] += win_sq
+
+
+@njit(cache=True, nogil=True)
+def trace_rounds(
+    rng: npt.NDArray[np.uint64],
+    n_rounds: int,
+    base: ReelTuple,
+    free: ReelTuple,
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    total_bet: int,
+    trigger: int,
+    extra: int,
+    reveal_values: npt.NDArray[np.int64],
+    reveal_weights: npt.NDArray[np.int64],
+    results: npt.NDArray[np.int64],
+    log: npt.NDArray[np.int64],
+    log_ends: npt.NDArray[np.int64],
+) -> int:
+    """Play up to ``n_rounds`` rounds with :func:`play_round`, keeping each round's results
+    and every draw (kind, bound, value). Stops early, before a round, when fewer than
+    ``TRACE_ROUND_RESERVE`` log entries are left; returns the number of rounds played."""
+    stops = np.zeros(5, dtype=np.int64)
+    cells = np.zeros(5, dtype=np.int8)
+    log_at = 0
+    for i in range(n_rounds):
+        if log.shape[0] - log_at < TRACE_ROUND_RESERVE:
+            return i
+        log_at = play_round(
+            rng, base, free, paylines, line_pays, wild, substitutable, scatter_pays, total_bet,
+            trigger, extra, reveal_values, reveal_weights, results[i], stops, cells, log, log_at,
+            True,
+        )  # fmt: skip
+        log_ends[i] = log_at
+    return n_rounds
