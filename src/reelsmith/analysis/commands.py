@@ -19,7 +19,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
 
 from reelsmith.analysis.titles import NotAvailableError, title_function
 from reelsmith.engine.model import GameModel, ModelError, load_model
@@ -109,15 +109,18 @@ def check_output_file(path: Path, option: str) -> Path:
     return path
 
 
-def _progress(total: int, description: str) -> Progress:
-    return Progress(
-        TextColumn(description),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,}"),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-    )
+def _progress(description: str, counted: bool) -> Progress:
+    """A transient progress display on stderr (stdout stays clean for ``--json``)."""
+    if counted:
+        columns: tuple[Any, ...] = (
+            TextColumn(description),
+            BarColumn(),
+            TextColumn("{task.completed:,}/{task.total:,}"),
+            TimeRemainingColumn(),
+        )
+    else:
+        columns = (SpinnerColumn(), TextColumn(description), TextColumn("{task.completed} steps"))
+    return Progress(*columns, console=err_console, transient=True)
 
 
 def analyze(
@@ -198,7 +201,7 @@ def simulate(
         except ImportError:
             fail("--cluster needs Ray: pip install ray")
 
-    with _progress(rounds, "simulating") as progress:
+    with _progress("simulating", counted=True) as progress:
         task = progress.add_task("simulating", total=rounds)
 
         def advance(done: int) -> None:
@@ -266,7 +269,7 @@ def tune(
         check_output_file(target_file, "variant file")
     except LabInputError as exc:
         fail(str(exc))
-    with _progress(0, "tuning") as progress:
+    with _progress("tuning", counted=False) as progress:
         task = progress.add_task("tuning", total=None)
 
         def advance(done: int) -> None:

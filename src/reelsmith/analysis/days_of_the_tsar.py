@@ -127,17 +127,7 @@ def analyze(model: GameModel, variant_id: str | None = None) -> TsarFigures:
 
 def variant_figures(model: GameModel, variant_id: str | None = None) -> dict[str, float]:
     """The figures stored beside a variant's strips (rounded to 10 decimal places)."""
-    figures = analyze(model, variant_id)
-    values = {
-        "rtp": figures.rtp,
-        "line_rtp": figures.line_rtp,
-        "scatter_rtp": figures.scatter_rtp,
-        "free_spins_rtp": figures.free_spins_rtp,
-        "free_spins_frequency": figures.trigger_probability,
-        "expected_free_spins_per_trigger": figures.expected_free_spins,
-        "free_spin_eggs_per_spin": figures.free_eggs_per_spin,
-    }
-    return {key: round(float(value), 10) for key, value in values.items()}
+    return figures_from_analysis(analyze_full(model, variant_id))
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,11 +139,13 @@ GLI_MIN_PROBABILITY = 1e-8
 #: Two-sided normal quantiles for the volatility index and the RTP confidence band.
 Z_90 = 1.6448536269514722
 Z_95 = 1.959963984540054
-#: Volatility classes by standard deviation per unit bet (our convention, see README).
+#: Volatility classes by the standard deviation of a whole round per unit bet. There is no
+#: industry standard; these bands put the shipped variants (about 5.2) in the middle and are
+#: reachable by tuning at usual RTPs.
 VOLATILITY_CLASSES: tuple[tuple[str, float, float], ...] = (
-    ("low", 0.0, 8.0),
-    ("medium", 8.0, 14.0),
-    ("high", 14.0, math.inf),
+    ("low", 0.0, 5.0),
+    ("medium", 5.0, 7.0),
+    ("high", 7.0, math.inf),
 )
 
 
@@ -758,3 +750,42 @@ def simulate_title(
         "expected_free_spins_per_trigger": _f(figures.expected_free_spins),
     }
     return TsarSimulationReport(result, exact)
+
+
+def figures_from_analysis(a: TsarAnalysis) -> dict[str, float]:
+    """The figures stored beside a variant's strips (rounded to 10 decimal places)."""
+    f = a.figures
+    values: dict[str, Fraction | float] = {
+        "rtp": f.rtp,
+        "line_rtp": f.line_rtp,
+        "scatter_rtp": f.scatter_rtp,
+        "free_spins_rtp": f.free_spins_rtp,
+        "free_spins_frequency": f.trigger_probability,
+        "expected_free_spins_per_trigger": f.expected_free_spins,
+        "free_spin_eggs_per_spin": f.free_eggs_per_spin,
+        "hit_frequency": a.hit_frequency,
+        "std_dev": a.std_dev,
+    }
+    return {key: round(float(value), 10) for key, value in values.items()}
+
+
+def tune_title(
+    model: GameModel,
+    folder: Any,
+    target_percent: Any,
+    *,
+    volatility: str | None = None,
+    base_variant: str | None = None,
+    progress: Any = None,
+) -> Any:
+    """``reelsmith tune``: a new variant file for a target RTP (and volatility class)."""
+    from reelsmith.analysis.tsar_tuning import tune
+
+    return tune(
+        model,
+        folder,
+        target_percent,
+        volatility=volatility,
+        base_variant=base_variant,
+        progress=progress,
+    )

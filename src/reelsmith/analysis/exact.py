@@ -129,3 +129,51 @@ def expected_symbols_shown(model: GameModel, reel_set: ReelSet, symbol: int) -> 
         shown = sum(k * int(per_reel[reel, k]) for k in range(model.rows + 1))
         total += Fraction(shown, int(length))
     return total
+
+
+@njit(cache=True)
+def _line_gradient(
+    counts: npt.NDArray[np.int64],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    gradient: npt.NDArray[np.int64],
+) -> None:
+    """``gradient[r, x]``: the line pay summed over every stop combination of the other reels
+    with reel ``r`` showing ``x`` on the line (all symbol tuples, present on reel r or not)."""
+    reels, n_symbols = counts.shape
+    digits = np.zeros(reels, dtype=np.int64)
+    cells = np.empty(reels, dtype=np.int8)
+    while True:
+        for reel in range(reels):
+            cells[reel] = digits[reel]
+        _symbol, _count, pay = line_win(cells, line_pays, wild, substitutable)
+        if pay > 0:
+            for reel in range(reels):
+                weight = pay
+                for other in range(reels):
+                    if other != reel:
+                        weight *= counts[other, digits[other]]
+                gradient[reel, digits[reel]] += weight
+        reel = reels - 1
+        while reel >= 0:
+            digits[reel] += 1
+            if digits[reel] < n_symbols:
+                break
+            digits[reel] = 0
+            reel -= 1
+        if reel < 0:
+            return
+
+
+def line_gradient(model: GameModel, reel_set: ReelSet) -> npt.NDArray[np.int64]:
+    """How the line pay sum over the full cycle changes with each reel's symbol counts.
+
+    The line pay sum is linear in each reel's counts (the other reels fixed), so replacing one
+    stop showing ``a`` by ``b`` on reel ``r`` changes it by exactly
+    ``gradient[r, b] - gradient[r, a]`` (the cycle is unchanged): the tuner's exact step size.
+    """
+    counts = symbol_counts(model, reel_set)
+    gradient = np.zeros(counts.shape, dtype=np.int64)
+    _line_gradient(counts, model.line_pays, model.wild, model.substitutable, gradient)
+    return gradient

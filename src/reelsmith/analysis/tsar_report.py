@@ -242,7 +242,7 @@ def par_sheet(a: tsar.TsarAnalysis) -> str:
             f"{a.volatility_index(tsar.Z_90):.3f} / {a.volatility_index(tsar.Z_95):.3f}",
             doc["method"]["volatility_index"],
         ),
-        ("volatility class", a.volatility, "standard deviation: low < 8, medium < 14, high"),
+        ("volatility class", a.volatility, "standard deviation: low < 5, medium < 7, high"),
         (
             "max win, base spin",
             f"{a.base_moments.max_win:,} coins ({a.base_moments.max_win / a.total_bet:,.1f}x)",

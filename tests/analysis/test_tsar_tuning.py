@@ -1,0 +1,117 @@
+"""Tuning: a new variant file in a copy of the title's folder, within 0.01 percentage points
+of the target, verified by the exact analyzer, loadable, with its figures re-derivable."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from reelsmith.analysis import days_of_the_tsar as exact
+from reelsmith.analysis.tsar_tuning import tune
+from reelsmith.cli import app
+from reelsmith.engine.model import load_model
+from reelsmith.games import game_folder
+from reelsmith.games.days_of_the_tsar.rules import tsar_rules
+
+GAME = "days-of-the-tsar"
+runner = CliRunner()
+
+
+@pytest.fixture
+def folder(tmp_path):
+    copy = tmp_path / "days_of_the_tsar"
+    shutil.copytree(game_folder(GAME), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def package_variants():
+    return sorted(p.name for p in (game_folder(GAME) / "variants").glob("*.toml"))
+
+
+def check_written(folder, variant_id, target):
+    model = load_model(folder)
+    tsar_rules(model)  # the loader's checks: egg spacing, reveal table
+    variant = model.variant(variant_id)
+    analysis = exact.analyze_full(model, variant_id)
+    assert abs(analysis.rtp - Fraction(target) / 100) <= Fraction(1, 10_000)
+    assert variant.figures == exact.figures_from_analysis(analysis)
+    for reel_set in variant.reel_sets.values():
+        for strip in reel_set.strips:
+            eggs = np.flatnonzero(strip == model.scatter)
+            n = len(strip)
+            for a in eggs:
+                for b in eggs:
+                    assert a == b or (b - a) % n >= 3
+    return model, analysis
+
+
+def test_tune_without_volatility_changes_few_stops(tsar_model, folder):
+    before = package_variants()
+    result = tune(load_model(folder), folder, Decimal("95.50"))
+    assert result.path == folder / "variants" / "95.50.toml"
+    model, analysis = check_written(folder, "95.50", "95.50")
+    start = tsar_model.variant("96.00")
+    changed = sum(
+        int((a != b).sum())
+        for name, rs in model.variant("95.50").reel_sets.items()
+        for a, b in zip(rs.strips, start.reel_sets[name].strips, strict=True)
+    )
+    assert changed == result.moves <= 10
+    assert not [w for w in analysis.awards if w.below_gli_limit]
+    assert package_variants() == before  # nothing written into the package
+
+
+def test_tune_low_volatility(folder):
+    tune(load_model(folder), folder, Decimal("95.50"), volatility="low")
+    _, analysis = check_written(folder, "95.50", "95.50")
+    assert analysis.volatility == "low" and analysis.std_dev < 5
+
+
+@pytest.mark.slow
+def test_tune_high_volatility(folder):
+    tune(load_model(folder), folder, Decimal("95.50"), volatility="high")
+    _, analysis = check_written(folder, "95.50", "95.50")
+    assert analysis.volatility == "high" and analysis.std_dev >= 7
+
+
+def test_tune_from_the_command_line(folder):
+    before = package_variants()
+    args = ["tune", GAME, "--target-rtp", "94.75", "--from", "94.00", "--game-dir", str(folder)]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["variant"] == "94.75" and doc["from"] == "94.00"
+    assert abs(doc["rtp"] - 0.9475) <= 0.0001
+    check_written(folder, "94.75", "94.75")
+    again = runner.invoke(app, args)
+    assert again.exit_code == 2 and "exists already" in again.stderr
+    assert package_variants() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--target-rtp", "abc"], "--target-rtp must be a percentage"),
+        (["--target-rtp", "95.555"], "at most two decimals"),
+        (["--target-rtp", "120"], "between 85.00 and 99.00"),
+        (["--target-rtp", "-3"], "between 85.00 and 99.00"),
+        (["--target-rtp", "95.50", "--volatility", "extreme"], "--volatility must be one of"),
+        (["--target-rtp", "95.50", "--from", "93.00"], "no RTP variant '93.00'"),
+        (["--target-rtp", "95.50", "--game-dir", "/no/such/dir"], "no model.toml"),
+    ],
+)
+def test_bad_tune_input_is_one_line(folder, extra, message):
+    args = ["tune", GAME, *extra]
+    if "--game-dir" not in extra:
+        args += ["--game-dir", str(folder)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert not (folder / "variants" / "95.50.toml").exists()
