@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from babel.numbers import format_currency, get_currency_precision, list_currencies
 
@@ -55,4 +56,11 @@ class Currency:
         return Decimal(minor).scaleb(-self.exponent).quantize(self.unit)
 
     def format(self, minor: int, locale: str) -> str:
-        return format_currency(self.to_decimal(minor), self.code, locale=locale)
+        return _format(minor, self.code, self.exponent, locale)
+
+
+@lru_cache(maxsize=65_536)
+def _format(minor: int, code: str, exponent: int, locale: str) -> str:
+    """Babel's formatting is slow and amounts repeat (bets, wins): remember recent ones."""
+    amount = Decimal(minor).scaleb(-exponent).quantize(Decimal(1).scaleb(-exponent))
+    return format_currency(amount, code, locale=locale)

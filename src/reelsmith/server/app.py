@@ -154,6 +154,46 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+class Observe:
+    """Request latency into the metrics and one structured log line per request."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            elapsed = time.perf_counter() - start
+            route = getattr(scope.get("route"), "path", "unmatched")
+            self.metrics.latency.labels(route, scope["method"]).observe(elapsed)
+            if log.isEnabledFor(logging.INFO):
+                log.info(
+                    json.dumps(
+                        {
+                            "event": "request",
+                            "method": scope["method"],
+                            "route": route,
+                            "status": status,
+                            "ms": round(elapsed * 1000, 2),
+                        }
+                    )
+                )
+
+
 class RateLimiter:
     """A token bucket per player (per process)."""
 
@@ -227,6 +267,7 @@ def create_app(
     db.migrate()
     metrics = Metrics()
     service = GameService(db, settings, load_markets(), clock, metrics, rng)
+    service.prepare_house_accounts()
     limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
     for name in settings.generated:
         log.warning("no %s configured: using a random one for this process", name)
@@ -298,28 +339,8 @@ def create_app(
             status_code=500,
         )
 
-    @app.middleware("http")
-    async def observe(request: Request, call_next: Any) -> Response:
-        start = time.perf_counter()
-        response: Response = await call_next(request)
-        elapsed = time.perf_counter() - start
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        metrics.latency.labels(path, request.method).observe(elapsed)
-        log.info(
-            json.dumps(
-                {
-                    "event": "request",
-                    "method": request.method,
-                    "route": path,
-                    "status": response.status_code,
-                    "ms": round(elapsed * 1000, 2),
-                }
-            )
-        )
-        return response
-
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
+    app.add_middleware(Observe, metrics=metrics)  # type: ignore[arg-type]
 
     operator = Depends(operator_key)
 

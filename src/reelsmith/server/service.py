@@ -32,12 +32,11 @@ from reelsmith.server.markets import Market, MarketError
 from reelsmith.server.metrics import Metrics
 from reelsmith.server.settings import Settings
 from reelsmith.server.titles import TITLES, Title
-from reelsmith.store import audit
+from reelsmith.store import audit, sql
 from reelsmith.store.db import Database
 from reelsmith.store.tables import (
     autoplays,
     game_states,
-    idempotency_keys,
     players,
     round_steps,
     rounds,
@@ -81,6 +80,7 @@ class Player:
     balance_minor: int
     last_round_ms: int | None
     rounds_played: int = 0
+    account_id: int = 0
 
 
 class GameService:
@@ -100,6 +100,7 @@ class GameService:
         self.metrics = metrics or Metrics()
         self.rng: RandomSource = rng or SystemSource()
         self.titles: dict[str, Title] = {game: cls() for game, cls in TITLES.items()}
+        self._house: dict[tuple[str, str], int] = {}
 
     # ------------------------------------------------------------------------------
     # helpers
@@ -113,6 +114,19 @@ class GameService:
                 404, "unknown_game", f"unknown game {game!r}; the games are {known}"
             ) from None
 
+    def prepare_house_accounts(self) -> None:
+        """Create (once, committed) and remember every house account the markets can use."""
+        with self.db.write() as connection:
+            for market in self.markets.values():
+                code = market.currency.code
+                for name in ("cash", *(f"game:{game}" for game in self.titles)):
+                    self._house[(name, code)] = ledger.house_account(connection, name, code)
+
+    def _house_account(self, connection: Connection, name: str, currency: str) -> int:
+        """House account ids never change once created (see prepare_house_accounts)."""
+        found = self._house.get((name, currency))
+        return found if found is not None else ledger.house_account(connection, name, currency)
+
     def market(self, market_id: str) -> Market:
         try:
             return self.markets[market_id]
@@ -123,24 +137,27 @@ class GameService:
             ) from None
 
     def _player(self, connection: Connection, player_id: str, lock: bool) -> Player:
-        row = (
-            self.db.lock_player(connection, player_id)
-            if lock
-            else connection.execute(select(players).where(players.c.id == player_id))
-            .mappings()
-            .first()
+        """The player and its wallet; ``lock`` takes the player's row lock (PostgreSQL) for the
+        rest of the transaction (SQLite's write transaction already excludes other writers)."""
+        query = (
+            "SELECT p.id, p.external_ref, p.currency, p.market, p.last_round_ms, p.rounds_played,"
+            " a.id AS account_id, a.balance FROM players p JOIN accounts a ON a.player_id = p.id"
+            " WHERE p.id = :id"
         )
+        if lock and not self.db.is_sqlite:
+            query += " FOR UPDATE OF p"
+        row = sql.one(connection, query, {"id": player_id})
         if row is None:
             raise not_found(f"player {player_id}")
-        balance = ledger.wallet(connection, player_id).balance
         return Player(
             str(row["id"]),
             str(row["external_ref"]),
             str(row["currency"]),
             str(row["market"]),
-            balance,
+            int(row["balance"]),
             row["last_round_ms"],
             int(row["rounds_played"]),
+            int(row["account_id"]),
         )
 
     def money(self, market: Market, minor: int) -> dict[str, Any]:
@@ -165,14 +182,11 @@ class GameService:
             raise bad_request(
                 "invalid_idempotency_key", "the Idempotency-Key is longer than 128 characters"
             )
-        row = (
-            connection.execute(
-                select(idempotency_keys).where(
-                    idempotency_keys.c.scope == scope, idempotency_keys.c.key == key
-                )
-            )
-            .mappings()
-            .first()
+        row = sql.one(
+            connection,
+            "SELECT request_hash, status_code, response FROM idempotency_keys"
+            " WHERE scope = :scope AND key = :key",
+            {"scope": scope, "key": key},
         )
         holder: dict[str, Any] = {}
         if row is not None:
@@ -185,15 +199,18 @@ class GameService:
             yield holder
             return
         yield holder
-        connection.execute(
-            insert(idempotency_keys).values(
-                scope=scope,
-                key=key,
-                request_hash=fingerprint,
-                status_code=holder.get("status", 200),
-                response=_dumps(holder["response"]),
-                created_ms=self.clock.now_ms(),
-            )
+        sql.run(
+            connection,
+            "INSERT INTO idempotency_keys (scope, key, request_hash, status_code, response,"
+            " created_ms) VALUES (:scope, :key, :hash, :status, :response, :now)",
+            {
+                "scope": scope,
+                "key": key,
+                "hash": fingerprint,
+                "status": holder.get("status", 200),
+                "response": _dumps(holder["response"]),
+                "now": self.clock.now_ms(),
+            },
         )
 
     def _run_idempotent(
@@ -321,7 +338,7 @@ class GameService:
                 )
             minor = self._amount_minor(market, body)
             wallet = ledger.wallet(connection, player_id)
-            cash = ledger.house_account(connection, "cash", player.currency)
+            cash = self._house_account(connection, "cash", player.currency)
             now = self.clock.now_ms()
             sign = 1 if kind == "deposit" else -1
             try:
@@ -368,29 +385,22 @@ class GameService:
     # player: games and rounds
     # ------------------------------------------------------------------------------
     def _open_round(self, connection: Connection, player_id: str, game: str) -> Any:
-        return (
-            connection.execute(
-                select(rounds).where(
-                    rounds.c.player_id == player_id,
-                    rounds.c.game == game,
-                    rounds.c.status == "open",
-                )
-            )
-            .mappings()
-            .first()
+        return sql.one(
+            connection,
+            "SELECT * FROM rounds WHERE player_id = :player AND game = :game AND status = 'open'",
+            {"player": player_id, "game": game},
         )
 
     def _load_state(self, connection: Connection, player_id: str, title: Title, bet: Any) -> Any:
         key = title.state_key(bet)
         if key is None:
             return None
-        raw = connection.execute(
-            select(game_states.c.state).where(
-                game_states.c.player_id == player_id,
-                game_states.c.game == title.game_id,
-                game_states.c.bet_key == key,
-            )
-        ).scalar()
+        raw = sql.scalar(
+            connection,
+            "SELECT state FROM game_states WHERE player_id = :player AND game = :game"
+            " AND bet_key = :key",
+            {"player": player_id, "game": title.game_id, "key": key},
+        )
         return title.load_state(None if raw is None else json.loads(raw))
 
     def _save_state(
@@ -446,69 +456,61 @@ class GameService:
     ) -> dict[str, Any]:
         """Move the money a step settles and write the round's new state and its step."""
         outcome = title.outcome(market, engine_round)
-        wallet = ledger.wallet(connection, player.id)
-        game_account = ledger.house_account(connection, f"game:{title.game_id}", player.currency)
-        if outcome.status == "complete":
-            if outcome.win_minor:
+        game_account = self._house_account(connection, f"game:{title.game_id}", player.currency)
+        balance = player.balance_minor
+        for kind, amount in (
+            ("win", outcome.win_minor),
+            ("jackpot_win", outcome.jackpot_minor),
+            ("refund", outcome.refund_minor),
+        ):
+            if amount:
                 ledger.post(
                     connection,
-                    "win",
+                    kind,
                     player.id,
-                    [(wallet.account_id, outcome.win_minor), (game_account, -outcome.win_minor)],
+                    [(player.account_id, amount), (game_account, -amount)],
                     now,
                     round_id,
                 )
-            if outcome.jackpot_minor:
-                ledger.post(
-                    connection,
-                    "jackpot_win",
-                    player.id,
-                    [
-                        (wallet.account_id, outcome.jackpot_minor),
-                        (game_account, -outcome.jackpot_minor),
-                    ],
-                    now,
-                    round_id,
-                )
-        elif outcome.status == "voided":
-            ledger.post(
-                connection,
-                "refund",
-                player.id,
-                [(wallet.account_id, outcome.refund_minor), (game_account, -outcome.refund_minor)],
-                now,
-                round_id,
-            )
-        balance = ledger.wallet(connection, player.id).balance
+                balance += amount
         finished = outcome.status != "open"
         view = title.view(market, engine_round)
         record = title.record(engine_round)
         paid = outcome.win_minor + outcome.jackpot_minor
-        values: dict[str, Any] = {
-            "status": outcome.status,
-            "record": _dumps(record),
-            "view": _dumps(view),
-            "win_minor": paid,
-            "updated_ms": now,
-        }
+        view_text = _dumps(view)
+        sql.run(
+            connection,
+            "UPDATE rounds SET status = :status, record = :record, view = :view, win_minor = :win,"
+            " updated_ms = :now, balance_after = :after, completed_ms = :completed,"
+            " resolved_by = :resolved WHERE id = :id",
+            {
+                "status": outcome.status,
+                "record": _dumps(record),
+                "view": view_text,
+                "win": paid,
+                "now": now,
+                "after": balance if finished else None,
+                "completed": now if finished else None,
+                "resolved": (resolved_by if outcome.status == "complete" else "void")
+                if finished
+                else None,
+                "id": round_id,
+            },
+        )
         if finished:
-            values.update(
-                balance_after=balance,
-                completed_ms=now,
-                resolved_by=resolved_by if outcome.status == "complete" else "void",
-            )
             self._save_state(connection, player.id, title, engine_round, now)
-        connection.execute(update(rounds).where(rounds.c.id == round_id).values(**values))
-        seq = len(record["actions"])
-        connection.execute(
-            insert(round_steps).values(
-                round_id=round_id,
-                seq=seq,
-                action=action,
-                view=_dumps(view),
-                balance_after=balance,
-                created_ms=now,
-            )
+        sql.run(
+            connection,
+            "INSERT INTO round_steps (round_id, seq, action, view, balance_after, created_ms)"
+            " VALUES (:round, :seq, :action, :view, :balance, :now)",
+            {
+                "round": round_id,
+                "seq": len(record["actions"]),
+                "action": action,
+                "view": view_text,
+                "balance": balance,
+                "now": now,
+            },
         )
         audit.append(
             connection,
@@ -528,18 +530,14 @@ class GameService:
             round_id,
         )
         if finished:
-            round_row = connection.execute(
-                select(rounds.c.session_id, rounds.c.bet_minor).where(rounds.c.id == round_id)
-            ).first()
-            if round_row is not None and round_row.session_id:
-                connection.execute(
-                    update(sessions)
-                    .where(sessions.c.id == round_row.session_id)
-                    .values(
-                        wins_minor=sessions.c.wins_minor + paid + outcome.refund_minor,
-                    )
-                )
+            sql.run(
+                connection,
+                "UPDATE sessions SET wins_minor = wins_minor + :amount WHERE id ="
+                " (SELECT session_id FROM rounds WHERE id = :round)",
+                {"amount": paid + outcome.refund_minor, "round": round_id},
+            )
             self.metrics.round_finished(title.game_id, outcome.status, paid)
+        player.balance_minor = balance
         return {"view": view, "balance": balance, "finished": finished, "outcome": outcome}
 
     def _round_response(
@@ -566,14 +564,14 @@ class GameService:
             and (market.celebrate_wins_not_above_stake or win_minor > bet_minor),
         }
         if market.show_session_net and session_id:
-            row = connection.execute(
-                select(sessions.c.bets_minor, sessions.c.wins_minor).where(
-                    sessions.c.id == session_id
-                )
-            ).first()
+            row = sql.one(
+                connection,
+                "SELECT bets_minor, wins_minor FROM sessions WHERE id = :id",
+                {"id": session_id},
+            )
             if row is not None:
                 response["session_net"] = self.money(
-                    market, int(row.wins_minor) - int(row.bets_minor)
+                    market, int(row["wins_minor"]) - int(row["bets_minor"])
                 )
         if extra:
             response.update(extra)
@@ -647,34 +645,35 @@ class GameService:
             except (RuleError, ValueError) as exc:
                 raise bad_request("invalid_request", str(exc)) from None
             round_id = str(uuid.uuid4())
-            wallet = ledger.wallet(connection, player.id)
-            game_account = ledger.house_account(connection, f"game:{game}", player.currency)
-            connection.execute(
-                insert(rounds).values(
-                    id=round_id,
-                    player_id=player.id,
-                    number=player.rounds_played + 1,
-                    session_id=session_id,
-                    game=game,
-                    variant=market.game(game).variant,
-                    currency=player.currency,
-                    bet_minor=bet_minor,
-                    bet=_dumps(title.bet_json(bet)),
-                    status="open",
-                    record="{}",
-                    view="{}",
-                    balance_before=player.balance_minor,
-                    autoplay_id=autoplay["id"] if autoplay else None,
-                    created_ms=now,
-                    updated_ms=now,
-                )
+            game_account = self._house_account(connection, f"game:{game}", player.currency)
+            sql.run(
+                connection,
+                "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
+                " bet_minor, bet, status, record, view, win_minor, balance_before, autoplay_id,"
+                " created_ms, updated_ms) VALUES (:id, :player, :number, :session, :game,"
+                " :variant, :currency, :bet_minor, :bet, 'open', '{}', '{}', 0, :before,"
+                " :autoplay, :now, :now)",
+                {
+                    "id": round_id,
+                    "player": player.id,
+                    "number": player.rounds_played + 1,
+                    "session": session_id,
+                    "game": game,
+                    "variant": market.game(game).variant,
+                    "currency": player.currency,
+                    "bet_minor": bet_minor,
+                    "bet": _dumps(title.bet_json(bet)),
+                    "before": player.balance_minor,
+                    "autoplay": autoplay["id"] if autoplay else None,
+                    "now": now,
+                },
             )
             try:
                 ledger.post(
                     connection,
                     "bet",
                     player.id,
-                    [(wallet.account_id, -bet_minor), (game_account, bet_minor)],
+                    [(player.account_id, -bet_minor), (game_account, bet_minor)],
                     now,
                     round_id,
                 )
@@ -682,18 +681,19 @@ class GameService:
                 raise ApiError(
                     402, "insufficient_balance", "the balance does not cover the bet"
                 ) from None
-            connection.execute(
-                update(players)
-                .where(players.c.id == player.id)
-                .values(last_round_ms=now, rounds_played=players.c.rounds_played + 1)
+            player.balance_minor -= bet_minor
+            sql.run(
+                connection,
+                "UPDATE players SET last_round_ms = :now, rounds_played = rounds_played + 1"
+                " WHERE id = :id",
+                {"now": now, "id": player.id},
             )
             if session_id:
-                connection.execute(
-                    update(sessions)
-                    .where(sessions.c.id == session_id)
-                    .values(
-                        bets_minor=sessions.c.bets_minor + bet_minor, rounds=sessions.c.rounds + 1
-                    )
+                sql.run(
+                    connection,
+                    "UPDATE sessions SET bets_minor = bets_minor + :bet, rounds = rounds + 1"
+                    " WHERE id = :id",
+                    {"bet": bet_minor, "id": session_id},
                 )
             self.metrics.bet(game, bet_minor)
             settled = self._settle(

@@ -13,8 +13,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, select
 
+from reelsmith.store import sql
 from reelsmith.store.tables import audit_log, players
 
 GENESIS = "0" * 64
@@ -37,13 +38,13 @@ def append(
     round_id: str | None = None,
 ) -> str:
     """Add an entry to the player's chain (the caller holds the player's lock)."""
-    head = connection.execute(
-        select(players.c.audit_seq, players.c.audit_hash).where(players.c.id == player_id)
-    ).first()
+    head = sql.one(
+        connection, "SELECT audit_seq, audit_hash FROM players WHERE id = :id", {"id": player_id}
+    )
     if head is None:
         raise LookupError(f"no player {player_id}")
-    seq = int(head.audit_seq) + 1
-    prev = str(head.audit_hash) or GENESIS
+    seq = int(head["audit_seq"]) + 1
+    prev = str(head["audit_hash"]) or GENESIS
     text = canonical(payload)
     body = {
         "player_id": player_id,
@@ -54,20 +55,26 @@ def append(
         "payload": text,
     }
     digest = entry_hash(prev, body)
-    connection.execute(
-        insert(audit_log).values(
-            player_id=player_id,
-            seq=seq,
-            kind=kind,
-            round_id=round_id,
-            payload=text,
-            prev_hash=prev,
-            hash=digest,
-            created_ms=now_ms,
-        )
+    sql.run(
+        connection,
+        "INSERT INTO audit_log"
+        " (player_id, seq, kind, round_id, payload, prev_hash, hash, created_ms)"
+        " VALUES (:player_id, :seq, :kind, :round_id, :payload, :prev, :hash, :now)",
+        {
+            "player_id": player_id,
+            "seq": seq,
+            "kind": kind,
+            "round_id": round_id,
+            "payload": text,
+            "prev": prev,
+            "hash": digest,
+            "now": now_ms,
+        },
     )
-    connection.execute(
-        update(players).where(players.c.id == player_id).values(audit_seq=seq, audit_hash=digest)
+    sql.run(
+        connection,
+        "UPDATE players SET audit_seq = :seq, audit_hash = :hash WHERE id = :id",
+        {"seq": seq, "hash": digest, "id": player_id},
     )
     return digest
 

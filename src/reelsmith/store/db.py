@@ -8,6 +8,7 @@ the process being killed.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,7 @@ class Database:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.schema = schema
+        self._write_lock = threading.Lock()
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             database = self.url.database or ""
@@ -65,9 +67,17 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A write transaction: committed when the block ends, rolled back on any error."""
-        with self.engine.connect() as connection, connection.begin():
-            yield connection
+        """A write transaction: committed when the block ends, rolled back on any error.
+
+        On SQLite, writers of this process queue on a lock first: SQLite admits one writer at
+        a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
+        """
+        if self.is_sqlite:
+            with self._write_lock, self.engine.connect() as connection, connection.begin():
+                yield connection
+        else:
+            with self.engine.connect() as connection, connection.begin():
+                yield connection
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

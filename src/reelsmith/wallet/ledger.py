@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select
 
+from reelsmith.store import sql
 from reelsmith.store.tables import accounts, ledger_transactions, postings
 
 KINDS = ("deposit", "withdrawal", "bet", "win", "jackpot_win", "refund")
@@ -54,14 +55,14 @@ class Wallet:
 
 
 def wallet(connection: Connection, player_id: str) -> Wallet:
-    row = connection.execute(
-        select(accounts.c.id, accounts.c.currency, accounts.c.balance).where(
-            accounts.c.player_id == player_id
-        )
-    ).first()
+    row = sql.one(
+        connection,
+        "SELECT id, currency, balance FROM accounts WHERE player_id = :player_id",
+        {"player_id": player_id},
+    )
     if row is None:
         raise LookupError(f"player {player_id} has no wallet")
-    return Wallet(int(row.id), str(row.currency), int(row.balance))
+    return Wallet(int(row["id"]), str(row["currency"]), int(row["balance"]))
 
 
 def post(
@@ -80,30 +81,34 @@ def post(
     if sum(amount for _, amount in entries) != 0 or len(entries) < 2:
         raise ValueError(f"{kind}: postings must be two or more and sum to zero: {entries}")
     for account_id, amount in entries:
-        if amount < 0:
-            row = connection.execute(
-                select(accounts.c.balance, accounts.c.player_id).where(accounts.c.id == account_id)
-            ).first()
-            if row is not None and row.player_id is not None and row.balance + amount < 0:
-                raise InsufficientFundsError(int(row.balance), -amount)
-    result = connection.execute(
-        insert(ledger_transactions).values(
-            kind=kind, player_id=player_id, round_id=round_id, created_ms=now_ms
+        # wallets only: house accounts have no player and no cached balance to guard
+        moved = sql.run(
+            connection,
+            "UPDATE accounts SET balance = balance + :amount "
+            "WHERE id = :id AND player_id IS NOT NULL AND balance + :amount >= 0",
+            {"amount": amount, "id": account_id},
+        ).rowcount
+        if moved == 0 and amount < 0:
+            row = sql.one(
+                connection,
+                "SELECT balance, player_id FROM accounts WHERE id = :id",
+                {"id": account_id},
+            )
+            if row is not None and row["player_id"] is not None:
+                raise InsufficientFundsError(int(row["balance"]), -amount)
+    transaction_id = int(
+        sql.scalar(
+            connection,
+            "INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms) "
+            "VALUES (:kind, :player_id, :round_id, :now) RETURNING id",
+            {"kind": kind, "player_id": player_id, "round_id": round_id, "now": now_ms},
         )
     )
-    transaction_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-    connection.execute(
-        insert(postings),
-        [
-            {"transaction_id": transaction_id, "account_id": account_id, "amount": amount}
-            for account_id, amount in entries
-        ],
-    )
     for account_id, amount in entries:
-        connection.execute(
-            update(accounts)
-            .where(accounts.c.id == account_id, accounts.c.player_id.is_not(None))
-            .values(balance=accounts.c.balance + amount)
+        sql.run(
+            connection,
+            "INSERT INTO postings (transaction_id, account_id, amount) VALUES (:t, :a, :amount)",
+            {"t": transaction_id, "a": account_id, "amount": amount},
         )
     return transaction_id
 

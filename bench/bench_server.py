@@ -1,0 +1,214 @@
+"""Game server throughput: durable spins per second and p50/p99 latency, 32 concurrent clients.
+
+Starts the real server (`reelsmith serve`) as a separate process, creates 32 players, and has
+each client spin Days of the Tsar as fast as the server answers (collecting any win, playing
+any free spins), for a fixed time. Every spin is committed to the database before its response.
+The baseline, measured in the same run with the same clients, is the server's `/healthz`
+endpoint: the HTTP stack alone, no database.
+
+Runs on SQLite (one worker) and, when PostgreSQL is reachable, on PostgreSQL (two workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+
+CLIENTS = 32
+SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
+OPERATOR = "bench-operator-key"
+SECRET = "bench-secret-key"
+PG_URL = os.environ.get(
+    "REELSMITH_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+BET = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "REELSMITH_DATABASE_URL": database_url,
+        "REELSMITH_SECRET_KEY": SECRET,
+        "REELSMITH_OPERATOR_API_KEY": OPERATOR,
+        "REELSMITH_RATE_LIMIT_PER_SECOND": "100000",
+        "REELSMITH_RATE_LIMIT_BURST": "100000",
+    }
+    process = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/reelsmith"),
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def make_players(client: httpx.AsyncClient) -> list[str]:
+    tokens = []
+    headers = {"X-API-Key": OPERATOR}
+    for _ in range(CLIENTS):
+        key = uuid.uuid4().hex
+        player = (
+            await client.post(
+                "/operator/players",
+                json={"external_ref": key, "currency": "EUR"},
+                headers={**headers, "Idempotency-Key": key},
+            )
+        ).json()["id"]
+        await client.post(
+            f"/operator/players/{player}/deposit",
+            json={"amount": "100000.00"},
+            headers={**headers, "Idempotency-Key": key + "d"},
+        )
+        tokens.append(
+            (await client.post(f"/operator/players/{player}/sessions", headers=headers)).json()[
+                "token"
+            ]
+        )
+    return tokens
+
+
+async def spin_client(
+    client: httpx.AsyncClient, token: str, stop: float, latencies: list[float], errors: list[int]
+) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    while time.perf_counter() < stop:
+        start = time.perf_counter()
+        response = await client.post(
+            "/api/games/days-of-the-tsar/spin",
+            json={"bet": BET},
+            headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
+        )
+        latencies.append(time.perf_counter() - start)
+        if response.status_code != 200:
+            errors.append(response.status_code)
+            continue
+        body = response.json()
+        while body.get("status") == "open":
+            action = "free-spin" if body["round"]["actions_allowed"] == ["free_spin"] else "collect"
+            start = time.perf_counter()
+            response = await client.post(
+                f"/api/games/days-of-the-tsar/rounds/{body['round_id']}/{action}",
+                json={},
+                headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
+            )
+            latencies.append(time.perf_counter() - start)
+            if response.status_code != 200:
+                errors.append(response.status_code)
+                break
+            body = response.json()
+
+
+async def health_client(
+    client: httpx.AsyncClient, stop: float, latencies: list[float], errors: list[int]
+) -> None:
+    while time.perf_counter() < stop:
+        start = time.perf_counter()
+        response = await client.get("/healthz")
+        latencies.append(time.perf_counter() - start)
+        if response.status_code != 200:
+            errors.append(response.status_code)
+
+
+async def measure(url: str) -> dict[str, tuple[float, float, float, int]]:
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+        tokens = await make_players(client)
+        results = {}
+        for name in ("healthz (baseline)", "spin (committed)"):
+            latencies: list[float] = []
+            errors: list[int] = []
+            warm = time.perf_counter() + 1.0
+            if name.startswith("spin"):
+                await asyncio.gather(*(spin_client(client, t, warm, [], []) for t in tokens))
+            begin = time.perf_counter()
+            stop = begin + SECONDS
+            if name.startswith("spin"):
+                await asyncio.gather(
+                    *(spin_client(client, t, stop, latencies, errors) for t in tokens)
+                )
+            else:
+                await asyncio.gather(
+                    *(health_client(client, stop, latencies, errors) for _ in tokens)
+                )
+            elapsed = time.perf_counter() - begin
+            ordered = sorted(latencies)
+            p50 = statistics.median(ordered) * 1000
+            p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
+            results[name] = (len(latencies) / elapsed, p50, p99, len(errors))
+        return results
+
+
+def run(label: str, database_url: str, workers: int) -> None:
+    process, url = start_server(database_url, workers)
+    try:
+        results = asyncio.run(measure(url))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    for name, (rate, p50, p99, errors) in results.items():
+        print(f"{label:<22}{name:<22}{rate:>12,.0f}{p50:>10.1f}{p99:>10.1f}{errors:>8}")
+
+
+def main() -> None:
+    print(
+        f"{CLIENTS} concurrent clients, {SECONDS:.0f} s per measurement, load generator on the same machine"
+    )
+    print(
+        f"{'database':<22}{'requests':<22}{'per second':>12}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        run("SQLite, 1 worker", f"sqlite:///{tmp}/bench.db", 1)
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL.replace("+psycopg", ""), connect_timeout=3) as connection:
+            schema = f"bench_{uuid.uuid4().hex[:8]}"
+            connection.execute(f'CREATE SCHEMA "{schema}"')
+            connection.commit()
+    except Exception as exc:  # no PostgreSQL here
+        print(f"PostgreSQL skipped: {exc}")
+        return
+    separator = "&" if "?" in PG_URL else "?"
+    try:
+        run("PostgreSQL, 2 workers", f"{PG_URL}{separator}options=-csearch_path%3D{schema}", 2)
+    finally:
+        with psycopg.connect(PG_URL.replace("+psycopg", "")) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            connection.commit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
