@@ -331,6 +331,7 @@ def serve(
         }
     )
     console.print(f"reelsmith serving on http://{host}:{port}/ (database {settings.database_url})")
+    os.environ.setdefault("REELSMITH_LOG_JSON", "true")
     if "operator_api_key" in settings.generated:
         console.print(f"operator API key for this run: {settings.operator_api_key}")
     uvicorn.run(

@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reelsmith.games import load_game
 from reelsmith.rng import RandomSource
 from reelsmith.rules_page import rules_document
-from reelsmith.server import tokens
+from reelsmith.server import logs, tokens
 from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
 from reelsmith.server.markets import load_markets
@@ -182,15 +182,15 @@ class Observe:
             self.metrics.latency.labels(route, scope["method"]).observe(elapsed)
             if log.isEnabledFor(logging.INFO):
                 log.info(
-                    json.dumps(
-                        {
-                            "event": "request",
+                    "request",
+                    extra={
+                        "fields": {
                             "method": scope["method"],
                             "route": route,
                             "status": status,
                             "ms": round(elapsed * 1000, 2),
                         }
-                    )
+                    },
                 )
 
 
@@ -262,6 +262,8 @@ def create_app(
     run_resolver: bool = True,
 ) -> FastAPI:
     settings = settings or Settings.load()
+    if settings.log_json:
+        logs.configure()
     clock = clock or SystemClock()
     db = database or Database(settings.database_url)
     db.migrate()

@@ -37,6 +37,7 @@ class Settings:
     resolver_interval_seconds: float = 60.0
     max_body_bytes: int = 65_536
     history_limit: int = 100
+    log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
     generated: list[str] = field(default_factory=list)
 
     @classmethod
