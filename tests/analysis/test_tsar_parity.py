@@ -4,15 +4,16 @@ draws.
 Each kernel round's draws (purpose, bound, value) are fed to the live engine
 (``rules.start_round`` then ``rules.finish``) through a ``ReplaySource``, which also checks that
 live play asks for the same purposes and bounds in the same order and uses every draw. The
-default suite replays 50,000 rounds of the default variant plus the other variant and a small
-model that triggers free spins on most spins; ``make test-slow`` replays 1,000,000 rounds.
+default suite replays 1,000,000 rounds of the default variant (four streams on two processes)
+plus 20,000 of the other variant and 3,000 of a small model that triggers free spins on most
+spins.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import time
-
-import pytest
+from concurrent.futures import ProcessPoolExecutor
 
 from reelsmith.analysis import tsar_kernel as k
 from reelsmith.analysis.tsar_simulation import KernelGame, chunk_stream
@@ -20,64 +21,68 @@ from reelsmith.games.days_of_the_tsar import rules
 from reelsmith.rng import Draw, ReplaySource
 
 
-def replay_and_compare(model, variant_id, seed, rounds, chunks=1):
+def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
+    """Replay ``rounds`` kernel rounds of stream ``chunk`` through live play; returns
+    (rounds compared, triggers, free spins)."""
     game = KernelGame.build(model, variant_id)
     bet = rules.tsar_rules(model).bets.default
     assert bet.lines == 25 and bet.coins_per_line == 1
     options = rules.RoundOptions(gamble_allowed=False)
     compared = triggers = free_spins = 0
-    per_chunk = rounds // chunks
-    for chunk in range(chunks):
-        results, draws = game.trace(chunk_stream(seed, chunk), per_chunk)
-        for result, log in zip(results, draws, strict=True):
-            source = ReplaySource(
-                Draw(k.DRAW_PURPOSES[kind], int(bound), int(value)) for kind, bound, value in log
-            )
-            live = rules.finish(
-                model, rules.start_round(model, bet, source, variant=variant_id, options=options),
-                source,
-            )  # fmt: skip
-            base = live.base_spin
-            assert base is not None and live.phase is rules.Phase.COMPLETE
-            scatter = base.wins.scatter_win.coins if base.wins.scatter_win else 0
-            observed = (
-                live.win_coins,
-                base.wins.line_coins,
-                scatter,
-                base.eggs,
-                sum(base.reveals),
-                len(live.free_spins),
-                live.free_spins_win_coins,
-                sum(s.eggs for s in live.free_spins),
-            )
-            assert observed == tuple(int(x) for x in result), (compared, observed, result)
-            assert source.remaining == 0
-            compared += 1
-            triggers += result[k.R_AWARDED] > 0
-            free_spins += result[k.R_FREE_SPINS]
+    results, draws = game.trace(chunk_stream(seed, chunk), rounds)
+    for result, log in zip(results, draws, strict=True):
+        source = ReplaySource(
+            Draw(k.DRAW_PURPOSES[kind], int(bound), int(value)) for kind, bound, value in log
+        )
+        live = rules.finish(
+            model, rules.start_round(model, bet, source, variant=variant_id, options=options),
+            source,
+        )  # fmt: skip
+        base = live.base_spin
+        assert base is not None and live.phase is rules.Phase.COMPLETE
+        scatter = base.wins.scatter_win.coins if base.wins.scatter_win else 0
+        observed = (
+            live.win_coins,
+            base.wins.line_coins,
+            scatter,
+            base.eggs,
+            sum(base.reveals),
+            len(live.free_spins),
+            live.free_spins_win_coins,
+            sum(s.eggs for s in live.free_spins),
+        )
+        assert observed == tuple(int(x) for x in result), (compared, observed, result)
+        assert source.remaining == 0
+        compared += 1
+        triggers += result[k.R_AWARDED] > 0
+        free_spins += result[k.R_FREE_SPINS]
     return compared, triggers, free_spins
 
 
-def test_default_variant_50k_rounds(tsar_model):
+def replay_stream(variant_id: str, seed: int, chunk: int, rounds: int) -> tuple[int, int, int]:
+    """One stream's parity check in a worker process (loads the shipped title itself)."""
+    from reelsmith.games import load_game
+
+    return replay_and_compare(load_game("days-of-the-tsar"), variant_id, seed, rounds, chunk)
+
+
+def test_default_variant_one_million_rounds():
     started = time.perf_counter()
-    compared, triggers, free_spins = replay_and_compare(tsar_model, "96.00", 2024, 50_000)
-    assert compared == 50_000 and triggers > 200 and free_spins > 5_000
-    print(f"parity: 50,000 rounds in {time.perf_counter() - started:.1f} s")
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        parts = list(pool.map(replay_stream, ["96.00"] * 4, [99] * 4, range(4), [250_000] * 4))
+    compared = sum(p[0] for p in parts)
+    triggers = sum(p[1] for p in parts)
+    free_spins = sum(p[2] for p in parts)
+    assert compared == 1_000_000 and triggers > 5_000 and free_spins > 100_000
+    print(f"parity: 1,000,000 rounds in {time.perf_counter() - started:.1f} s")
 
 
 def test_other_variant(tsar_model):
-    compared, triggers, _ = replay_and_compare(tsar_model, "94.00", 7, 10_000)
-    assert compared == 10_000 and triggers > 20
+    compared, triggers, _ = replay_and_compare(tsar_model, "94.00", 7, 20_000)
+    assert compared == 20_000 and triggers > 50
 
 
 def test_small_model_with_frequent_retriggers(small):
     compared, triggers, free_spins = replay_and_compare(small, "small", 11, 3_000)
     assert compared == 3_000 and triggers > 500 and free_spins > 5 * triggers
-
-
-@pytest.mark.slow
-def test_default_variant_one_million_rounds(tsar_model):
-    started = time.perf_counter()
-    compared, triggers, _ = replay_and_compare(tsar_model, "96.00", 99, 1_000_000, chunks=4)
-    assert compared == 1_000_000 and triggers > 5_000
-    print(f"parity: 1,000,000 rounds in {time.perf_counter() - started:.1f} s")

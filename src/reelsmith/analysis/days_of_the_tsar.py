@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -430,8 +431,11 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> TsarAnalysi
     lines = model.line_count
     pays = [int(p) for p in model.scatter_pays]
 
-    base = enumerate_screens(model, variant.reel_sets["base"], lines)
-    free = enumerate_screens(model, variant.reel_sets[free_name], lines)
+    # The two full cycles are independent and the kernel releases the GIL: run them together.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        base_job = pool.submit(enumerate_screens, model, variant.reel_sets["base"], lines)
+        free_job = pool.submit(enumerate_screens, model, variant.reel_sets[free_name], lines)
+        base, free = base_job.result(), free_job.result()
     base_moments = screen_moments(base, pays, lines)
     free_moments = screen_moments(free, pays, lines)
     spin = _spin_moments(free_moments, extra)

@@ -73,7 +73,8 @@ h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #c
 table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
-table.strips td { text-align: left; font-family: monospace; font-size: 0.8rem; }
+table.text td, table.text th { text-align: left; }
+table.strips td { font-family: monospace; font-size: 0.8rem; }
 .flag { color: #b00; font-weight: bold; } .note { color: #555; font-size: 0.9rem; }
 img { max-width: 100%; }
 """

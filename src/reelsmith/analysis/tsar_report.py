@@ -25,7 +25,9 @@ def pct(value: Fraction | float, digits: int = 5) -> str:
 
 
 def one_in(p: float) -> str:
-    return f"1 in {1 / p:,.0f}" if p > 0 else "never"
+    if p <= 0:
+        return "never"
+    return f"1 in {1 / p:,.2f}" if 1 / p < 100 else f"1 in {1 / p:,.0f}"
 
 
 def award_name(award: tsar.AwardFigures, names: dict[str, str]) -> str:
@@ -175,7 +177,7 @@ def _strip_rows(a: tsar.TsarAnalysis, name: str) -> str:
     ]
     return (
         f"<h3>{esc(name)} ({reel_set.cycle:,} stop combinations)</h3>"
-        + table(("reel", "strip (top row = stop)"), rows, "strips")
+        + table(("reel", "strip (top row = stop)"), rows, "strips text")
         + table(("symbol", *(f"reel {r + 1}" for r in range(model.reels))), count_rows)
     )
 
@@ -185,7 +187,8 @@ def _plots(a: tsar.TsarAnalysis) -> dict[str, str]:
     bands = tsar.base_win_bands(a)
     figure, axes = new_figure()
     labels = [label.replace("over ", "") for label, _ in bands]
-    axes.bar(labels, [max(p, 1e-12) for _, p in bands], color="#3b6ea5")
+    # a band that never happens gets no bar (a log scale has no zero)
+    axes.bar(labels, [p if p > 0 else np.nan for _, p in bands], color="#3b6ea5")
     axes.set_yscale("log")
     axes.set_ylabel("probability")
     axes.set_xlabel("base-spin win (x total bet)")
@@ -305,7 +308,7 @@ def par_sheet(a: tsar.TsarAnalysis) -> str:
         "says otherwise; no figure on this sheet is simulated. "
         f"RTP as a fraction: {esc(doc['rtp_fraction'])}.</p>"
         "<h2>Summary</h2>"
-        + table(("figure", "value", "method"), summary)
+        + table(("figure", "value", "method"), summary, "text")
         + "<h2>Paytable</h2>"
         + gli
         + table(
