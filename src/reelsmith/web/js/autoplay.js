@@ -1,0 +1,93 @@
+/**
+ * The autoplay dialog: number of rounds and the stop conditions (any feature, a single win
+ * above an amount, a loss limit). The server keeps the autoplay and counts its rounds.
+ */
+import { Dialog } from './dialog.js';
+import { h } from './dom.js';
+import { AmountError } from './money.js';
+
+const PRESETS = [10, 25, 50, 100];
+
+export class AutoplayDialog {
+  constructor(game) {
+    this.game = game;
+    this.money = game.money;
+    this.dialog = new Dialog({ id: 'autoplay-dialog', title: 'Autoplay', cls: `theme-${game.ui.theme}` });
+    game.dialogs.push(this.dialog);
+    this.rounds = h('input', { id: 'autoplay-rounds', type: 'number', min: 1, max: 1000, step: 1, value: 10, inputmode: 'numeric', required: true });
+    this.feature = h('input', { id: 'autoplay-feature', type: 'checkbox' });
+    this.winAbove = h('input', { id: 'autoplay-win-above', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: 'no limit' });
+    this.lossLimit = h('input', { id: 'autoplay-loss-limit', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: 'no limit' });
+    this.error = h('p', { class: 'form-error', role: 'alert' });
+    const currency = `(${game.market.currency})`;
+    this.form = h(
+      'form',
+      { class: 'autoplay-form', method: 'dialog', novalidate: true, onsubmit: (e) => this.submit(e) },
+      h('label', { for: 'autoplay-rounds' }, 'Number of rounds'),
+      h(
+        'div',
+        { class: 'presets', role: 'group', 'aria-label': 'Quick choices' },
+        ...PRESETS.map((n) =>
+          h('button', { type: 'button', class: 'btn btn-small', onclick: () => { this.rounds.value = n; } }, String(n)),
+        ),
+      ),
+      this.rounds,
+      h('label', { class: 'check' }, this.feature, ' Stop when any feature starts'),
+      h('label', { for: 'autoplay-win-above' }, `Stop if a single win exceeds ${currency}`),
+      this.winAbove,
+      h('label', { for: 'autoplay-loss-limit' }, `Stop when my losses reach ${currency}`),
+      this.lossLimit,
+      this.error,
+      h(
+        'div',
+        { class: 'form-actions' },
+        h('button', { type: 'button', class: 'btn', onclick: () => this.dialog.close() }, 'Cancel'),
+        h('button', { type: 'submit', id: 'autoplay-start', class: 'btn btn-accent' }, 'Start autoplay'),
+      ),
+    );
+    this.dialog.body.append(
+      h('p', { class: 'dialog-note' }, 'Autoplay spins at your current bet. You can stop it at any time; the remaining rounds stay visible.'),
+      this.form,
+    );
+  }
+
+  open() {
+    this.error.textContent = '';
+    this.dialog.show();
+    this.rounds.focus();
+  }
+
+  amount(input, what) {
+    const text = input.value.trim();
+    if (!text) return null;
+    let minor;
+    try {
+      minor = this.money.toMinor(text);
+    } catch (error) {
+      if (error instanceof AmountError) throw new Error(`${what}: ${error.message}`);
+      throw error;
+    }
+    if (minor <= 0) throw new Error(`${what} must be above zero.`);
+    return this.money.toDecimal(minor);
+  }
+
+  submit(event) {
+    event.preventDefault();
+    const rounds = Number(this.rounds.value);
+    try {
+      if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) {
+        throw new Error('Choose 1 to 1000 rounds.');
+      }
+      const settings = {
+        rounds,
+        stop_on_feature: this.feature.checked,
+        stop_on_win_above: this.amount(this.winAbove, 'The single-win limit'),
+        loss_limit: this.amount(this.lossLimit, 'The loss limit'),
+      };
+      this.dialog.close();
+      this.game.startAutoplay(settings);
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+}

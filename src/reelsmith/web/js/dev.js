@@ -1,0 +1,22 @@
+/**
+ * Dev mode only (the server reports `dev_mode`): a hook for tests and QA to force the random
+ * draws of the next requests. `window.reelsmith.forceNext([..])` queues one list; each
+ * following spin, free spin, gamble or collect takes the next list as its `forced_draws`.
+ */
+export function installDevHook(api) {
+  window.reelsmith = {
+    forceNext(draws) {
+      if (!Array.isArray(draws) || !draws.every((d) => Number.isInteger(d) && d >= 0)) {
+        throw new TypeError('forceNext takes a list of non-negative whole numbers');
+      }
+      api.forced.push([...draws]);
+      return api.forced.length;
+    },
+    pending() {
+      return api.forced.length;
+    },
+    clear() {
+      api.forced.length = 0;
+    },
+  };
+}

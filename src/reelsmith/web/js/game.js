@@ -1,0 +1,682 @@
+/**
+ * One title's screen and its round flow, shared by both titles: spin, free spins, the Tsar's
+ * gamble, autoplay, resume of an open round, errors. What differs between the titles (bet
+ * controls, eggs, gems and pots, ladders) lives in `titles/*.js` behind a small interface:
+ *
+ *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
+ *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),
+ *   setEnabled(on), onBetChange (set by the game), applyCarried(carried),
+ *   presentSpin(resp, {startedAt}), showRound(round), roundWinMinor(round),
+ *   winItems(round) -> [{line?, positions, text}], lastScreen(round), afterRound(resp)
+ */
+import { ApiError } from './api.js';
+import { AutoplayDialog } from './autoplay.js';
+import { announce, h, sleep } from './dom.js';
+import { HistoryDialog } from './history.js';
+import { describe } from './messages.js';
+import { ReelGrid } from './reels.js';
+import { RulesDialog } from './rules.js';
+import { createTitle } from './titles/index.js';
+import { WinMeter } from './winmeter.js';
+
+const STOP_REASONS = {
+  feature: 'a feature was triggered',
+  single_win_above: 'a single win passed your limit',
+  loss_limit: 'your loss limit was reached',
+  rounds_done: 'all rounds were played',
+  player: 'you stopped it',
+  replaced: 'a new autoplay replaced it',
+};
+
+export class Game {
+  constructor(app, info) {
+    this.app = app;
+    this.id = info.id;
+    this.name = info.name;
+    this.api = app.api;
+    this.money = app.money;
+    this.motion = app.motion;
+    this.market = app.market;
+    this.gameMarket = app.market.games[this.id];
+    this.round = null;
+    this.roundId = null;
+    this.state = 'loading';
+    this.autoplay = null;
+    this.autoStop = false;
+    this.cycleToken = 0;
+    this.gambleOpen = false;
+    this.destroyed = false;
+    this.dialogs = [];
+  }
+
+  // ---------------------------------------------------------------------------------
+  // building the screen
+  // ---------------------------------------------------------------------------------
+
+  async mount(view) {
+    this.rules = await this.api.get(`/api/games/${this.id}/rules`);
+    this.ui = createTitle(this.id, this);
+    this.grid = new ReelGrid({
+      reels: this.rules.reels,
+      rows: this.rules.rows,
+      paylines: this.rules.paylines,
+      cell: (symbol, reel) => this.ui.cell(symbol, reel),
+      name: (symbol) => this.ui.name(symbol),
+      filler: this.ui.filler,
+    });
+    this.win = null;
+    this.build(view);
+    this.ui.onBetChange = () => this.betChanged();
+    await this.loadState({ first: true });
+  }
+
+  build(view) {
+    const theme = this.ui.theme;
+    this.top = h('div', { class: 'stage-top' });
+    this.side = h('div', { class: 'stage-feature' });
+    this.overlay = h('div', { class: 'stage-overlay', 'aria-live': 'polite' });
+    this.caption = h('p', { class: 'win-caption', id: 'win-caption', 'aria-live': 'polite' });
+    this.spinButton = h(
+      'button',
+      { type: 'button', id: 'spin', class: 'spin-button', onclick: () => this.primary() },
+      h('span', { class: 'spin-icon', 'aria-hidden': 'true' }),
+      h('span', { class: 'spin-label' }, 'Spin'),
+    );
+    const winOutput = h('output', { id: 'win', class: 'meter-value', 'data-minor': '0' });
+    const betOutput = h('output', { id: 'bet-total', class: 'meter-value' });
+    this.betOutput = betOutput;
+    const betSlot = h('div', { class: 'bet-controls' });
+    const extras = h('div', { class: 'play-extras' });
+    if (this.market.autoplay) {
+      this.autoplayButton = h(
+        'button',
+        { type: 'button', id: 'autoplay', class: 'btn btn-ghost', onclick: () => this.openAutoplay() },
+        'Autoplay',
+      );
+      extras.append(this.autoplayButton);
+    }
+    if (this.market.turbo) {
+      this.turboButton = h(
+        'button',
+        {
+          type: 'button',
+          id: 'turbo',
+          class: 'btn btn-ghost',
+          'aria-pressed': String(this.motion.turbo),
+          onclick: () => this.toggleTurbo(),
+        },
+        'Turbo',
+      );
+      extras.append(this.turboButton);
+    }
+    this.autoplayStatus = h(
+      'div',
+      { class: 'autoplay-status', id: 'autoplay-status', hidden: true, role: 'status' },
+      h('span', { class: 'autoplay-remaining' }),
+      h('button', { type: 'button', id: 'autoplay-stop', class: 'btn btn-small', onclick: () => this.stopAutoplay() }, 'Stop'),
+    );
+    this.root = h(
+      'section',
+      { class: `game theme-${theme}`, 'data-game': this.id, 'data-state': 'loading', 'aria-label': this.name },
+      h(
+        'header',
+        { class: 'game-bar' },
+        h('a', { href: '#/', class: 'btn btn-ghost back', 'aria-label': 'Back to the lobby' }, '‹ Lobby'),
+        h('h1', { class: 'game-title' }, this.name),
+        h(
+          'div',
+          { class: 'game-bar-actions' },
+          h('button', { type: 'button', id: 'rules', class: 'btn btn-ghost', onclick: () => this.openRules() }, 'Paytable & rules'),
+          h('button', { type: 'button', id: 'history', class: 'btn btn-ghost', onclick: () => this.openHistory() }, 'History'),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'stage' },
+        this.top,
+        this.side,
+        h('div', { class: 'reel-frame' }, this.grid.element, this.overlay),
+        this.caption,
+      ),
+      this.autoplayStatus,
+      h(
+        'div',
+        { class: 'controls' },
+        betSlot,
+        h(
+          'div',
+          { class: 'meters' },
+          h('div', { class: 'meter' }, h('span', { class: 'meter-label' }, 'Bet'), betOutput),
+          h('div', { class: 'meter meter-win' }, h('span', { class: 'meter-label' }, 'Win'), winOutput),
+        ),
+        h('div', { class: 'play' }, extras, this.spinButton),
+      ),
+    );
+    view.replaceChildren(this.root);
+    this.win = new WinMeter(winOutput, this.money);
+    this.ui.mountControls(betSlot);
+    this.ui.mountFeature(this.top, this.side, this.overlay);
+    this.updateBetOutput();
+    this.grid.show(this.ui.initialScreen());
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.autoStop = true;
+    this.cycleToken += 1;
+    for (const dialog of this.dialogs) dialog.remove();
+  }
+
+  updateBetOutput() {
+    const minor = this.ui.betMinor();
+    this.betOutput.textContent = this.money.format(minor);
+    this.betOutput.dataset.minor = String(minor);
+    const balance = this.app.balanceMinor;
+    this.betOutput.classList.toggle('over-balance', balance !== null && minor > balance);
+  }
+
+  // ---------------------------------------------------------------------------------
+  // state
+  // ---------------------------------------------------------------------------------
+
+  /** idle | busy | spinning | feature | paused | gamble */
+  setState(state) {
+    this.state = state;
+    const shown = this.autoplay ? 'autoplay' : state;
+    this.root.dataset.state = shown;
+    const label = this.spinButton.querySelector('.spin-label');
+    let text = 'Spin';
+    let disabled = false;
+    if (this.autoplay) text = 'Stop';
+    else if (state === 'spinning') {
+      text = 'Spin';
+      disabled = !this.market.slam_stop;
+      if (this.market.slam_stop) text = 'Stop';
+    } else if (state === 'paused') text = 'Continue';
+    else if (state === 'busy' || state === 'feature' || state === 'loading') disabled = true;
+    label.textContent = text;
+    this.spinButton.classList.toggle('long-label', text.length > 5);
+    this.spinButton.disabled = disabled;
+    this.spinButton.classList.toggle('is-stop', Boolean(this.autoplay) || (state === 'spinning' && this.market.slam_stop));
+    const betLocked = state !== 'idle' && state !== 'gamble';
+    this.ui.setEnabled(!betLocked && !this.autoplay);
+    if (this.autoplayButton) this.autoplayButton.disabled = Boolean(this.autoplay) || !['idle', 'gamble'].includes(state);
+  }
+
+  get ready() {
+    return !this.autoplay && (this.state === 'idle' || this.state === 'gamble');
+  }
+
+  // ---------------------------------------------------------------------------------
+  // server state: resume an open round, carried state, active autoplay
+  // ---------------------------------------------------------------------------------
+
+  async loadState({ first = false } = {}) {
+    let state;
+    try {
+      const bet = encodeURIComponent(JSON.stringify(this.ui.bet()));
+      state = await this.api.get(`/api/games/${this.id}/state?bet=${bet}`);
+    } catch (error) {
+      this.app.handleError(error);
+      this.setState('idle');
+      return;
+    }
+    this.app.setBalance(state.balance.minor);
+    const open = state.open_round;
+    if (open) {
+      this.round = open.round;
+      this.roundId = open.round_id;
+      this.ui.setBet(this.ui.betFromRound(open.round));
+      this.updateBetOutput();
+      this.grid.show(this.ui.lastScreen(open.round));
+      this.ui.showRound(open.round);
+      this.showWinItems(open.round, { cycle: true });
+      this.win.set(this.ui.roundWinMinor(open.round));
+      if (open.round.phase === 'free_spins') {
+        this.setState('paused');
+        this.app.messages.show('Your free spins are waiting. Press Continue to play them.', {
+          kind: 'info',
+          actions: [{ label: 'Continue', run: () => this.primary() }],
+        });
+      } else if (open.round.phase === 'gamble') {
+        this.setState('gamble');
+        this.ui.offerGamble?.(open.round, { resumed: true });
+        this.app.messages.show('Your win is waiting: gamble it or collect it.', { kind: 'info' });
+      }
+    } else {
+      this.round = null;
+      this.roundId = null;
+      if (state.carried_state) this.ui.applyCarried(state.carried_state);
+      this.setState('idle');
+    }
+    if (state.autoplay && state.autoplay.status === 'active' && first && !open) {
+      const remaining = state.autoplay.remaining;
+      this.app.messages.show(`An autoplay is still active with ${remaining} rounds left.`, {
+        kind: 'info',
+        actions: [
+          { label: 'Resume autoplay', run: () => { this.app.messages.clear(); this.runAutoplay(state.autoplay); } },
+          { label: 'Stop it', run: () => this.stopServerAutoplay(state.autoplay.id) },
+        ],
+      });
+    }
+  }
+
+  async betChanged() {
+    this.updateBetOutput();
+    if (this.round) return;
+    if (!this.ui.needsCarriedState) return;
+    try {
+      const bet = encodeURIComponent(JSON.stringify(this.ui.bet()));
+      const state = await this.api.get(`/api/games/${this.id}/state?bet=${bet}`);
+      if (state.carried_state) this.ui.applyCarried(state.carried_state);
+    } catch (error) {
+      this.app.handleError(error);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // the main button (and the space bar)
+  // ---------------------------------------------------------------------------------
+
+  async primary() {
+    if (this.autoplay) return this.stopAutoplay();
+    if (this.state === 'spinning') {
+      if (this.market.slam_stop) this.grid.hurry();
+      return;
+    }
+    if (this.state === 'paused') {
+      this.app.messages.clear();
+      return this.playOut();
+    }
+    if (!this.ready || this.gambleOpen) return;
+    this.app.messages.clear();
+    if (this.state === 'gamble') {
+      this.setState('busy');
+      const collected = await this.collect();
+      if (!collected) return;
+    }
+    return this.playRound();
+  }
+
+  /** Spin, then play the round out (free spins) and offer the gamble. */
+  async playRound() {
+    const resp = await this.spin();
+    if (!resp) return;
+    await this.playOut();
+  }
+
+  /** Continue the open round: free spins, then the gamble offer or the end of the round. */
+  async playOut({ auto = false } = {}) {
+    while (this.round && this.round.phase === 'free_spins' && !this.destroyed) {
+      this.setState('feature');
+      await sleep(this.motion.ms('pause'));
+      const resp = await this.freeSpin();
+      if (!resp) {
+        this.setState('paused');
+        return false;
+      }
+    }
+    if (this.round && this.round.phase === 'gamble') {
+      if (auto) return this.collect();
+      this.setState('gamble');
+      this.ui.offerGamble?.(this.round, { resumed: false });
+      return true;
+    }
+    this.roundDone();
+    return true;
+  }
+
+  roundDone() {
+    if (this.round) this.ui.afterRound?.(this.round);
+    this.round = null;
+    this.roundId = null;
+    this.setState('idle');
+    this.updateBetOutput();
+  }
+
+  // ---------------------------------------------------------------------------------
+  // round steps
+  // ---------------------------------------------------------------------------------
+
+  async spin({ autoplayId = null } = {}) {
+    const bet = this.ui.bet();
+    this.setState('busy');
+    await this.app.gate.wait();
+    if (this.destroyed) return null;
+    this.cycleToken += 1;
+    this.caption.textContent = '';
+    this.win.set(0);
+    this.ui.beforeSpin?.();
+    this.setState('spinning');
+    const startedAt = performance.now();
+    this.grid.startSpin();
+    this.app.gate.mark();
+    const body = { bet };
+    if (autoplayId) body.autoplay_id = autoplayId;
+    let resp;
+    try {
+      resp = await this.request(`/api/games/${this.id}/spin`, body, { forcible: true });
+    } catch (error) {
+      this.grid.cancel();
+      this.setState('idle');
+      await this.stepFailed(error);
+      return null;
+    }
+    this.takeRound(resp);
+    if (resp.bet_lowered) {
+      this.ui.setBet(resp.bet_lowered.to);
+      this.updateBetOutput();
+      this.app.messages.show(
+        `Your balance was below the bet, so the bet was lowered to ${resp.bet.formatted}.`,
+        { kind: 'warning' },
+      );
+    }
+    await this.present(resp, startedAt);
+    return resp;
+  }
+
+  async freeSpin() {
+    this.cycleToken += 1;
+    this.caption.textContent = '';
+    this.ui.beforeSpin?.();
+    this.setState('spinning');
+    const startedAt = performance.now();
+    this.grid.startSpin();
+    let resp;
+    try {
+      resp = await this.request(
+        `/api/games/${this.id}/rounds/${this.roundId}/free-spin`,
+        {},
+        { forcible: true },
+      );
+    } catch (error) {
+      this.grid.cancel();
+      await this.stepFailed(error);
+      return null;
+    }
+    this.takeRound(resp);
+    await this.present(resp, startedAt);
+    this.setState('feature');
+    return resp;
+  }
+
+  /** Gamble `choice` on the pending win (the Tsar's gamble screen calls this). */
+  async gamble(choice) {
+    this.setState('busy');
+    let resp;
+    try {
+      resp = await this.request(
+        `/api/games/${this.id}/rounds/${this.roundId}/gamble`,
+        { choice },
+        { forcible: true },
+      );
+    } catch (error) {
+      this.setState('gamble');
+      await this.stepFailed(error);
+      return null;
+    }
+    this.takeRound(resp);
+    this.app.setBalance(resp.balance.minor);
+    this.app.setSessionNet(resp.session_net);
+    return resp;
+  }
+
+  /** Take the pending win. */
+  async collect() {
+    this.setState('busy');
+    let resp;
+    try {
+      resp = await this.request(
+        `/api/games/${this.id}/rounds/${this.roundId}/collect`,
+        {},
+        { forcible: true },
+      );
+    } catch (error) {
+      this.setState('gamble');
+      await this.stepFailed(error);
+      return null;
+    }
+    this.takeRound(resp);
+    this.ui.closeGamble?.();
+    this.win.set(resp.win.minor, { celebrate: resp.celebrate });
+    this.app.setBalance(resp.balance.minor);
+    this.app.setSessionNet(resp.session_net);
+    announce(`Collected ${resp.win.formatted}. Balance ${this.money.format(resp.balance.minor)}.`);
+    this.roundDone();
+    return resp;
+  }
+
+  takeRound(resp) {
+    this.round = resp.round;
+    this.roundId = resp.round_id;
+    if (resp.status === 'voided') {
+      this.app.messages.show(
+        'A malfunction voided this round: it pays nothing and your bet was returned.',
+        { kind: 'warning' },
+      );
+    }
+  }
+
+  /** Land the reels and show what the step won; settle the balance shown. */
+  async present(resp, startedAt) {
+    // The balance shows the bet taken; a win paid in this step is added after it is shown.
+    const paidNow = resp.status === 'complete' ? resp.win.minor : 0;
+    this.app.setBalance(resp.balance.minor - paidNow);
+    await this.ui.presentSpin(resp, { startedAt });
+    await this.showWin(resp);
+    this.app.setBalance(resp.balance.minor);
+    this.app.setSessionNet(resp.session_net);
+    if (resp.autoplay) this.updateAutoplay(resp.autoplay);
+  }
+
+  async showWin(resp) {
+    const round = resp.round;
+    const total = this.ui.roundWinMinor(round);
+    const before = this.win.value;
+    const celebrate =
+      total > 0 && (resp.celebrate || this.market.celebrate_wins_not_above_stake || total > resp.bet.minor);
+    const items = this.showWinItems(round, { cycle: true });
+    if (total !== before || total > 0) {
+      if (celebrate) {
+        const ratio = total / Math.max(1, resp.bet.minor);
+        const ms = this.motion.ms('countUp') * (ratio >= 10 ? 2 : ratio >= 2 ? 1.4 : 1);
+        await this.win.countTo(total, { ms: total > before ? ms : 0, celebrate: true });
+      } else {
+        this.win.set(total);
+      }
+    }
+    const spin = round.spins?.at(-1);
+    const stepWin = spin ? this.ui.spinWinMinor(spin, round) : 0;
+    if (stepWin > 0) {
+      announce(`Win ${this.money.format(stepWin)}. ${items.map((i) => i.text).join('. ')}`);
+    }
+  }
+
+  /** Draw the last spin's wins and cycle their captions until the next spin. */
+  showWinItems(round, { cycle }) {
+    const items = this.ui.winItems(round);
+    const token = ++this.cycleToken;
+    if (!items.length) {
+      this.grid.clearWins();
+      this.caption.textContent = '';
+      return items;
+    }
+    this.grid.showWins(items);
+    this.caption.textContent = items.length === 1 ? items[0].text : `${items.length} wins`;
+    if (cycle && items.length > 1) {
+      (async () => {
+        await sleep(this.motion.ms('cycle'));
+        for (let i = 0; token === this.cycleToken; i = (i + 1) % items.length) {
+          this.grid.showWins([items[i]]);
+          this.caption.textContent = items[i].text;
+          await sleep(this.motion.ms('cycle'));
+        }
+      })();
+    }
+    return items;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // requests and errors
+  // ---------------------------------------------------------------------------------
+
+  /** POST, and when the server cannot be reached ask the player to retry the same request. */
+  async request(path, body, options) {
+    let pending = null;
+    for (;;) {
+      try {
+        return pending ? await this.api.resend(pending) : await this.api.post(path, body, options);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'unreachable' || this.destroyed) throw error;
+        pending = error.request;
+        const retry = await this.app.askRetry(error);
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  async stepFailed(error) {
+    if (!(error instanceof ApiError)) {
+      this.app.messages.show(String(error?.message || error));
+      return;
+    }
+    if (['round_open', 'round_finished', 'action_not_allowed', 'gamble_not_available'].includes(error.code)) {
+      this.app.messages.show(`${describe(error)} The game has been brought up to date.`, { kind: 'warning' });
+      await this.loadState();
+      return;
+    }
+    if (error.code === 'autoplay_finished') {
+      this.updateAutoplay(error.body.autoplay ?? { ...this.autoplay, status: 'finished' });
+      return;
+    }
+    if (error.code === 'unreachable' && this.round) {
+      // The player declined to retry mid-round: the round stays open and can be continued.
+      this.setState(this.round.phase === 'gamble' ? 'gamble' : 'paused');
+    }
+    this.app.handleError(error);
+  }
+
+  // ---------------------------------------------------------------------------------
+  // autoplay
+  // ---------------------------------------------------------------------------------
+
+  openAutoplay() {
+    if (!this.ready) return;
+    this.autoplayDialog ??= new AutoplayDialog(this);
+    this.autoplayDialog.open();
+  }
+
+  async startAutoplay(settings) {
+    if (this.state === 'gamble') {
+      const collected = await this.collect();
+      if (!collected) return;
+    }
+    let autoplay;
+    try {
+      autoplay = await this.request(`/api/games/${this.id}/autoplay`, { bet: this.ui.bet(), ...settings });
+    } catch (error) {
+      await this.stepFailed(error);
+      return;
+    }
+    await this.runAutoplay(autoplay);
+  }
+
+  async runAutoplay(autoplay) {
+    this.autoStop = false;
+    this.updateAutoplay(autoplay);
+    this.setState('busy');
+    if (this.round) await this.playOut({ auto: true });
+    while (this.autoplay && this.autoplay.status === 'active' && !this.autoStop && !this.destroyed) {
+      const resp = await this.spin({ autoplayId: this.autoplay.id });
+      if (!resp) break;
+      const ok = await this.playOut({ auto: true });
+      if (!ok) break;
+      if (!this.autoplay || this.autoplay.status !== 'active' || this.autoStop) break;
+      await sleep(this.motion.ms('pause'));
+    }
+    const last = this.autoplay;
+    this.autoplay = null;
+    this.renderAutoplay(null);
+    if (this.destroyed) return;
+    if (this.round) this.setState(this.round.phase === 'gamble' ? 'gamble' : 'paused');
+    else this.setState('idle');
+    if (last) {
+      const why = STOP_REASONS[last.stop_reason] ?? (this.autoStop ? STOP_REASONS.player : 'it was interrupted');
+      const text = last.status === 'finished' ? 'Autoplay finished: all rounds were played.' : `Autoplay stopped: ${why}.`;
+      this.app.messages.notice(text, 5000);
+      this.root.dataset.autoplayEnded = last.stop_reason || 'interrupted';
+      announce(text);
+    }
+  }
+
+  updateAutoplay(autoplay) {
+    if (!autoplay) return;
+    if (this.autoplay && autoplay.id !== this.autoplay.id) return;
+    this.autoplay = autoplay;
+    this.renderAutoplay(autoplay);
+  }
+
+  renderAutoplay(autoplay) {
+    const status = this.autoplayStatus;
+    if (!autoplay) {
+      status.hidden = true;
+      this.setState(this.state);
+      return;
+    }
+    status.hidden = false;
+    status.dataset.remaining = String(autoplay.remaining);
+    status.dataset.status = autoplay.status;
+    status.querySelector('.autoplay-remaining').textContent =
+      autoplay.status === 'active'
+        ? `Autoplay: ${autoplay.remaining} of ${autoplay.total} rounds left`
+        : `Autoplay ending (${autoplay.remaining} left)`;
+    this.root.dataset.state = 'autoplay';
+  }
+
+  async stopAutoplay() {
+    this.autoStop = true;
+    const current = this.autoplay;
+    if (!current) return;
+    await this.stopServerAutoplay(current.id);
+  }
+
+  async stopServerAutoplay(id) {
+    try {
+      const stopped = await this.request(`/api/autoplay/${id}/stop`, null);
+      if (this.autoplay?.id === id) this.updateAutoplay(stopped);
+      else this.app.messages.notice('Autoplay stopped.');
+    } catch (error) {
+      this.app.handleError(error);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // dialogs and toggles
+  // ---------------------------------------------------------------------------------
+
+  openRules() {
+    this.rulesDialog ??= new RulesDialog(this);
+    this.rulesDialog.open();
+  }
+
+  openHistory() {
+    this.historyDialog ??= new HistoryDialog(this);
+    this.historyDialog.open();
+  }
+
+  toggleTurbo() {
+    this.motion.setTurbo(!this.motion.turbo);
+    this.turboButton.setAttribute('aria-pressed', String(this.motion.turbo));
+    this.app.messages.notice(this.motion.turbo ? 'Turbo on' : 'Turbo off', 1500);
+  }
+
+  /** Space bar: the main action, unless a control that uses Space has the focus. */
+  onKey(event) {
+    if (event.code !== 'Space' || event.repeat) return;
+    const target = event.target;
+    if (target.closest?.('input, select, textarea, button, a, [role="button"], dialog[open]')) return;
+    if (document.querySelector('dialog[open]')) return;
+    event.preventDefault();
+    this.primary();
+  }
+}

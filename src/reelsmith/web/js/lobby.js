@@ -1,0 +1,49 @@
+/** The lobby: every title the player's market offers, with a note when a round is open. */
+import { symbolSvg } from './art/sprite.js';
+import { h } from './dom.js';
+import { themeOf } from './titles/index.js';
+
+const HERO = {
+  tsar: ['tsar', 'egg', 'cathedral'],
+  sultan: ['lamp', 'gem-red', 'sultan'],
+};
+
+export async function renderLobby(app, view) {
+  const { games } = await app.api.get('/api/games');
+  const cards = await Promise.all(games.map((game) => lobbyCard(app, game)));
+  view.replaceChildren(
+    h(
+      'section',
+      { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+      h('h1', { id: 'lobby-title', class: 'lobby-title' }, 'Choose a game'),
+      h('div', { class: 'lobby-grid' }, ...cards),
+    ),
+  );
+}
+
+async function lobbyCard(app, game) {
+  const theme = themeOf(game.id);
+  const [rules, state] = await Promise.all([
+    app.api.get(`/api/games/${game.id}/rules`).catch(() => null),
+    app.api.get(`/api/games/${game.id}/state`).catch(() => null),
+  ]);
+  const open = state?.open_round;
+  return h(
+    'article',
+    { class: `lobby-card theme-${theme}`, dataset: { game: game.id } },
+    h(
+      'div',
+      { class: 'lobby-art', 'aria-hidden': 'true' },
+      ...HERO[theme].map((id, i) => h('span', { class: `lobby-symbol s${i}`, html: symbolSvg(theme, id) })),
+    ),
+    h(
+      'div',
+      { class: 'lobby-body' },
+      h('h2', { class: 'lobby-name' }, game.name),
+      rules ? h('p', { class: 'lobby-desc' }, rules.description) : null,
+      h('p', { class: 'lobby-rtp' }, `Return to player ${game.variant}%`),
+      open ? h('p', { class: 'lobby-open', role: 'note' }, 'A round is in progress: continue it.') : null,
+      h('a', { class: 'btn btn-accent lobby-play', href: `#/play/${game.id}` }, open ? `Continue ${game.name}` : `Play ${game.name}`),
+    ),
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The client's entry point: obtain a session, read the player and the market, then show the
+ * lobby or a game by the address (`#/` or `#/play/<game>`).
+ */
+import { Api, ApiError } from './api.js';
+import { installSprites } from './art/sprite.js';
+import { installDevHook } from './dev.js';
+import { sleep } from './dom.js';
+import { Game } from './game.js';
+import { renderLobby } from './lobby.js';
+import { describe, Messages } from './messages.js';
+import { Money } from './money.js';
+import { Motion } from './motion.js';
+import { forget, obtainSession, SessionError } from './session.js';
+
+/** The market's minimum round duration: never start a round earlier than allowed. */
+class RoundGate {
+  constructor(minMs) {
+    this.minMs = minMs;
+    this.last = null;
+  }
+
+  async wait() {
+    if (!this.minMs || this.last === null) return;
+    // A small margin covers the time between our clock and the server's receipt of the request.
+    const left = this.last + this.minMs + 120 - performance.now();
+    if (left > 0) await sleep(left);
+  }
+
+  mark() {
+    this.last = performance.now();
+  }
+}
+
+class App {
+  constructor() {
+    this.api = new Api();
+    this.motion = new Motion();
+    this.messages = new Messages(document.getElementById('banner'), document.getElementById('notices'));
+    this.view = document.getElementById('view');
+    this.balance = document.getElementById('balance');
+    this.net = document.getElementById('session-net');
+    this.balanceMinor = null;
+    this.game = null;
+    this.api.onError((error) => {
+      if (error.status === 401) this.sessionEnded(error);
+    });
+  }
+
+  async start() {
+    installSprites();
+    document.addEventListener('keydown', (event) => this.game?.onKey(event));
+    window.addEventListener('hashchange', () => this.route());
+    try {
+      await this.connect();
+    } catch (error) {
+      this.startFailed(error);
+      return;
+    }
+    await this.route();
+  }
+
+  async connect({ fresh = false } = {}) {
+    const session = await obtainSession({ fresh });
+    this.session = session;
+    this.api.setToken(session.token);
+    const me = await this.api.get('/api/me');
+    this.me = me;
+    this.market = me.market;
+    this.money = Money.fromMarket(me.market);
+    this.motion.allowTurbo(me.market.turbo);
+    this.gate ??= new RoundGate(me.market.min_round_ms);
+    this.gate.minMs = me.market.min_round_ms;
+    document.documentElement.lang = this.money.locale;
+    this.setBalance(me.balance.minor);
+    this.netKey = `reelsmith.net.${me.session_id}`;
+    this.net.parentElement.hidden = !me.market.show_session_net;
+    if (me.market.show_session_net) {
+      const stored = sessionStorage.getItem(this.netKey);
+      this.renderNet(stored === null ? 0 : Number(stored));
+    }
+    if (me.dev_mode) installDevHook(this.api);
+    document.body.dataset.ready = 'true';
+  }
+
+  async route() {
+    const match = /^#\/play\/([\w-]+)/.exec(window.location.hash);
+    this.game?.destroy();
+    this.game = null;
+    this.messages.clear();
+    document.body.dataset.view = match ? 'game' : 'lobby';
+    try {
+      if (match) {
+        const info = (await this.api.get('/api/games')).games.find((g) => g.id === match[1]);
+        if (!info) {
+          this.messages.show('That game is not offered here.', { kind: 'warning' });
+          window.location.hash = '#/';
+          return;
+        }
+        const game = new Game(this, info);
+        this.game = game;
+        document.title = `${info.name} · reelsmith`;
+        await game.mount(this.view);
+      } else {
+        document.title = 'reelsmith';
+        await renderLobby(this, this.view);
+      }
+      this.view.focus({ preventScroll: true });
+    } catch (error) {
+      this.handleError(error);
+    }
+  }
+
+  setBalance(minor) {
+    this.balanceMinor = minor;
+    this.balance.textContent = this.money.format(minor);
+    this.balance.dataset.minor = String(minor);
+    this.game?.updateBetOutput?.();
+  }
+
+  setSessionNet(net) {
+    if (!net || !this.market.show_session_net) return;
+    sessionStorage.setItem(this.netKey, String(net.minor));
+    this.renderNet(net.minor);
+  }
+
+  renderNet(minor) {
+    this.net.textContent = this.money.signed(minor);
+    this.net.dataset.minor = String(minor);
+    this.net.classList.toggle('negative', minor < 0);
+  }
+
+  handleError(error) {
+    if (error instanceof ApiError && error.status === 401) return; // sessionEnded shows it
+    if (error instanceof ApiError && error.code === 'unreachable') {
+      this.messages.show(describe(error), { actions: [{ label: 'Reload', run: () => window.location.reload() }] });
+      return;
+    }
+    if (error instanceof ApiError) this.messages.error(error);
+    else this.messages.show(String(error?.message || error));
+  }
+
+  /** The server cannot be reached: ask whether to retry the same request. */
+  askRetry(error) {
+    return new Promise((resolve) => {
+      this.messages.show(describe(error), {
+        actions: [
+          { label: 'Retry', run: () => { this.messages.clear(); resolve(true); } },
+          { label: 'Cancel', run: () => { this.messages.clear(); resolve(false); } },
+        ],
+      });
+      document.body.dataset.unreachable = 'true';
+    }).finally(() => delete document.body.dataset.unreachable);
+  }
+
+  sessionEnded(error) {
+    if (this.game) this.game.autoStop = true;
+    const demo = this.session?.demo;
+    const text = error.code === 'session_expired' ? 'Your session has expired.' : 'Your session is not valid any more.';
+    this.messages.show(
+      demo ? `${text} Start a new one to keep playing; an open round will be waiting.` : `${text} Please open the game again from your account.`,
+      {
+        kind: 'error',
+        actions: demo ? [{ label: 'Start a new session', run: () => this.renew() }] : [],
+      },
+    );
+    document.body.dataset.session = 'expired';
+  }
+
+  async renew() {
+    this.messages.clear();
+    forget();
+    try {
+      await this.connect({ fresh: true });
+      delete document.body.dataset.session;
+      await this.route();
+    } catch (error) {
+      this.startFailed(error);
+    }
+  }
+
+  startFailed(error) {
+    const text = error instanceof SessionError || error instanceof ApiError ? describe(error) : String(error?.message || error);
+    this.messages.show(text, { actions: [{ label: 'Try again', run: () => window.location.reload() }] });
+    document.body.dataset.ready = 'failed';
+  }
+}
+
+new App().start();

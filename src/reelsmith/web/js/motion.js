@@ -1,0 +1,53 @@
+/**
+ * Animation timing: one profile for normal play, a shorter one for turbo (where the market
+ * allows it), and a still one when the player asks for reduced motion.
+ */
+
+const query = window.matchMedia('(prefers-reduced-motion: reduce)');
+const TURBO_STORE = 'reelsmith.turbo';
+
+const PROFILES = {
+  normal: { minSpin: 650, reelGap: 170, reveal: 420, pause: 450, countUp: 1200, cycle: 1500, banner: 1500 },
+  turbo: { minSpin: 160, reelGap: 55, reveal: 160, pause: 160, countUp: 350, cycle: 1000, banner: 650 },
+  still: { minSpin: 140, reelGap: 70, reveal: 260, pause: 300, countUp: 0, cycle: 1800, banner: 1000 },
+  stillTurbo: { minSpin: 50, reelGap: 25, reveal: 90, pause: 100, countUp: 0, cycle: 1200, banner: 400 },
+};
+
+export class Motion {
+  constructor() {
+    this.reduced = query.matches;
+    this.turboAllowed = false;
+    this.turboWanted = localStorage.getItem(TURBO_STORE) === '1';
+    query.addEventListener('change', (event) => {
+      this.reduced = event.matches;
+      this.apply();
+    });
+    this.apply();
+  }
+
+  get turbo() {
+    return this.turboAllowed && this.turboWanted;
+  }
+
+  allowTurbo(allowed) {
+    this.turboAllowed = Boolean(allowed);
+    this.apply();
+  }
+
+  setTurbo(on) {
+    this.turboWanted = Boolean(on);
+    localStorage.setItem(TURBO_STORE, on ? '1' : '0');
+    this.apply();
+  }
+
+  apply() {
+    document.documentElement.classList.toggle('reduced-motion', this.reduced);
+    document.documentElement.classList.toggle('turbo', this.turbo);
+  }
+
+  /** Milliseconds for the named step in the current profile. */
+  ms(name) {
+    const profile = this.reduced ? (this.turbo ? 'stillTurbo' : 'still') : this.turbo ? 'turbo' : 'normal';
+    return PROFILES[profile][name];
+  }
+}

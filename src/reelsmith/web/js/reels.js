@@ -1,0 +1,236 @@
+/**
+ * The reel window: `reels` columns of `rows` symbols. Spinning reels run a looping strip of
+ * filler symbols; `land()` stops them reel by reel on the screen the server sent. Winning
+ * paylines are drawn over the window through the centres of the cells they cross.
+ */
+import { h, sleep } from './dom.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const FILLER_CELLS = 9;
+
+/** A colour per payline number, spread around the colour wheel. */
+export function lineColour(line) {
+  return `hsl(${Math.round((line * 137.508) % 360)} 90% 58%)`;
+}
+
+export class ReelGrid {
+  /**
+   * @param {object} o
+   * @param {number} o.reels
+   * @param {number} o.rows
+   * @param {number[][]} o.paylines  rows per reel, from the rules document
+   * @param {(symbol: string, reel: number) => string} o.cell  markup for one symbol
+   * @param {(symbol: string) => string} o.name  a symbol's name, for screen readers
+   * @param {string[]} o.filler  symbols to show while spinning
+   */
+  constructor({ reels, rows, paylines, cell, name, filler }) {
+    Object.assign(this, { reels, rows, paylines, cell, name, filler });
+    this.screen = null;
+    this.columns = [];
+    this.hurried = false;
+    this.lines = h('div', { class: 'paylines-overlay', 'aria-hidden': 'true' });
+    this.element = h('div', {
+      class: 'reels',
+      role: 'img',
+      style: `--reels:${reels};--rows:${rows}`,
+    });
+    for (let reel = 0; reel < reels; reel += 1) {
+      const strip = h('div', { class: 'strip' });
+      const column = h('div', { class: 'reel', dataset: { reel } }, strip);
+      this.columns.push({ column, strip });
+      this.element.append(column);
+    }
+    this.element.append(this.lines);
+    this.drawn = [];
+    new ResizeObserver(() => this.redrawLines()).observe(this.element);
+  }
+
+  /** Show `screen` (rows of symbol ids) at once. */
+  show(screen) {
+    this.screen = screen.map((row) => [...row]);
+    for (let reel = 0; reel < this.reels; reel += 1) this.renderColumn(reel);
+    this.describe();
+  }
+
+  renderColumn(reel) {
+    const { column, strip } = this.columns[reel];
+    column.classList.remove('spinning');
+    strip.style.setProperty('--n', this.rows);
+    strip.replaceChildren(
+      ...this.screen.map((row, r) => this.cellElement(row[reel], reel, r)),
+    );
+  }
+
+  cellElement(symbol, reel, row) {
+    const el = h('div', { class: 'cell', dataset: { symbol } });
+    if (row !== undefined) {
+      el.dataset.row = row;
+      el.dataset.reel = reel;
+    }
+    el.innerHTML = this.cell(symbol, reel);
+    return el;
+  }
+
+  cellAt(row, reel) {
+    return this.columns[reel].strip.querySelector(`.cell[data-row="${row}"]`);
+  }
+
+  /** Start every reel spinning (call `land` with the result, or `cancel`). */
+  startSpin() {
+    this.clearWins();
+    this.hurried = false;
+    this.element.classList.add('is-spinning');
+    for (let reel = 0; reel < this.reels; reel += 1) {
+      const { column, strip } = this.columns[reel];
+      const top = this.screen ? this.screen.map((row) => row[reel]) : [];
+      const filler = Array.from(
+        { length: FILLER_CELLS },
+        () => this.filler[Math.floor(Math.random() * this.filler.length)],
+      );
+      // The strip ends with the cells it starts with, so the loop has no seam.
+      const cells = [...filler, ...top];
+      const loop = [...cells, ...cells.slice(0, this.rows)];
+      if (!document.documentElement.classList.contains('reduced-motion')) {
+        strip.style.setProperty('--n', loop.length);
+        strip.replaceChildren(...loop.map((symbol) => this.cellElement(symbol, reel)));
+      }
+      strip.style.animationDelay = `${-Math.random() * 0.3}s`;
+      column.classList.remove('landed');
+      column.classList.add('spinning');
+    }
+  }
+
+  /** Stop the reels now on their previous screen (the request failed). */
+  cancel() {
+    this.element.classList.remove('is-spinning');
+    if (this.screen) this.show(this.screen);
+    else for (const { column } of this.columns) column.classList.remove('spinning');
+  }
+
+  /** Slam stop: the remaining reels stop without waiting. */
+  hurry() {
+    this.hurried = true;
+  }
+
+  get spinning() {
+    return this.element.classList.contains('is-spinning');
+  }
+
+  /**
+   * Stop reel by reel on `screen`. `minSpinMs` after `startedAt` the first reel stops, then
+   * one every `gapMs`; `onReelStop(reel)` runs as each reel lands (pots rising, badges).
+   */
+  async land(screen, { startedAt = performance.now(), minSpinMs = 0, gapMs = 0, onReelStop } = {}) {
+    const wait = minSpinMs - (performance.now() - startedAt);
+    if (wait > 0 && !this.hurried) await this.sleepUnlessHurried(wait);
+    this.screen = screen.map((row) => [...row]);
+    for (let reel = 0; reel < this.reels; reel += 1) {
+      if (reel > 0 && !this.hurried) await this.sleepUnlessHurried(gapMs);
+      this.renderColumn(reel);
+      const { column } = this.columns[reel];
+      column.classList.add('landed');
+      if (onReelStop) await onReelStop(reel);
+    }
+    this.element.classList.remove('is-spinning');
+    this.describe();
+  }
+
+  async sleepUnlessHurried(ms) {
+    const step = 20;
+    for (let t = 0; t < ms && !this.hurried; t += step) await sleep(Math.min(step, ms - t));
+  }
+
+  /** Replace one cell (a gem's reveal) with an optional effect class. */
+  setCell(row, reel, symbol, effect = 'reveal') {
+    this.screen[row][reel] = symbol;
+    const old = this.cellAt(row, reel);
+    const fresh = this.cellElement(symbol, reel, row);
+    if (effect) fresh.classList.add(effect);
+    old.replaceWith(fresh);
+    this.describe();
+    return fresh;
+  }
+
+  /** Screen-reader description: the symbols row by row. */
+  describe() {
+    if (!this.screen) return;
+    const rows = this.screen.map((row, i) => `row ${i + 1}: ${row.map((s) => this.name(s)).join(', ')}`);
+    this.element.setAttribute('aria-label', `Reels. ${rows.join('; ')}`);
+  }
+
+  mark(positions, cls) {
+    for (const [row, reel] of positions) this.cellAt(row, reel)?.classList.add(cls);
+  }
+
+  /** A small label on a cell ("+3" on an egg, a pot value). */
+  badge(row, reel, text, cls = '') {
+    const cell = this.cellAt(row, reel);
+    if (!cell) return null;
+    const badge = h('span', { class: `cell-badge ${cls}` }, text);
+    cell.append(badge);
+    return badge;
+  }
+
+  /** Draw paylines (each `{line, positions}`) and light their winning cells. */
+  showWins(wins, { dimOthers = true } = {}) {
+    this.clearLines();
+    for (const cell of this.element.querySelectorAll('.cell.win')) cell.classList.remove('win');
+    if (!wins.length) return;
+    this.element.classList.toggle('has-wins', dimOthers);
+    for (const win of wins) {
+      this.mark(win.positions, 'win');
+      if (win.line) this.drawn.push(win.line);
+    }
+    this.redrawLines();
+  }
+
+  /** Outline the given paylines without a win (bet change: the enabled paylines). */
+  showPaylines(lines) {
+    this.clearLines();
+    this.drawn = [...lines];
+    this.redrawLines();
+  }
+
+  clearLines() {
+    this.drawn = [];
+    this.lines.replaceChildren();
+  }
+
+  clearWins() {
+    this.clearLines();
+    this.element.classList.remove('has-wins');
+    for (const cell of this.element.querySelectorAll('.cell.win')) cell.classList.remove('win');
+  }
+
+  redrawLines() {
+    this.lines.replaceChildren();
+    if (!this.drawn.length) return;
+    const box = this.element.getBoundingClientRect();
+    if (!box.width) return;
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${box.width} ${box.height}`);
+    const centre = (reel, row) => {
+      const column = this.columns[reel].column.getBoundingClientRect();
+      return [column.left - box.left + column.width / 2, column.top - box.top + ((row + 0.5) * column.height) / this.rows];
+    };
+    for (const line of this.drawn) {
+      const shape = this.paylines[line - 1];
+      if (!shape) continue;
+      const points = shape.map((row, reel) => centre(reel, row));
+      const first = points[0];
+      const last = points[points.length - 1];
+      const all = [[Math.max(first[0] - box.width / this.reels / 2, 2), first[1]], ...points, [Math.min(last[0] + box.width / this.reels / 2, box.width - 2), last[1]]];
+      const poly = document.createElementNS(SVG, 'polyline');
+      poly.setAttribute('points', all.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '));
+      poly.setAttribute('class', 'payline');
+      poly.dataset.line = line;
+      poly.style.setProperty('--line-colour', lineColour(line));
+      svg.append(poly);
+      const tag = document.createElementNS(SVG, 'g');
+      tag.setAttribute('class', 'payline-tag');
+      tag.innerHTML = `<circle cx="${all[0][0]}" cy="${all[0][1]}" r="11" fill="${lineColour(line)}"/><text x="${all[0][0]}" y="${all[0][1] + 4}" text-anchor="middle">${line}</text>`;
+      svg.append(tag);
+    }
+    this.lines.append(svg);
+  }
+}

@@ -1,0 +1,79 @@
+/** A labelled − value + control over a list of values (paylines, coins, coin sizes, bets). */
+import { h } from './dom.js';
+
+export class Stepper {
+  /**
+   * @param {object} o
+   * @param {string} o.id            element id prefix (tests and labels use it)
+   * @param {string} o.label         visible label
+   * @param {Array} o.values         the values, in order
+   * @param {*} o.value              the starting value
+   * @param {(v) => string} o.format how a value is shown
+   * @param {(v) => boolean} [o.allowed]  whether a value may be chosen now (the maximum stake)
+   * @param {(v) => void} o.onChange
+   */
+  constructor({ id, label, values, value, format, allowed = () => true, onChange }) {
+    Object.assign(this, { id, values, format, allowed, onChange });
+    this.index = Math.max(0, values.findIndex((v) => String(v) === String(value)));
+    this.enabled = true;
+    this.output = h('output', { id: `${id}-value`, class: 'stepper-value', 'aria-live': 'polite' });
+    this.down = h(
+      'button',
+      { type: 'button', class: 'stepper-btn', id: `${id}-down`, 'aria-label': `${label}: less`, onclick: () => this.step(-1) },
+      '−',
+    );
+    this.up = h(
+      'button',
+      { type: 'button', class: 'stepper-btn', id: `${id}-up`, 'aria-label': `${label}: more`, onclick: () => this.step(1) },
+      '+',
+    );
+    this.element = h(
+      'div',
+      { class: 'stepper', role: 'group', 'aria-labelledby': `${id}-label`, dataset: { control: id } },
+      h('span', { class: 'stepper-label', id: `${id}-label` }, label),
+      h('div', { class: 'stepper-row' }, this.down, this.output, this.up),
+    );
+    this.render();
+  }
+
+  get value() {
+    return this.values[this.index];
+  }
+
+  /** Move to the next allowed value in `direction`. */
+  step(direction) {
+    for (let i = this.index + direction; i >= 0 && i < this.values.length; i += direction) {
+      if (this.allowed(this.values[i])) {
+        this.index = i;
+        this.render();
+        this.onChange(this.value);
+        return;
+      }
+    }
+  }
+
+  set(value) {
+    const index = this.values.findIndex((v) => String(v) === String(value));
+    if (index >= 0) this.index = index;
+    this.render();
+  }
+
+  setEnabled(on) {
+    this.enabled = on;
+    this.render();
+  }
+
+  canMove(direction) {
+    for (let i = this.index + direction; i >= 0 && i < this.values.length; i += direction) {
+      if (this.allowed(this.values[i])) return true;
+    }
+    return false;
+  }
+
+  render() {
+    this.output.textContent = this.format(this.value);
+    this.output.dataset.value = String(this.value);
+    this.down.disabled = !this.enabled || !this.canMove(-1);
+    this.up.disabled = !this.enabled || !this.canMove(1);
+  }
+}

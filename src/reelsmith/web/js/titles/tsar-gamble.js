@@ -1,0 +1,177 @@
+/**
+ * The Tsar's gamble screen: a face-down card, the colour and suit choices the server offers
+ * (`actions_allowed`), the gambles left and the gamble limit, and Collect.
+ */
+import { cardBack, cardFace, suitIcon } from '../art/cards.js';
+import { announce, h, sleep } from '../dom.js';
+
+const CHOICE_LABEL = {
+  red: 'Red',
+  black: 'Black',
+  hearts: 'Hearts',
+  diamonds: 'Diamonds',
+  clubs: 'Clubs',
+  spades: 'Spades',
+};
+const COLOURS = ['red', 'black'];
+
+export class GambleScreen {
+  constructor(game, ui, overlay) {
+    this.game = game;
+    this.ui = ui;
+    this.money = game.money;
+    this.overlay = overlay;
+    const gamble = game.rules.rules.gamble;
+    this.colourX = gamble.colour_multiplier;
+    this.suitX = gamble.suit_multiplier;
+    this.element = null;
+  }
+
+  open(round) {
+    this.close();
+    this.card = h('div', { class: 'gamble-card', id: 'gamble-card', html: cardBack() });
+    this.stake = h('output', { id: 'gamble-stake' });
+    this.odds = h('p', { class: 'gamble-odds' });
+    this.left = h('b', { id: 'gambles-left' });
+    this.max = h('b', { id: 'gambles-max' });
+    this.limit = h('b', { id: 'gamble-limit' });
+    this.colours = h('div', { class: 'gamble-group', role: 'group', 'aria-label': 'Guess the colour' });
+    this.suits = h('div', { class: 'gamble-group', role: 'group', 'aria-label': 'Guess the suit' });
+    this.result = h('p', { class: 'gamble-result', id: 'gamble-result', 'aria-live': 'assertive' });
+    this.history = h('ol', { class: 'gamble-history', 'aria-label': 'Cards drawn this round' });
+    this.collectButton = h(
+      'button',
+      { type: 'button', id: 'collect', class: 'btn btn-accent', onclick: () => this.collect() },
+      'Collect',
+    );
+    this.element = h(
+      'div',
+      { class: 'gamble', role: 'dialog', 'aria-modal': 'false', 'aria-label': 'Gamble', id: 'gamble-screen' },
+      this.card,
+      h(
+        'div',
+        { class: 'gamble-panel' },
+        h('h2', { class: 'gamble-title' }, 'Gamble'),
+        h('p', { class: 'gamble-stake-line' }, 'At stake ', this.stake),
+        this.odds,
+        h(
+          'p',
+          { class: 'gamble-limits' },
+          'Gambles left ', this.left, ' of ', this.max, ' · limit ', this.limit,
+        ),
+        this.colours,
+        this.suits,
+        this.result,
+        this.history,
+        this.collectButton,
+      ),
+    );
+    this.overlay.append(this.element);
+    this.game.gambleOpen = true;
+    this.game.cycleToken += 1;
+    this.game.grid.clearWins();
+    this.overlay.parentElement.classList.add('gamble-open');
+    this.update(round);
+    this.element.querySelector('.gamble-choice')?.focus();
+  }
+
+  close() {
+    this.overlay.parentElement.classList.remove('gamble-open');
+    this.element?.remove();
+    this.element = null;
+    this.game.gambleOpen = false;
+  }
+
+  update(round, { busy = false } = {}) {
+    const stake = round.win_minor;
+    this.stake.textContent = this.money.format(stake);
+    this.stake.dataset.minor = String(stake);
+    this.odds.textContent = `Colour wins ${this.money.format(stake * this.colourX)} · suit wins ${this.money.format(stake * this.suitX)}`;
+    const left = Math.max(0, round.max_gambles - round.gambles.length);
+    this.left.textContent = String(left);
+    this.left.dataset.count = String(left);
+    this.max.textContent = String(round.max_gambles);
+    this.limit.textContent = this.money.format(round.gamble_limit_minor);
+    const offered = round.actions_allowed
+      .filter((a) => a.startsWith('gamble '))
+      .map((a) => a.slice('gamble '.length));
+    const button = (choice) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `gamble-choice choice-${choice}`,
+          dataset: { choice },
+          disabled: busy,
+          onclick: () => this.choose(choice),
+        },
+        COLOURS.includes(choice) ? h('span', { class: `swatch swatch-${choice}`, 'aria-hidden': 'true' }) : h('span', { html: suitIcon(choice) }),
+        CHOICE_LABEL[choice] ?? choice,
+      );
+    this.colours.replaceChildren(...offered.filter((c) => COLOURS.includes(c)).map(button));
+    this.suits.replaceChildren(...offered.filter((c) => !COLOURS.includes(c)).map(button));
+    this.colours.hidden = !this.colours.children.length;
+    this.suits.hidden = !this.suits.children.length;
+    this.collectButton.disabled = busy || !round.actions_allowed.includes('collect');
+    this.collectButton.textContent = `Collect ${this.money.format(stake)}`;
+    this.history.replaceChildren(
+      ...round.gambles.map((g) =>
+        h('li', { class: g.won ? 'won' : 'lost', title: `${g.choice}: ${g.card}` }, h('span', { html: cardFace(g.card) })),
+      ),
+    );
+  }
+
+  async choose(choice) {
+    const { game } = this;
+    const before = game.round;
+    this.update(before, { busy: true });
+    this.result.textContent = '';
+    const resp = await game.gamble(choice);
+    if (!resp) {
+      if (this.element && game.round) this.update(game.round);
+      return;
+    }
+    const round = resp.round;
+    const last = round.gambles.at(-1);
+    this.card.classList.add('flip');
+    await sleep(game.motion.reduced ? 0 : 180);
+    this.card.innerHTML = cardFace(last.card);
+    this.card.dataset.card = last.card;
+    this.card.classList.remove('flip');
+    const won = last.won;
+    const text = won
+      ? `${last.card}: you win ${this.money.format(round.win_minor)}!`
+      : `${last.card}: the gamble is lost.`;
+    this.result.textContent = text;
+    this.result.className = `gamble-result ${won ? 'won' : 'lost'}`;
+    announce(text);
+    if (won) await game.win.countTo(round.win_minor, { ms: game.motion.ms('countUp') / 2, celebrate: true });
+    else game.win.set(0);
+    if (round.phase === 'gamble') {
+      this.update(round, { busy: true });
+      await sleep(game.motion.ms('banner'));
+      if (!this.element) return;
+      this.card.innerHTML = cardBack();
+      delete this.card.dataset.card;
+      this.update(round);
+      game.setState('gamble');
+      this.element.querySelector('.gamble-choice')?.focus();
+      return;
+    }
+    // Lost, or a limit reached: the server settled the round (a win is collected).
+    this.update(round, { busy: true });
+    if (won) {
+      this.result.textContent = `${text} The gamble limit is reached: ${this.money.format(round.win_minor)} collected.`;
+    }
+    await sleep(game.motion.ms('banner'));
+    this.close();
+    game.win.set(round.win_minor, { celebrate: won });
+    game.roundDone();
+  }
+
+  async collect() {
+    this.update(this.game.round, { busy: true });
+    const resp = await this.game.collect();
+    if (!resp && this.element && this.game.round) this.update(this.game.round);
+  }
+}

@@ -1,0 +1,167 @@
+"""Forced draws for the browser tests, computed from the same reel strips the server spins.
+
+Each function returns the list of draws one request consumes, in the engine's order (see the
+brief in the issue): the tests hand them to the page through ``window.reelsmith.forceNext``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.screen import window
+from reelsmith.games import load_game
+from reelsmith.games.sultan_spins.rules import Jackpot, sultan_rules
+
+TSAR = "days-of-the-tsar"
+SULTAN = "sultan-spins"
+TSAR_VARIANT = "96.00"  # the default market's variants (server/markets/default.toml)
+SULTAN_VARIANT = "94.00"
+
+
+@cache
+def model(game: str) -> GameModel:
+    return load_game(game)
+
+
+def weighted_draw(outcomes: Sequence[object], weights: Sequence[int], wanted: object) -> int:
+    """The draw that makes a weighted choice (``rng.weighted_index``) pick ``wanted``."""
+    index = list(outcomes).index(wanted)
+    return sum(weights[:index])
+
+
+def egg_reveal(spins: int) -> int:
+    """The draw with which an egg reveals ``spins`` free spins."""
+    table = model(TSAR).variant(TSAR_VARIANT).parameters["egg_reveal"]
+    return weighted_draw(table["values"], table["weights"], spins)
+
+
+def gem_reveal(outcome: str) -> int:
+    """The draw with which a gem (not hitting its pot) reveals ``outcome``."""
+    table = model(SULTAN).variant(SULTAN_VARIANT).parameters["gem_reveal"]
+    return weighted_draw(table["outcomes"], table["weights"], outcome)
+
+
+def reel_set(game: str, name: str) -> ReelSet:
+    variant = TSAR_VARIANT if game == TSAR else SULTAN_VARIANT
+    return model(game).variant(variant).reel_sets[name]
+
+
+def _windows(game: str, name: str, reel: int) -> list[list[int]]:
+    strips = reel_set(game, name)
+    rows = model(game).rows
+    return [
+        [int(strips.padded[reel, stop + r]) for r in range(rows)]
+        for stop in range(int(strips.lengths[reel]))
+    ]
+
+
+def search_stops(
+    game: str,
+    name: str,
+    per_reel: Sequence[Callable[[list[int]], bool]],
+    accept: Callable[[npt.NDArray[np.int8]], bool] = lambda _grid: True,
+) -> list[int]:
+    """The first stops (in a fixed order) whose windows satisfy ``per_reel`` and whose whole
+    screen satisfies ``accept``."""
+    candidates = [
+        [stop for stop, cells in enumerate(_windows(game, name, reel)) if per_reel[reel](cells)]
+        for reel in range(model(game).reels)
+    ]
+    for reel, options in enumerate(candidates):
+        if not options:
+            raise AssertionError(f"no stop on reel {reel + 1} of {game} {name} fits")
+    strips = reel_set(game, name)
+    rows = model(game).rows
+    for i in range(20_000):
+        stops = [
+            options[(i * (7 + 3 * r) + r) % len(options)] for r, options in enumerate(candidates)
+        ]
+        if accept(window(strips, stops, rows)):
+            return stops
+    raise AssertionError(f"no screen of {game} {name} is accepted")
+
+
+def tsar_wins(grid: npt.NDArray[np.int8], lines: int = 25, coins_per_line: int = 1) -> ScreenWins:
+    return evaluate_screen(model(TSAR), grid, lines, coins_per_line, lines * coins_per_line)
+
+
+def symbol(game: str, symbol_id: str) -> int:
+    return model(game).symbol_index(symbol_id)
+
+
+# -- Days of the Tsar -------------------------------------------------------------------------
+
+
+def tsar_spin(
+    *,
+    eggs: Sequence[int] = (),
+    win: bool | None = None,
+    max_win_coins: int | None = None,
+    free: bool = False,
+) -> list[int]:
+    """Stops for a Tsar screen with an egg on each reel in ``eggs`` (none elsewhere); ``win``
+    True/False asks for a line win or none (at 25 lines x 1 coin); ``max_win_coins`` caps it."""
+    egg = symbol(TSAR, "egg")
+    per_reel = [
+        (lambda cells: egg in cells) if reel in eggs else (lambda cells: egg not in cells)
+        for reel in range(5)
+    ]
+
+    def accept(grid: npt.NDArray[np.int8]) -> bool:
+        wins = tsar_wins(grid)
+        if win is not None and bool(wins.line_wins) != win:
+            return False
+        return max_win_coins is None or wins.total_coins <= max_win_coins
+
+    return search_stops(TSAR, "free_spins" if free else "base", per_reel, accept)
+
+
+def tsar_win_coins(stops: Sequence[int], *, free: bool = False) -> int:
+    grid = window(reel_set(TSAR, "free_spins" if free else "base"), stops, model(TSAR).rows)
+    return tsar_wins(grid).total_coins
+
+
+def tsar_free_spins_trigger() -> list[int]:
+    """A base spin with three eggs, each revealing 3: nine free spins."""
+    return [*tsar_spin(eggs=(0, 1, 2)), *[egg_reveal(3)] * 3]
+
+
+# -- Sultan Spins -----------------------------------------------------------------------------
+
+
+def pots() -> tuple[Jackpot, ...]:
+    return sultan_rules(model(SULTAN)).jackpots
+
+
+def sultan_triggers(hit_first_gem: Sequence[int] = ()) -> list[int]:
+    """The five trigger draws of a bet size never played (seed + 1 + draw): pots in
+    ``hit_first_gem`` are won by their next gem; the others only at their cap."""
+    return [0 if i in hit_first_gem else pot.cap - pot.seed - 1 for i, pot in enumerate(pots())]
+
+
+def sultan_spin(
+    *, gems: Sequence[int] = (), bonus: Sequence[int] = (), free: bool = False
+) -> list[int]:
+    """Stops for a Sultan screen with one gem on each reel in ``gems`` and one bonus symbol on
+    each reel in ``bonus``, and none elsewhere."""
+    gem, bonus_id = symbol(SULTAN, "gem"), symbol(SULTAN, "bonus")
+
+    def fits(reel: int) -> Callable[[list[int]], bool]:
+        def check(cells: list[int]) -> bool:
+            return (gem in cells) == (reel in gems) and (bonus_id in cells) == (reel in bonus)
+
+        return check
+
+    return search_stops(SULTAN, "free_spins" if free else "base", [fits(r) for r in range(5)])
+
+
+def sultan_gem_row(stops: Sequence[int], reel: int, *, free: bool = False) -> int:
+    grid = window(reel_set(SULTAN, "free_spins" if free else "base"), stops, model(SULTAN).rows)
+    rows = np.nonzero(grid[:, reel] == symbol(SULTAN, "gem"))[0]
+    return int(rows[0])
