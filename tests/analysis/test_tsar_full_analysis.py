@@ -190,3 +190,19 @@ def test_gli_flag(tsar_model):
     assert not tsar.AwardFigures(
         "line", "tsar", 5, 10000, 1e-10, 1e-9, 1e-9, 1e-8, Fraction(0), Fraction(0)
     ).below_gli_limit
+
+
+def test_strips_that_cannot_trigger_are_analysed_and_flagged(tsar_model):
+    """No eggs on the base reels: no free spins, and the egg awards that can never be seen in
+    a game are flagged under GLI-11."""
+    from tests.analysis.conftest import SMALL_FREE, make_variant
+
+    no_eggs = [strip.replace("egg", "nine") for strip in SMALL_FREE]
+    model = make_variant(tsar_model, "dry", no_eggs, SMALL_FREE, SMALL_REVEAL)
+    analysis = tsar.analyze_full(model)
+    assert analysis.free_spins_frequency == 0 and analysis.figures.free_spins_rtp == 0
+    doc = analysis.to_json()
+    assert doc["free_spins_every"] is None
+    flagged = set(doc["gli_11"]["awards_rarer"])
+    assert {"2 x egg", "3 x egg", "4 x egg", "5 x egg"} <= flagged
+    assert analysis.std_dev > 0

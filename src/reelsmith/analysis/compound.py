@@ -58,6 +58,9 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+#: Longest feature whose probability :func:`spins_distribution` computes.
+MAX_SPINS = 5_000
+
 
 @dataclass(frozen=True)
 class Moments:
@@ -166,14 +169,15 @@ def spins_distribution(
 ) -> npt.NDArray[np.float64]:
     """``P(N = n)`` for the total spins ``N`` of a feature whose initial spins have the
     distribution ``initial[n0]`` and each spin adds ``e`` spins with probability ``added[e]``
-    (hitting-time theorem). Computed up to the ``n`` where less than ``tail`` remains."""
+    (hitting-time theorem). Computed up to the ``n`` where less than ``tail`` remains, and
+    at most to ``MAX_SPINS`` (a feature that long is beyond any table we print)."""
     if added.sum() <= 0 or float((np.arange(len(added)) * added).sum()) >= 1:
         raise ValueError("spins must add fewer than one spin each on average")
     out = [0.0]
     power = np.array([1.0])  # distribution of A_1 + ... + A_n
     n = 0
     covered = float(initial[0]) if len(initial) else 0.0
-    while covered < 1 - tail and n < 1_000_000:
+    while covered < 1 - tail and n < MAX_SPINS:
         n += 1
         power = np.convolve(power, added)
         p = 0.0

@@ -418,6 +418,37 @@ def _awards(
     return tuple(out)
 
 
+def _spins_per_trigger(
+    base_moments: ScreenMoments,
+    free_moments: ScreenMoments,
+    figures: TsarFigures,
+    reveal_values: list[int],
+    reveal_weights: list[int],
+    trigger: int,
+    extra: int,
+) -> npt.NDArray[np.float64]:
+    """``P(N = n)`` for the free spins one trigger plays, mixed over the triggering egg count
+    (empty when the base game cannot trigger)."""
+    if figures.trigger_probability == 0:
+        return np.zeros(1)
+    reveal_total = sum(reveal_weights)
+    reveal_dist = np.zeros(max(reveal_values) + 1)
+    for v, w in zip(reveal_values, reveal_weights, strict=True):
+        reveal_dist[v] += w / reveal_total
+    initial = np.zeros(1)
+    power = np.array([1.0])  # distribution of the sum of k reveals
+    for k in range(1, len(base_moments.by_scatter)):
+        power = np.convolve(power, reveal_dist)
+        if k >= trigger:
+            weight = float(base_moments.probability(k) / figures.trigger_probability)
+            initial = np.pad(initial, (0, max(0, len(power) - len(initial))))
+            initial[: len(power)] += weight * power
+    added = np.zeros((len(free_moments.by_scatter) - 1) * extra + 1)
+    for k, (w, _, _) in enumerate(free_moments.by_scatter):
+        added[k * extra] += w / free_moments.cycle
+    return spins_distribution(initial, added)
+
+
 def analyze_full(model: GameModel, variant_id: str | None = None) -> TsarAnalysis:
     """Everything exact about a variant, from its strips and reveal weights alone."""
     started = time.perf_counter()
@@ -465,27 +496,9 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> TsarAnalysi
         model, figures, base, free, reveal_values, reveal_weights, trigger, extra, spins_per_game
     )
 
-    # Distribution of the free spins one trigger plays, mixed over the triggering egg count.
-    reveal_total = sum(reveal_weights)
-    reveal_dist = np.zeros(max(reveal_values) + 1)
-    for v, w in zip(reveal_values, reveal_weights, strict=True):
-        reveal_dist[v] += w / reveal_total
-    initial_dist = np.zeros(1)
-    trigger_total = float(figures.trigger_probability)
-    mix = np.zeros(1)
-    power = np.array([1.0])
-    for k in range(1, len(base_moments.by_scatter)):
-        power = np.convolve(power, reveal_dist)
-        if k >= trigger and trigger_total > 0:
-            weight = float(base_moments.probability(k)) / trigger_total
-            if len(mix) < len(power):
-                mix = np.pad(mix, (0, len(power) - len(mix)))
-            mix[: len(power)] += weight * power
-    initial_dist = mix
-    added = np.zeros(len(free_moments.by_scatter) * extra)
-    for k, (w, _, _) in enumerate(free_moments.by_scatter):
-        added[k * extra] += w / free_moments.cycle
-    spins_per_trigger = spins_distribution(initial_dist, added)
+    spins_per_trigger = _spins_per_trigger(
+        base_moments, free_moments, figures, reveal_values, reveal_weights, trigger, extra
+    )
 
     return TsarAnalysis(
         model=model,
@@ -698,11 +711,10 @@ def analysis_document(a: TsarAnalysis) -> dict[str, Any]:
 def spins_bands(a: TsarAnalysis) -> list[tuple[str, float]]:
     """Probability that one trigger plays a number of free spins in each band."""
     dist = a.spins_per_trigger
-    edges = [(1, 10), (11, 20), (21, 30), (31, 50), (51, 100), (101, len(dist))]
-    out = []
-    for low, high in edges:
-        label = f"{low}-{high}" if high < len(dist) else f"over {low - 1}"
-        out.append((label, float(dist[low : high + 1].sum())))
+    edges = [(1, 10), (11, 20), (21, 30), (31, 50), (51, 100)]
+    out = [(f"{low}-{high}", float(dist[low : high + 1].sum())) for low, high in edges]
+    # the rest, including any tail beyond the computed distribution
+    out.append(("over 100", max(0.0, 1.0 - float(dist[:101].sum()))))
     return out
 
 
