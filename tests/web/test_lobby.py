@@ -24,6 +24,8 @@ def test_the_lobby_offers_both_titles_with_the_demo_players_balance(
     for game in games:
         card = page.locator(f".lobby-card[data-game='{game['id']}']")
         assert f"{game['variant']}%" in card.inner_text()
+    # The tests ask for reduced motion, as a player may: the client honours it.
+    assert "reduced-motion" in (page.get_attribute("html", "class") or "")
     screenshot(page, "lobby")
 
     page.click(".lobby-card[data-game='sultan-spins'] .lobby-play")

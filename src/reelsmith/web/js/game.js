@@ -126,7 +126,12 @@ export class Game {
         h(
           'div',
           { class: 'game-bar-actions' },
-          h('button', { type: 'button', id: 'rules', class: 'btn btn-ghost', onclick: () => this.openRules() }, 'Paytable & rules'),
+          h(
+            'button',
+            { type: 'button', id: 'rules', class: 'btn btn-ghost', 'aria-label': 'Paytable and rules', onclick: () => this.openRules() },
+            h('span', { class: 'wide-only' }, 'Paytable & '),
+            h('span', { class: 'first-cap' }, 'rules'),
+          ),
           h('button', { type: 'button', id: 'history', class: 'btn btn-ghost', onclick: () => this.openHistory() }, 'History'),
         ),
       ),
@@ -234,14 +239,11 @@ export class Game {
       this.win.set(this.ui.roundWinMinor(open.round));
       if (open.round.phase === 'free_spins') {
         this.setState('paused');
-        this.app.messages.show('Your free spins are waiting. Press Continue to play them.', {
-          kind: 'info',
-          actions: [{ label: 'Continue', run: () => this.primary() }],
-        });
+        this.app.messages.notice('Your free spins are waiting: press Continue to play them.', 6000);
       } else if (open.round.phase === 'gamble') {
         this.setState('gamble');
         this.ui.offerGamble?.(open.round, { resumed: true });
-        this.app.messages.show('Your win is waiting: gamble it or collect it.', { kind: 'info' });
+        this.app.messages.notice('Your win is waiting: gamble it or collect it.', 6000);
       }
     } else {
       this.round = null;
@@ -475,6 +477,8 @@ export class Game {
     const before = this.win.value;
     const celebrate =
       total > 0 && (resp.celebrate || this.market.celebrate_wins_not_above_stake || total > resp.bet.minor);
+    // Where the market says so, a win that does not exceed the stake is shown, not celebrated.
+    this.grid.element.classList.toggle('quiet', total > 0 && !celebrate);
     const items = this.showWinItems(round, { cycle: true });
     if (total !== before || total > 0) {
       if (celebrate) {
