@@ -155,11 +155,13 @@ def chunk_stream(seed: int, index: int) -> npt.NDArray[np.uint64]:
 
 def run_chunk(
     game_id: str, folder: str | None, variant_id: str, seed: int, index: int, rounds: int
-) -> tuple[int, list[int], list[float]]:
-    """One chunk, in whichever process runs it (a pool worker, a Ray task or this one)."""
+) -> tuple[int, list[int], list[float], float]:
+    """One chunk, in whichever process runs it (a pool worker, a Ray task or this one);
+    returns its index, statistics and the seconds its kernel ran."""
     game = _kernel_game(game_id, folder, variant_id)
+    started = time.perf_counter()
     stats, float_stats = game.run(chunk_stream(seed, index), rounds)
-    return index, stats, float_stats
+    return index, stats, float_stats, time.perf_counter() - started
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,7 @@ class SimulationResult:
     workers: int
     backend: str
     seconds: float
+    kernel_seconds: float  # summed over chunks: the compiled kernel's own time
     total_bet: int
     stats: tuple[int, ...]
     float_stats: tuple[float, ...]
@@ -203,7 +206,13 @@ class SimulationResult:
 
     @property
     def spins_per_second(self) -> float:
+        """Rounds per wall-clock second of the whole run (worker start-up included)."""
         return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def spins_per_second_per_core(self) -> float:
+        """Rounds per second of one core running the kernel (start-up and merging excluded)."""
+        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
 
     def to_json(self) -> dict[str, Any]:
         s = self.stats
@@ -251,6 +260,7 @@ class SimulationResult:
             ],
             "seconds": self.seconds,
             "spins_per_second": self.spins_per_second,
+            "spins_per_second_per_core": self.spins_per_second_per_core,
             "exact": self.exact,
             "method": "simulation: numba kernel of the whole game (parity-tested against live "
             "play), PCG64 streams per chunk from SeedSequence(seed); gamble excluded (fair)",
@@ -266,12 +276,12 @@ def _run_local(
     jobs: Sequence[tuple[str, str | None, str, int, int, int]],
     workers: int,
     progress: ProgressCallback | None,
-) -> dict[int, tuple[list[int], list[float]]]:
-    results: dict[int, tuple[list[int], list[float]]] = {}
+) -> dict[int, tuple[list[int], list[float], float]]:
+    results: dict[int, tuple[list[int], list[float], float]] = {}
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            index, stats, float_stats = run_chunk(*job)
-            results[index] = (stats, float_stats)
+            index, stats, float_stats, seconds = run_chunk(*job)
+            results[index] = (stats, float_stats, seconds)
             if progress:
                 progress(job[-1])
         return results
@@ -279,8 +289,8 @@ def _run_local(
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = {pool.submit(run_chunk, *job): job for job in jobs}
         for future in as_completed(futures):
-            index, stats, float_stats = future.result()
-            results[index] = (stats, float_stats)
+            index, stats, float_stats, seconds = future.result()
+            results[index] = (stats, float_stats, seconds)
             if progress:
                 progress(futures[future][-1])
     return results
@@ -290,7 +300,7 @@ def _run_ray(
     jobs: Sequence[tuple[str, str | None, str, int, int, int]],
     address: str,
     progress: ProgressCallback | None,
-) -> dict[int, tuple[list[int], list[float]]]:
+) -> dict[int, tuple[list[int], list[float], float]]:
     import ray
 
     started_here = not ray.is_initialized()
@@ -299,13 +309,13 @@ def _run_ray(
     try:
         remote = ray.remote(run_chunk)
         pending = {remote.remote(*job): job for job in jobs}
-        results: dict[int, tuple[list[int], list[float]]] = {}
+        results: dict[int, tuple[list[int], list[float], float]] = {}
         waiting = list(pending)
         while waiting:
             done, waiting = ray.wait(waiting, num_returns=1)
             for ref in done:
-                index, stats, float_stats = ray.get(ref)
-                results[index] = (stats, float_stats)
+                index, stats, float_stats, seconds = ray.get(ref)
+                results[index] = (stats, float_stats, seconds)
                 if progress:
                     progress(pending[ref][-1])
         return results
@@ -357,8 +367,10 @@ def simulate(
     seconds = time.perf_counter() - started
     stats = [0] * k.N_INT_STATS
     float_stats = [0.0] * k.N_FLOAT_STATS
+    kernel_seconds = 0.0
     for index in range(len(jobs)):
-        chunk_stats, chunk_floats = results[index]
+        chunk_stats, chunk_floats, chunk_seconds = results[index]
+        kernel_seconds += chunk_seconds
         for slot, value in enumerate(chunk_stats):
             stats[slot] = max(stats[slot], value) if slot == k.S_MAX_WIN else stats[slot] + value
         for slot, fvalue in enumerate(chunk_floats):
@@ -373,6 +385,7 @@ def simulate(
         workers=workers,
         backend=backend,
         seconds=seconds,
+        kernel_seconds=kernel_seconds,
         total_bet=game.total_bet,
         stats=tuple(stats),
         float_stats=tuple(float_stats),
