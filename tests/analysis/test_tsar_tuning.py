@@ -115,3 +115,26 @@ def test_bad_tune_input_is_one_line(folder, extra, message):
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
     assert not (folder / "variants" / "95.50.toml").exists()
+
+
+def test_reveal_weights_close_a_gap_the_strips_leave(tsar_model):
+    """The last resort of the search: refined reveal weights, moved one unit at a time."""
+    from reelsmith.analysis.tsar_tuning import AIM, Strips, _refine_reveal
+
+    start = tsar_model.variant("96.00")
+    reveal = start.parameters["egg_reveal"]
+    state = Strips(
+        reel_sets={
+            name: [[int(s) for s in strip] for strip in rs.strips]
+            for name, rs in start.reel_sets.items()
+        },
+        values=list(reveal["values"]),
+        weights=list(reveal["weights"]),
+    )
+    rtp_before = exact.analyze(tsar_model, "96.00").rtp
+    target = rtp_before + Fraction(3, 10_000)
+    rtp = _refine_reveal(tsar_model, state, target, "tuned")
+    assert sum(state.weights) == 10 * sum(reveal["weights"])
+    assert state.weights != [10 * w for w in reveal["weights"]]
+    assert abs(target - rtp) <= AIM
+    assert rtp == exact.analyze(state.model(tsar_model, "tuned"), "tuned").rtp
