@@ -598,6 +598,7 @@ export class Game {
       if (!this.autoplay || this.autoplay.status !== 'active' || this.autoStop) break;
       await sleep(this.motion.ms('pause'));
     }
+    if (this.stopping) await this.stopping; // the server's word on why it stopped
     const last = this.autoplay;
     this.autoplay = null;
     this.renderAutoplay(null);
@@ -615,7 +616,12 @@ export class Game {
 
   updateAutoplay(autoplay) {
     if (!autoplay) return;
-    if (this.autoplay && autoplay.id !== this.autoplay.id) return;
+    const current = this.autoplay;
+    if (current && autoplay.id !== current.id) return;
+    // Responses can arrive out of order (a spin answered after the stop): never go back from
+    // a stopped autoplay to an active one, nor up in the remaining count.
+    if (current && current.status !== 'active' && autoplay.status === 'active') return;
+    if (current && autoplay.remaining > current.remaining) return;
     this.autoplay = autoplay;
     this.renderAutoplay(autoplay);
   }
@@ -640,8 +646,10 @@ export class Game {
   async stopAutoplay() {
     this.autoStop = true;
     const current = this.autoplay;
-    if (!current) return;
-    await this.stopServerAutoplay(current.id);
+    if (!current || this.stopping) return;
+    this.stopping = this.stopServerAutoplay(current.id);
+    await this.stopping;
+    this.stopping = null;
   }
 
   async stopServerAutoplay(id) {
