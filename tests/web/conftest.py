@@ -213,7 +213,8 @@ def wait_state(page: Page, *states: str, timeout: float = 20_000) -> None:
 
 
 def force(page: Page, *draw_lists: list[int]) -> None:
-    """Queue forced draws: each list goes with one of the next spin/free-spin/gamble POSTs."""
+    """Queue forced draws: each list goes with one of the next spin/free-spin/gamble POSTs
+    (a collect draws nothing and leaves the queue alone)."""
     for draws in draw_lists:
         page.evaluate("(draws) => window.reelsmith.forceNext(draws)", draws)
 

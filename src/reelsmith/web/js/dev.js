@@ -1,7 +1,8 @@
 /**
  * Dev mode only (the server reports `dev_mode`): a hook for tests and QA to force the random
  * draws of the next requests. `window.reelsmith.forceNext([..])` queues one list; each
- * following spin, free spin, gamble or collect takes the next list as its `forced_draws`.
+ * following request that draws (a spin, a free spin, a gamble) takes the next list as its
+ * `forced_draws`. A collect draws nothing and leaves the queue alone.
  */
 export function installDevHook(api) {
   window.reelsmith = {

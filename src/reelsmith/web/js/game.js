@@ -431,7 +431,7 @@ export class Game {
       resp = await this.request(
         `/api/games/${this.id}/rounds/${this.roundId}/collect`,
         {},
-        { forcible: true },
+        { forcible: false }, // collecting draws nothing: queued draws wait for the next spin
       );
     } catch (error) {
       this.setState('gamble');
