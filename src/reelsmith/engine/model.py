@@ -458,3 +458,55 @@ def model_document(model: GameModel, variant_id: str | None = None) -> dict[str,
             "figures": dict(variant.figures),
         },
     }
+
+
+# ---------------------------------------------------------------------------------------
+# Checks the titles' feature rules share
+# ---------------------------------------------------------------------------------------
+
+
+def check_spacing(
+    model: GameModel, variant: Variant, reel_sets: Sequence[str], symbols: Sequence[int]
+) -> None:
+    """Refuse strips on which a reel could show ``symbol`` twice (two stops closer than the
+    window height, counting round the end of the strip)."""
+    where = f"{variant.source or variant.id}"
+    for name in reel_sets:
+        if name not in variant.reel_sets:
+            raise ModelError(f"{where}: missing reel_sets.{name}")
+        for reel, strip in enumerate(variant.reel_sets[name].strips):
+            n = len(strip)
+            for symbol in symbols:
+                stops = [i for i, s in enumerate(strip) if s == symbol]
+                for a in stops:
+                    for b in stops:
+                        if a != b and (b - a) % n < model.rows:
+                            symbol_id = model.symbol_id(symbol)
+                            plural = symbol_id + ("es" if symbol_id.endswith("s") else "s")
+                            raise ModelError(
+                                f"{where}: reel_sets.{name} reel {reel + 1} has {symbol_id} at "
+                                f"stops {a} and {b}, closer than {model.rows}: a reel would "
+                                f"show two {plural}"
+                            )
+
+
+def weight_table(variant: Variant, table: str, keys: str) -> tuple[list[Any], list[int]]:
+    """A variant's ``[table]`` of ``keys`` and integer ``weights``, checked."""
+    where = f"{variant.source or variant.id}"
+    raw = variant.parameters.get(table)
+    if not isinstance(raw, dict):
+        raise ModelError(f"{where}: missing [{table}] table")
+    values, weights = raw.get(keys), raw.get("weights")
+    if (
+        not isinstance(values, list)
+        or not isinstance(weights, list)
+        or len(values) != len(weights)
+        or not values
+    ):
+        raise ModelError(f"{where}: {table} needs equally long '{keys}' and 'weights' lists")
+    if (
+        any(not isinstance(w, int) or isinstance(w, bool) or w < 0 for w in weights)
+        or sum(weights) <= 0
+    ):
+        raise ModelError(f"{where}: {table} weights must be non-negative integers, not all 0")
+    return values, weights

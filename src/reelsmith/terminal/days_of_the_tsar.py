@@ -16,8 +16,8 @@ from reelsmith.engine.errors import RuleError
 from reelsmith.engine.model import GameModel
 from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.rng import RandomSource
-from reelsmith.rules_page import render_rules, rules_document
 from reelsmith.terminal.screen import screen_table
+from reelsmith.terminal.session import TerminalGame
 
 STYLES = {
     "tsar": "bold magenta",
@@ -34,7 +34,10 @@ HELP = (
 )
 
 
-class TsarTerminal:
+class TsarTerminal(TerminalGame):
+    help_text = HELP
+    balance_unit = " credits"
+
     def __init__(
         self,
         model: GameModel,
@@ -44,16 +47,11 @@ class TsarTerminal:
         read: Callable[[str], str],
         variant: str | None = None,
     ) -> None:
-        self.model = model
+        super().__init__(model, console, balance, read, variant)
         self.rules = tsar.tsar_rules(model)
-        self.console = console
         self.rng = rng
-        self.balance = balance
-        self.read = read
-        self.variant = model.variant(variant).id
         self.bet: CoinBet = self.rules.bets.default
         self.names = {s.id: s.name for s in model.symbols}
-        self.rounds_played = 0
         self.current: tsar.TsarRound | None = None
         self.history: list[tsar.TsarRound] = []
 
@@ -192,35 +190,16 @@ class TsarTerminal:
             self.console.print("  no win")
 
     # -- loop ------------------------------------------------------------------------
-    def run(self) -> None:
-        self.console.print(f"[bold]{self.model.name}[/] — RTP {self.variant}%")
-        self.console.print(HELP)
-        while True:
-            self.status()
-            try:
-                command = self.read("Command (Enter spins)").strip().lower()
-            except EOFError:
-                break
-            verb, _, argument = command.partition(" ")
-            if verb in ("", "s", "spin"):
-                self.play_round()
-            elif verb in ("q", "quit", "exit"):
-                break
-            elif verb in ("l", "lines"):
-                self.set_int_bet(argument, "lines")
-            elif verb in ("c", "coins"):
-                self.set_int_bet(argument, "coins")
-            elif verb in ("z", "size"):
-                self.set_bet(self.bet.lines, self.bet.coins_per_line, argument)
-            elif verb in ("r", "rules"):
-                self.console.print(render_rules(rules_document(self.model, self.variant)))
-            elif verb in ("h", "help", "?"):
-                self.console.print(HELP)
-            else:
-                self.console.print(f"[red]Unknown command {command!r}.[/] {HELP}")
-        self.console.print(
-            f"Goodbye: {self.rounds_played} rounds played, balance {self.balance:,.2f} credits."
-        )
+    def bet_command(self, verb: str, argument: str) -> bool:
+        if verb in ("l", "lines"):
+            self.set_int_bet(argument, "lines")
+        elif verb in ("c", "coins"):
+            self.set_int_bet(argument, "coins")
+        elif verb in ("z", "size"):
+            self.set_bet(self.bet.lines, self.bet.coins_per_line, argument)
+        else:
+            return False
+        return True
 
     def set_int_bet(self, argument: str, which: str) -> None:
         try:

@@ -20,8 +20,8 @@ from reelsmith.engine.model import GameModel
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, PlayerState
 from reelsmith.rng import RandomSource
-from reelsmith.rules_page import render_rules, rules_document
 from reelsmith.terminal.screen import screen_table
+from reelsmith.terminal.session import TerminalGame
 
 STYLES = {
     "wild": "bold magenta",
@@ -36,7 +36,9 @@ POT_STYLES = ("cyan", "blue", "green", "magenta", "red")
 HELP = "[bold]s[/] spin   [bold]b X[/] bet size   [bold]r[/] rules   [bold]q[/] quit"
 
 
-class SultanTerminal:
+class SultanTerminal(TerminalGame):
+    help_text = HELP
+
     def __init__(
         self,
         model: GameModel,
@@ -46,13 +48,9 @@ class SultanTerminal:
         read: Callable[[str], str],
         variant: str | None = None,
     ) -> None:
-        self.model = model
+        super().__init__(model, console, balance, read, variant)
         self.rules = sultan.sultan_rules(model)
-        self.console = console
         self.rng = rng
-        self.balance = balance
-        self.read = read
-        self.variant = model.variant(variant).id
         self.bet = self.rules.ladder.default
         self.player = PlayerState()
         self.names = {s.id: s.name for s in model.symbols}
@@ -158,6 +156,7 @@ class SultanTerminal:
 
     def settle(self, round_: sultan.SultanRound) -> None:
         self.history.append(round_)
+        self.rounds_played += 1
         kept = round_.kept_state
         if kept is not None:
             self.player = self.player.with_bet(round_.bet, kept)
@@ -179,31 +178,11 @@ class SultanTerminal:
         else:
             self.console.print("  no win")
 
-    def run(self) -> None:
-        self.console.print(f"[bold]{self.model.name}[/] — RTP {self.variant}%")
-        self.console.print(HELP)
-        while True:
-            self.status()
-            try:
-                command = self.read("Command (Enter spins)").strip().lower()
-            except EOFError:
-                break
-            verb, _, argument = command.partition(" ")
-            if verb in ("", "s", "spin"):
-                self.play_round()
-            elif verb in ("q", "quit", "exit"):
-                break
-            elif verb in ("b", "bet"):
-                try:
-                    self.bet = self.rules.ladder.validate(argument)
-                except BetError as exc:
-                    self.console.print(f"[red]{exc}[/]")
-            elif verb in ("r", "rules"):
-                self.console.print(render_rules(rules_document(self.model, self.variant)))
-            elif verb in ("h", "help", "?"):
-                self.console.print(HELP)
-            else:
-                self.console.print(f"[red]Unknown command {command!r}.[/] {HELP}")
-        self.console.print(
-            f"Goodbye: {len(self.history)} rounds played, balance {self.balance:,.2f}."
-        )
+    def bet_command(self, verb: str, argument: str) -> bool:
+        if verb not in ("b", "bet"):
+            return False
+        try:
+            self.bet = self.rules.ladder.validate(argument)
+        except BetError as exc:
+            self.console.print(f"[red]{exc}[/]")
+        return True

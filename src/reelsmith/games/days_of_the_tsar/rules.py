@@ -28,7 +28,7 @@ from reelsmith.engine.bets import CoinBet, CoinBetOptions, credits
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.gamble import CHOICES, Card, draw_card, guessed, is_colour
-from reelsmith.engine.model import GameModel, ModelError, Variant
+from reelsmith.engine.model import GameModel, ModelError, Variant, check_spacing, weight_table
 from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import Screen, to_screen, window
 from reelsmith.rng import (
@@ -85,37 +85,14 @@ class TsarRules:
 
 
 def _check_variant(model: GameModel, variant: Variant, free_reel_set: str) -> None:
-    where = f"{variant.source or variant.id}"
-    for name in ("base", free_reel_set):
-        if name not in variant.reel_sets:
-            raise ModelError(f"{where}: missing reel_sets.{name}")
-        # A reel never shows two eggs: the egg scatter pays count eggs per screen on the
-        # premise of at most one per reel, as on the machine.
-        for reel, strip in enumerate(variant.reel_sets[name].strips):
-            eggs = [i for i, s in enumerate(strip) if s == model.scatter]
-            n = len(strip)
-            for a in eggs:
-                for b in eggs:
-                    if a != b and (b - a) % n < model.rows:
-                        raise ModelError(
-                            f"{where}: reel_sets.{name} reel {reel + 1} has eggs at stops "
-                            f"{a} and {b}, closer than {model.rows}: a reel would show two eggs"
-                        )
-    raw = variant.parameters.get("egg_reveal")
-    if not isinstance(raw, dict):
-        raise ModelError(f"{where}: missing [egg_reveal] table")
-    values, weights = raw.get("values"), raw.get("weights")
-    if (
-        not isinstance(values, list)
-        or not isinstance(weights, list)
-        or len(values) != len(weights)
-        or not values
-    ):
-        raise ModelError(f"{where}: egg_reveal needs equally long 'values' and 'weights' lists")
+    # A reel never shows two eggs: the egg scatter pays count eggs per screen on the premise
+    # of at most one per reel, as on the machine.
+    check_spacing(model, variant, ("base", free_reel_set), (model.scatter,))
+    values, _weights = weight_table(variant, "egg_reveal", "values")
     if any(not isinstance(v, int) or v < 1 for v in values):
-        raise ModelError(f"{where}: egg_reveal values must be whole numbers of spins >= 1")
-    if any(not isinstance(w, int) or w < 0 for w in weights) or sum(weights) <= 0:
-        raise ModelError(f"{where}: egg_reveal weights must be non-negative integers, not all 0")
+        raise ModelError(
+            f"{variant.source or variant.id}: egg_reveal values must be whole numbers of spins >= 1"
+        )
 
 
 @cache

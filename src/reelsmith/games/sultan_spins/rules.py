@@ -46,7 +46,7 @@ import numpy as np
 from reelsmith.engine.bet_ladder import BetLadder
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
-from reelsmith.engine.model import GameModel, ModelError, Variant
+from reelsmith.engine.model import GameModel, ModelError, Variant, check_spacing, weight_table
 from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import GridError, Screen, to_screen, window
 from reelsmith.games.sultan_spins.state import BetState
@@ -116,52 +116,17 @@ class SultanRules:
         return (Decimal(coins) * bet / self.lines).quantize(Decimal("0.01"))
 
 
-def _spaced(model: GameModel, strip: np.ndarray, symbol: int) -> tuple[int, int] | None:
-    """Two stops of ``symbol`` closer than the window height, or None."""
-    positions = [i for i, s in enumerate(strip) if s == symbol]
-    n = len(strip)
-    for a in positions:
-        for b in positions:
-            if a != b and (b - a) % n < model.rows:
-                return a, b
-    return None
-
-
 def _check_variant(rules: SultanRules, variant: Variant) -> None:
     model = rules.model
-    where = f"{variant.source or variant.id}"
-    for name in ("base", rules.free_reel_set):
-        if name not in variant.reel_sets:
-            raise ModelError(f"{where}: missing reel_sets.{name}")
-        for reel, strip in enumerate(variant.reel_sets[name].strips):
-            for symbol in (rules.gem, rules.bonus):
-                close = _spaced(model, strip, symbol)
-                if close:
-                    raise ModelError(
-                        f"{where}: reel_sets.{name} reel {reel + 1} has {model.symbol_id(symbol)} "
-                        f"at stops {close[0]} and {close[1]}, closer than {model.rows}: "
-                        "a reel would show two"
-                    )
-    raw = variant.parameters.get("gem_reveal")
-    if not isinstance(raw, dict):
-        raise ModelError(f"{where}: missing [gem_reveal] table")
-    outcomes, weights = raw.get("outcomes"), raw.get("weights")
-    if (
-        not isinstance(outcomes, list)
-        or not isinstance(weights, list)
-        or len(outcomes) != len(weights)
-        or not outcomes
-    ):
-        raise ModelError(f"{where}: gem_reveal needs equally long 'outcomes' and 'weights'")
+    check_spacing(model, variant, ("base", rules.free_reel_set), (rules.gem, rules.bonus))
+    outcomes, _weights = weight_table(variant, "gem_reveal", "outcomes")
     allowed = {s.id for s in model.symbols if s.role in ("regular", "wild")} | {WILD_REEL}
     for outcome in outcomes:
         if outcome not in allowed:
             raise ModelError(
-                f"{where}: gem_reveal outcome {outcome!r} must be a paying symbol, wild or "
-                f"{WILD_REEL}"
+                f"{variant.source or variant.id}: gem_reveal outcome {outcome!r} must be a "
+                f"paying symbol, wild or {WILD_REEL}"
             )
-    if any(not isinstance(w, int) or w < 0 for w in weights) or sum(weights) <= 0:
-        raise ModelError(f"{where}: gem_reveal weights must be non-negative integers, not all 0")
 
 
 @cache
