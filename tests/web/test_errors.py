@@ -72,6 +72,21 @@ def test_an_unreachable_server_is_retried_with_the_same_idempotency_key(
     assert server.get(player, "/api/me")["balance"]["minor"] == 100_000 - 25
 
 
+def test_a_stale_demo_token_is_replaced_by_a_new_demo_session(page: Page, server: Server) -> None:
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".lobby-card")
+    page.evaluate(
+        """() => {
+          const stored = JSON.parse(sessionStorage.getItem('reelsmith.session'));
+          sessionStorage.setItem('reelsmith.session', JSON.stringify({...stored, token: 'x.y'}));
+        }"""
+    )
+    page.reload()
+    page.wait_for_selector(".lobby-card")
+    assert page.is_hidden("#banner")
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('reelsmith.session')).token") != "x.y"
+
+
 @pytest.fixture(scope="module")
 def short_sessions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose sessions last two seconds."""

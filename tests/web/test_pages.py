@@ -83,4 +83,7 @@ def test_the_history_lists_rounds_and_replays_them_step_by_step(page: Page, serv
         )
         == second_screen[0][0]
     )
+    spin = steps[1]["view"]["spins"][-1]
+    won = bool(spin["line_wins"] or spin["scatter_win"])
+    assert dialog.locator(".replay-stage .reels.has-wins").count() == int(won)
     screenshot(page, "history-replay")

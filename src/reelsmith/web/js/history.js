@@ -112,7 +112,7 @@ export class HistoryDialog {
       grid.element.hidden = Boolean(gamble);
       if (spin && !gamble) {
         grid.show(spin.screen);
-        requestAnimationFrame(() => grid.showWins(ui.winItems(view), { dimOthers: true }));
+        grid.showWins(ui.winItems(view)); // lines are redrawn once the grid is laid out
       }
       detail.replaceChildren(...this.describeStep(step, view, spin, gamble));
     };

@@ -42,8 +42,9 @@ class App {
     this.net = document.getElementById('session-net');
     this.balanceMinor = null;
     this.game = null;
+    this.connecting = false;
     this.api.onError((error) => {
-      if (error.status === 401) this.sessionEnded(error);
+      if (error.status === 401 && !this.connecting) this.sessionEnded(error);
     });
   }
 
@@ -64,7 +65,22 @@ class App {
     const session = await obtainSession({ fresh });
     this.session = session;
     this.api.setToken(session.token);
-    const me = await this.api.get('/api/me');
+    let me;
+    this.connecting = true;
+    try {
+      me = await this.api.get('/api/me');
+    } catch (error) {
+      // A stored demo token the server no longer accepts (it restarted with a new key, or
+      // the session ended): start a new demo session instead of failing.
+      if (error instanceof ApiError && error.status === 401 && session.demo && !fresh) {
+        forget();
+        return this.connect({ fresh: true });
+      }
+      if (error instanceof ApiError && error.status === 401) this.sessionEnded(error);
+      throw error;
+    } finally {
+      this.connecting = false;
+    }
     this.me = me;
     this.market = me.market;
     this.money = Money.fromMarket(me.market);
@@ -180,6 +196,7 @@ class App {
   }
 
   startFailed(error) {
+    if (error instanceof ApiError && error.status === 401) return; // sessionEnded explained it
     const text = error instanceof SessionError || error instanceof ApiError ? describe(error) : String(error?.message || error);
     this.messages.show(text, { actions: [{ label: 'Try again', run: () => window.location.reload() }] });
     document.body.dataset.ready = 'failed';

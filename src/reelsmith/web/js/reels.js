@@ -175,8 +175,8 @@ export class ReelGrid {
   showWins(wins, { dimOthers = true } = {}) {
     this.clearLines();
     for (const cell of this.element.querySelectorAll('.cell.win')) cell.classList.remove('win');
+    this.element.classList.toggle('has-wins', dimOthers && wins.length > 0);
     if (!wins.length) return;
-    this.element.classList.toggle('has-wins', dimOthers);
     for (const win of wins) {
       this.mark(win.positions, 'win');
       if (win.line) this.drawn.push(win.line);
