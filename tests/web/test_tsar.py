@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
 from tests.web.conftest import (
+    DESKTOP,
     Server,
     badges,
     force,
@@ -236,3 +237,48 @@ def test_a_reload_during_the_gamble_shows_the_gamble_and_continues_it(
     page.click("#collect")
     wait_state(page, "idle")
     assert minor(page, "#balance") == 100_000 - BET_MINOR + 4 * win
+
+
+def test_with_motion_the_reels_spin_reel_by_reel_and_the_win_counts_up(
+    browser: Browser, server: Server
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="no-preference")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        player = server.new_player()
+        open_game(page, server, player, GAME)  # turbo on: the same steps, shorter
+        assert "reduced-motion" not in (page.get_attribute("html", "class") or "")
+        page.evaluate(
+            """() => {
+              window.__wins = [];
+              window.__landed = [];
+              const win = document.querySelector('#win');
+              new MutationObserver(() => window.__wins.push(Number(win.dataset.minor)))
+                .observe(win, {attributes: true, attributeFilter: ['data-minor']});
+              document.querySelectorAll('.reel').forEach((reel) =>
+                new MutationObserver(() => {
+                  const id = reel.dataset.reel;
+                  const landed = reel.classList.contains('landed');
+                  if (landed && !window.__landed.includes(id)) window.__landed.push(id);
+                }).observe(reel, {attributes: true, attributeFilter: ['class']}));
+            }"""
+        )
+        stops = forcing.tsar_spin(win=True)
+        force(page, stops)
+        page.click("#spin")
+        page.wait_for_selector(".reel.spinning")
+        # While spinning, each reel runs a strip of filler symbols longer than the window.
+        assert page.locator(".reel[data-reel='0'] .strip .cell").count() > 3
+        wait_state(page, "gamble")
+        assert page.evaluate("window.__landed") == ["0", "1", "2", "3", "4"]
+        counted = page.evaluate("window.__wins")
+        win = forcing.tsar_win_coins(stops)
+        assert counted[-1] == win
+        steps = [v for v in counted if 0 < v < win]
+        assert steps == sorted(steps) and len(steps) >= 2, counted
+        assert "celebrate" in (page.get_attribute("#win", "class") or "")
+    finally:
+        context.close()
+    assert not errors, errors

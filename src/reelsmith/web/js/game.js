@@ -679,7 +679,7 @@ export class Game {
   toggleTurbo() {
     this.motion.setTurbo(!this.motion.turbo);
     this.turboButton.setAttribute('aria-pressed', String(this.motion.turbo));
-    this.app.messages.notice(this.motion.turbo ? 'Turbo on' : 'Turbo off', 1500);
+    announce(this.motion.turbo ? 'Turbo on' : 'Turbo off');
   }
 
   /** Space bar: the main action, unless a control that uses Space has the focus. */

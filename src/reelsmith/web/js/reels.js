@@ -219,7 +219,8 @@ export class ReelGrid {
       const points = shape.map((row, reel) => centre(reel, row));
       const first = points[0];
       const last = points[points.length - 1];
-      const all = [[Math.max(first[0] - box.width / this.reels / 2, 2), first[1]], ...points, [Math.min(last[0] + box.width / this.reels / 2, box.width - 2), last[1]]];
+      const reach = box.width / this.reels / 2;
+      const all = [[Math.max(first[0] - reach, 12), first[1]], ...points, [Math.min(last[0] + reach, box.width - 2), last[1]]];
       const poly = document.createElementNS(SVG, 'polyline');
       poly.setAttribute('points', all.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '));
       poly.setAttribute('class', 'payline');
