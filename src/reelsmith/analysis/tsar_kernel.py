@@ -13,12 +13,19 @@ broke; ``line_win`` gave their pay with any completion) and the set of paylines 
 only the open ones are evaluated on the full screen. A parity test replays the kernel's draws
 through the live engine and requires identical rounds.
 
+The whole round loop is one function, :func:`play_rounds`, with one screen routine serving
+both reel sets (their tables stacked in shared arrays): a helper function per screen or per
+round would cost more than the screen itself, since numba reference-counts every array handed
+to a call. The same function keeps statistics for simulation and, with ``record``, each
+round's results and draws for the parity test, so the test covers the code that simulates.
+
 Draws come from :mod:`reelsmith.analysis.pcg64` (numpy's PCG64 and ``Generator.integers``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -63,14 +70,6 @@ def band_edges_in_coins(total_bet: int) -> npt.NDArray[np.int64]:
     """Band upper edges in coins for the kernel (the last entry stands for "no limit")."""
     return np.array([e * total_bet for e in BAND_EDGES] + [2**62], dtype=np.int64)
 
-
-ReelTuple = tuple[
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.uint32],
-    npt.NDArray[np.int64],
-]
 
 #: A round needs at most this many log entries in trace mode before the buffer is checked.
 TRACE_ROUND_RESERVE = 100_000
@@ -154,135 +153,48 @@ class ReelTables:
         eggs = scatter_in_windows(windows, model.scatter)
         return cls(windows, eggs, lengths, packed, masks.astype(np.int64))
 
-    def as_tuple(self) -> ReelTuple:
-        return (self.windows, self.eggs, self.lengths, self.prefix, self.masks)
+
+@dataclass(frozen=True, eq=False)
+class StackedTables:
+    """The base (index 0) and free-spin (index 1) tables in shared arrays, so that one screen
+    routine serves both reel sets without a function call per screen."""
+
+    windows: npt.NDArray[np.int8]  # [set, reel, stop, row]
+    eggs: npt.NDArray[np.int64]  # [set, reel, stop]
+    lengths: npt.NDArray[np.int64]  # [set, reel]
+    prefix: npt.NDArray[np.uint32]  # [set, index]
+    masks: npt.NDArray[np.int64]  # [set, mask index]
+
+    @classmethod
+    def stack(cls, base: ReelTables, free: ReelTables) -> StackedTables:
+        sets = (base, free)
+
+        def stacked(arrays: list[npt.NDArray[Any]], dtype: Any) -> npt.NDArray[Any]:
+            shape = tuple(max(a.shape[d] for a in arrays) for d in range(arrays[0].ndim))
+            out = np.zeros((len(arrays), *shape), dtype=dtype)
+            for i, a in enumerate(arrays):
+                region: tuple[int | slice, ...] = (i, *(slice(0, n) for n in a.shape))
+                out[region] = a
+            return out
+
+        return cls(
+            windows=stacked([t.windows for t in sets], np.int8),
+            eggs=stacked([t.eggs for t in sets], np.int64),
+            lengths=stacked([t.lengths for t in sets], np.int64),
+            prefix=stacked([t.prefix for t in sets], np.uint32),
+            masks=stacked([t.masks for t in sets], np.int64),
+        )
 
 
-@njit(cache=True, nogil=True, inline="always")
-def spin_screen(
+@njit(cache=True, nogil=True)
+def play_rounds(
     rng: npt.NDArray[np.uint64],
+    n_rounds: int,
     windows: npt.NDArray[np.int8],
     eggs: npt.NDArray[np.int64],
     lengths: npt.NDArray[np.int64],
     prefix: npt.NDArray[np.uint32],
     masks: npt.NDArray[np.int64],
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    stops: npt.NDArray[np.int64],
-    cells: npt.NDArray[np.int8],
-    log: npt.NDArray[np.int64],
-    log_at: int,
-    record: bool,
-) -> tuple[int, int, int]:
-    """Draw five stops and evaluate the screen: ``(line pay per line coin, eggs, log_at)``."""
-    if record and log_at + 5 > log.shape[0]:
-        raise IndexError("trace log full")
-    for reel in range(5):
-        bound = lengths[reel]
-        stops[reel] = bounded(rng, bound)
-        if record:
-            log[log_at, 0] = DRAW_REEL_STOP
-            log[log_at, 1] = bound
-            log[log_at, 2] = stops[reel]
-            log_at += 1
-    index = (stops[0] * lengths[1] + stops[1]) * lengths[2] + stops[2]
-    entry = int(prefix[index])
-    pay = entry >> 16
-    still_open = masks[entry & 0xFFFF]
-    while still_open != 0:
-        line = lowest_bit(still_open)
-        still_open &= still_open - 1
-        for reel in range(5):
-            cells[reel] = windows[reel, stops[reel], paylines[line, reel]]
-        pay += line_win(cells, line_pays, wild, substitutable)[2]
-    shown = eggs[0, stops[0]] + eggs[1, stops[1]] + eggs[2, stops[2]]
-    shown += eggs[3, stops[3]] + eggs[4, stops[4]]
-    return pay, shown, log_at
-
-
-@njit(cache=True, nogil=True, inline="always")
-def play_round(
-    rng: npt.NDArray[np.uint64],
-    base: ReelTuple,
-    free: ReelTuple,
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    scatter_pays: npt.NDArray[np.int64],
-    total_bet: int,
-    trigger: int,
-    extra: int,
-    reveal_values: npt.NDArray[np.int64],
-    reveal_weights: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
-    stops: npt.NDArray[np.int64],
-    cells: npt.NDArray[np.int8],
-    log: npt.NDArray[np.int64],
-    log_at: int,
-    record: bool,
-) -> int:
-    """One round at one coin per line on every payline; results go to ``out``. Returns the
-    new trace position (unchanged unless ``record``)."""
-    last = scatter_pays.shape[0] - 1
-    bw, be, bl, bp, bm = base
-    line_pay, shown, log_at = spin_screen(
-        rng, bw, be, bl, bp, bm, paylines, line_pays, wild, substitutable, stops, cells, log,
-        log_at, record,
-    )  # fmt: skip
-    scatter_win = scatter_pays[min(shown, last)] * total_bet
-    out[R_BASE_LINE] = line_pay
-    out[R_BASE_SCATTER] = scatter_win
-    out[R_BASE_EGGS] = shown
-    awarded = 0
-    if shown >= trigger:
-        total_weight = 0
-        for w in reveal_weights:
-            total_weight += w
-        if record and log_at + shown > log.shape[0]:
-            raise IndexError("trace log full")
-        for _ in range(shown):
-            value = bounded(rng, total_weight)
-            if record:
-                log[log_at, 0] = DRAW_EGG_REVEAL
-                log[log_at, 1] = total_weight
-                log[log_at, 2] = value
-                log_at += 1
-            for i in range(reveal_weights.shape[0]):
-                if value < reveal_weights[i]:
-                    awarded += reveal_values[i]
-                    break
-                value -= reveal_weights[i]
-    out[R_AWARDED] = awarded
-    fw, fe, fl, fp, fm = free
-    remaining = awarded
-    played = 0
-    free_win = 0
-    free_eggs = 0
-    while remaining > 0:
-        line_pay_f, shown_f, log_at = spin_screen(
-            rng, fw, fe, fl, fp, fm, paylines, line_pays, wild, substitutable, stops, cells,
-            log, log_at, record,
-        )  # fmt: skip
-        free_win += line_pay_f + scatter_pays[min(shown_f, last)] * total_bet
-        free_eggs += shown_f
-        remaining += shown_f * extra - 1
-        played += 1
-    out[R_FREE_SPINS] = played
-    out[R_FREE_WIN] = free_win
-    out[R_FREE_EGGS] = free_eggs
-    out[R_WIN] = line_pay + scatter_win + free_win
-    return log_at
-
-
-@njit(cache=True, nogil=True)
-def run_rounds(
-    rng: npt.NDArray[np.uint64],
-    n_rounds: int,
-    base: ReelTuple,
-    free: ReelTuple,
     paylines: npt.NDArray[np.int8],
     line_pays: npt.NDArray[np.int64],
     wild: int,
@@ -296,37 +208,120 @@ def run_rounds(
     band_edges: npt.NDArray[np.int64],
     stats: npt.NDArray[np.int64],
     float_stats: npt.NDArray[np.float64],
-) -> None:
-    """Play ``n_rounds`` rounds and add their statistics to ``stats`` / ``float_stats``.
+    record: bool,
+    results: npt.NDArray[np.int64],
+    log: npt.NDArray[np.int64],
+    log_ends: npt.NDArray[np.int64],
+) -> int:
+    """Play rounds at one coin per line on every payline.
 
-    ``band_edges`` are the upper edges of the win bands in coins (band 0 is no win)."""
-    out = np.zeros(ROUND_FIELDS, dtype=np.int64)
+    Without ``record`` the rounds' statistics are added to ``stats`` / ``float_stats`` (see the
+    ``S_*`` slots; ``band_edges`` are the upper edges of the win bands in coins). With
+    ``record`` each round's results go to ``results[i]`` (the ``R_*`` fields) and its draws to
+    ``log`` as (kind, bound, value) rows ending at ``log_ends[i]``; recording stops early,
+    before a round, when fewer than ``TRACE_ROUND_RESERVE`` rows are left. Either way the
+    rounds are played by the same code. Returns the number of rounds played.
+    """
+    last_pay = scatter_pays.shape[0] - 1
+    top_band = band_edges.shape[0] - 1
+    total_weight = 0
+    for w in reveal_weights:
+        total_weight += w
     stops = np.zeros(5, dtype=np.int64)
     cells = np.zeros(5, dtype=np.int8)
-    log = np.zeros((1, 3), dtype=np.int64)
     eggs_seen = np.zeros(16, dtype=np.int64)
     bands = np.zeros(band_edges.shape[0], dtype=np.int64)
-    total = base_line = base_scatter = free_total = 0
-    base_hits = round_hits = triggers = free_spins = free_eggs = max_win = 0
+    total = base_line_sum = base_scatter_sum = free_sum = 0
+    base_hits = round_hits = triggers = free_spins_sum = free_eggs_sum = max_win = 0
     win_sq = 0.0
-    top = band_edges.shape[0] - 1
-    for _ in range(n_rounds):
-        play_round(
-            rng, base, free, paylines, line_pays, wild, substitutable, scatter_pays, total_bet,
-            trigger, extra, reveal_values, reveal_weights, out, stops, cells, log, 0, False,
-        )  # fmt: skip
-        win = out[R_WIN]
-        base_win = out[R_BASE_LINE] + out[R_BASE_SCATTER]
+    log_at = 0
+    for i in range(n_rounds):
+        if record and log.shape[0] - log_at < TRACE_ROUND_RESERVE:
+            return i
+        reel_set = 0  # the base spin, then the free spins
+        base_line = base_scatter = base_eggs = awarded = 0
+        remaining = played = free_win = free_eggs = 0
+        while True:
+            # -- one screen of reel set `reel_set`: five stops, then the paylines and eggs --
+            if record and log_at + 5 > log.shape[0]:
+                raise IndexError("trace log full")
+            for reel in range(5):
+                bound = lengths[reel_set, reel]
+                stops[reel] = bounded(rng, bound)
+                if record:
+                    log[log_at, 0] = DRAW_REEL_STOP
+                    log[log_at, 1] = bound
+                    log[log_at, 2] = stops[reel]
+                    log_at += 1
+            index = (stops[0] * lengths[reel_set, 1] + stops[1]) * lengths[reel_set, 2] + stops[2]
+            entry = int(prefix[reel_set, index])
+            line_pay = entry >> 16
+            still_open = masks[reel_set, entry & 0xFFFF]
+            while still_open != 0:
+                line = lowest_bit(still_open)
+                still_open &= still_open - 1
+                for reel in range(5):
+                    cells[reel] = windows[reel_set, reel, stops[reel], paylines[line, reel]]
+                line_pay += line_win(cells, line_pays, wild, substitutable)[2]
+            shown = 0
+            for reel in range(5):
+                shown += eggs[reel_set, reel, stops[reel]]
+            scatter_win = scatter_pays[min(shown, last_pay)] * total_bet
+
+            if reel_set == 0:
+                base_line = line_pay
+                base_scatter = scatter_win
+                base_eggs = shown
+                if shown >= trigger:
+                    # each triggering egg reveals a number of free spins (one weighted draw)
+                    if record and log_at + shown > log.shape[0]:
+                        raise IndexError("trace log full")
+                    for _ in range(shown):
+                        value = bounded(rng, total_weight)
+                        if record:
+                            log[log_at, 0] = DRAW_EGG_REVEAL
+                            log[log_at, 1] = total_weight
+                            log[log_at, 2] = value
+                            log_at += 1
+                        for v in range(reveal_weights.shape[0]):
+                            if value < reveal_weights[v]:
+                                awarded += reveal_values[v]
+                                break
+                            value -= reveal_weights[v]
+                remaining = awarded
+                reel_set = 1
+            else:
+                # a free spin: its win, and every egg it shows adds spins
+                free_win += line_pay + scatter_win
+                free_eggs += shown
+                remaining += shown * extra - 1
+                played += 1
+            if remaining <= 0:
+                break
+
+        win = base_line + base_scatter + free_win
+        if record:
+            out = results[i]
+            out[R_WIN] = win
+            out[R_BASE_LINE] = base_line
+            out[R_BASE_SCATTER] = base_scatter
+            out[R_BASE_EGGS] = base_eggs
+            out[R_AWARDED] = awarded
+            out[R_FREE_SPINS] = played
+            out[R_FREE_WIN] = free_win
+            out[R_FREE_EGGS] = free_eggs
+            log_ends[i] = log_at
+            continue
         total += win
-        base_line += out[R_BASE_LINE]
-        base_scatter += out[R_BASE_SCATTER]
-        eggs_seen[out[R_BASE_EGGS]] += 1
-        if base_win > 0:
+        base_line_sum += base_line
+        base_scatter_sum += base_scatter
+        eggs_seen[base_eggs] += 1
+        if base_line + base_scatter > 0:
             base_hits += 1
         if win > 0:
             round_hits += 1
             band = 1
-            while band < top and win > band_edges[band]:
+            while band < top_band and win > band_edges[band]:
                 band += 1
             bands[band] += 1
             win_sq += float(win) * float(win)
@@ -334,62 +329,26 @@ def run_rounds(
                 max_win = win
         else:
             bands[0] += 1
-        if out[R_AWARDED] > 0:
+        if awarded > 0:
             triggers += 1
-            free_total += out[R_FREE_WIN]
-            free_spins += out[R_FREE_SPINS]
-            free_eggs += out[R_FREE_EGGS]
-    stats[S_ROUNDS] += n_rounds
-    stats[S_WIN] += total
-    stats[S_BASE_LINE] += base_line
-    stats[S_BASE_SCATTER] += base_scatter
-    stats[S_FREE_WIN] += free_total
-    stats[S_BASE_HITS] += base_hits
-    stats[S_ROUND_HITS] += round_hits
-    stats[S_TRIGGERS] += triggers
-    stats[S_FREE_SPINS] += free_spins
-    stats[S_FREE_EGGS] += free_eggs
-    stats[S_MAX_WIN] = max(stats[S_MAX_WIN], max_win)
-    for e in range(16):
-        stats[S_EGGS + e] += eggs_seen[e]
-    for b in range(band_edges.shape[0]):
-        stats[S_BANDS + b] += bands[b]
-    float_stats[F_WIN_SQ] += win_sq
-
-
-@njit(cache=True, nogil=True)
-def trace_rounds(
-    rng: npt.NDArray[np.uint64],
-    n_rounds: int,
-    base: ReelTuple,
-    free: ReelTuple,
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    scatter_pays: npt.NDArray[np.int64],
-    total_bet: int,
-    trigger: int,
-    extra: int,
-    reveal_values: npt.NDArray[np.int64],
-    reveal_weights: npt.NDArray[np.int64],
-    results: npt.NDArray[np.int64],
-    log: npt.NDArray[np.int64],
-    log_ends: npt.NDArray[np.int64],
-) -> int:
-    """Play up to ``n_rounds`` rounds with :func:`play_round`, keeping each round's results
-    and every draw (kind, bound, value). Stops early, before a round, when fewer than
-    ``TRACE_ROUND_RESERVE`` log entries are left; returns the number of rounds played."""
-    stops = np.zeros(5, dtype=np.int64)
-    cells = np.zeros(5, dtype=np.int8)
-    log_at = 0
-    for i in range(n_rounds):
-        if log.shape[0] - log_at < TRACE_ROUND_RESERVE:
-            return i
-        log_at = play_round(
-            rng, base, free, paylines, line_pays, wild, substitutable, scatter_pays, total_bet,
-            trigger, extra, reveal_values, reveal_weights, results[i], stops, cells, log, log_at,
-            True,
-        )  # fmt: skip
-        log_ends[i] = log_at
+            free_sum += free_win
+            free_spins_sum += played
+            free_eggs_sum += free_eggs
+    if not record:
+        stats[S_ROUNDS] += n_rounds
+        stats[S_WIN] += total
+        stats[S_BASE_LINE] += base_line_sum
+        stats[S_BASE_SCATTER] += base_scatter_sum
+        stats[S_FREE_WIN] += free_sum
+        stats[S_BASE_HITS] += base_hits
+        stats[S_ROUND_HITS] += round_hits
+        stats[S_TRIGGERS] += triggers
+        stats[S_FREE_SPINS] += free_spins_sum
+        stats[S_FREE_EGGS] += free_eggs_sum
+        stats[S_MAX_WIN] = max(stats[S_MAX_WIN], max_win)
+        for e in range(16):
+            stats[S_EGGS + e] += eggs_seen[e]
+        for b in range(band_edges.shape[0]):
+            stats[S_BANDS + b] += bands[b]
+        float_stats[F_WIN_SQ] += win_sq
     return n_rounds

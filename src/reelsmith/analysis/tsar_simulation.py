@@ -45,8 +45,7 @@ class KernelGame:
 
     model: GameModel
     variant_id: str
-    base: k.ReelTables
-    free: k.ReelTables
+    tables: k.StackedTables
     total_bet: int
     trigger: int
     extra: int
@@ -64,8 +63,10 @@ class KernelGame:
         return cls(
             model=model,
             variant_id=variant.id,
-            base=k.ReelTables.build(model, variant.reel_sets["base"], lines),
-            free=k.ReelTables.build(model, variant.reel_sets[rules.free_reel_set], lines),
+            tables=k.StackedTables.stack(
+                k.ReelTables.build(model, variant.reel_sets["base"], lines),
+                k.ReelTables.build(model, variant.reel_sets[rules.free_reel_set], lines),
+            ),
             total_bet=lines,
             trigger=rules.trigger_count,
             extra=rules.extra_spins_per_egg,
@@ -73,27 +74,26 @@ class KernelGame:
             reveal_weights=np.array(reveal["weights"], dtype=np.int64),
         )
 
-    def kernel_args(
+    def _play(
         self,
-    ) -> tuple[
-        k.ReelTuple,
-        k.ReelTuple,
-        npt.NDArray[np.int8],
-        npt.NDArray[np.int64],
-        int,
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.int64],
-        int,
-        int,
-        int,
-        npt.NDArray[np.int64],
-        npt.NDArray[np.int64],
-    ]:
-        """The kernel's game arguments, in the order ``run_rounds`` and ``trace_rounds`` take."""
-        m = self.model
-        return (
-            self.base.as_tuple(),
-            self.free.as_tuple(),
+        rng: npt.NDArray[np.uint64],
+        rounds: int,
+        stats: npt.NDArray[np.int64],
+        float_stats: npt.NDArray[np.float64],
+        record: bool,
+        results: npt.NDArray[np.int64],
+        log: npt.NDArray[np.int64],
+        ends: npt.NDArray[np.int64],
+    ) -> int:
+        m, t = self.model, self.tables
+        played: int = k.play_rounds(
+            rng,
+            rounds,
+            t.windows,
+            t.eggs,
+            t.lengths,
+            t.prefix,
+            t.masks,
             m.paylines,
             m.line_pays,
             m.wild,
@@ -104,35 +104,42 @@ class KernelGame:
             self.extra,
             self.reveal_values,
             self.reveal_weights,
-        )
-
-    def run(self, rng: npt.NDArray[np.uint64], rounds: int) -> tuple[list[int], list[float]]:
-        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
-        float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
-        k.run_rounds(
-            rng,
-            rounds,
-            *self.kernel_args(),
             k.band_edges_in_coins(self.total_bet),
             stats,
             float_stats,
+            record,
+            results,
+            log,
+            ends,
+        )
+        return played
+
+    def run(self, rng: npt.NDArray[np.uint64], rounds: int) -> tuple[list[int], list[float]]:
+        """Play ``rounds`` rounds; their statistics (the kernel's ``S_*`` slots)."""
+        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
+        unused = np.zeros((1, k.ROUND_FIELDS), dtype=np.int64)
+        self._play(
+            rng, rounds, stats, float_stats, False, unused, np.zeros((1, 3), np.int64), unused[0]
         )
         return [int(x) for x in stats], [float(x) for x in float_stats]
 
     def trace(
         self, rng: npt.NDArray[np.uint64], rounds: int
     ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]]:
-        """Play ``rounds`` rounds keeping each one's results and draws ``(kind, bound, value)``
-        (for the parity test against live play)."""
+        """Play ``rounds`` rounds with the same kernel, keeping each one's results and draws
+        ``(kind, bound, value)`` (for the parity test against live play)."""
         results = np.zeros((rounds, k.ROUND_FIELDS), dtype=np.int64)
         draws: list[npt.NDArray[np.int64]] = []
         done = 0
         capacity = max(rounds * 12, 2 * k.TRACE_ROUND_RESERVE)
         log = np.zeros((capacity, 3), dtype=np.int64)
         ends = np.zeros(rounds, dtype=np.int64)
+        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
         while done < rounds:
-            played = k.trace_rounds(
-                rng, rounds - done, *self.kernel_args(), results[done:], log, ends[done:]
+            played = self._play(
+                rng, rounds - done, stats, float_stats, True, results[done:], log, ends[done:]
             )
             start = 0
             for i in range(done, done + played):
