@@ -16,13 +16,13 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -47,8 +47,27 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 # ---------------------------------------------------------------------------------------
 
 
+def has_nul(value: Any) -> bool:
+    """Whether a JSON value holds the NUL character anywhere (PostgreSQL text cannot)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_nul(v) for v in value)
+    return False
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="after")
+    def no_nul_characters(self) -> Self:
+        """Refuse NUL in any text: PostgreSQL cannot store it, and no field needs it."""
+        for name, value in self.__dict__.items():
+            if has_nul(value):
+                raise ValueError(f"{name} must not contain the NUL character")
+        return self
 
 
 class CreatePlayer(Strict):
@@ -152,6 +171,30 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class RefuseNulPath:
+    """Refuse a path holding the NUL character (``%00``) before any route sees it: ids from
+    the path are looked up in the database, and PostgreSQL text cannot hold NUL."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and "\x00" in scope.get("path", ""):
+            body = json.dumps(
+                {"code": "invalid_request", "message": "the path must not contain NUL"}
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 400,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
 
 
 class Observe:
@@ -342,6 +385,7 @@ def create_app(
         )
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
+    app.add_middleware(RefuseNulPath)  # type: ignore[arg-type]
     app.add_middleware(Observe, metrics=metrics)  # type: ignore[arg-type]
 
     operator = Depends(operator_key)

@@ -208,7 +208,8 @@ class GameService:
                 "key": key,
                 "hash": fingerprint,
                 "status": holder.get("status", 200),
-                "response": _dumps(holder["response"]),
+                # key order kept (not sorted): a replay is byte-for-byte the first response
+                "response": json.dumps(holder["response"], separators=(",", ":")),
                 "now": self.clock.now_ms(),
             },
         )
@@ -306,16 +307,24 @@ class GameService:
             return self._player_json(connection, player_id)
 
     def _amount_minor(self, market: Market, body: dict[str, Any]) -> int:
+        if "amount" not in body:
+            raise bad_request("invalid_amount", "the request needs an amount")
+        if isinstance(body["amount"], float):
+            raise bad_request("invalid_amount", 'send amounts as decimal strings such as "10.00"')
+        text = str(body["amount"]).strip()
         try:
-            if "amount" in body:
-                if isinstance(body["amount"], float):
-                    raise bad_request(
-                        "invalid_amount", 'send amounts as decimal strings such as "10.00"'
-                    )
-                minor = market.currency.to_minor(str(body["amount"]))
-            else:
-                raise bad_request("invalid_amount", "the request needs an amount")
-        except MoneyError as exc:
+            value = Decimal(text)
+        except ArithmeticError:
+            raise bad_request("invalid_amount", f"{text!r} is not an amount") from None
+        if not value.is_finite():
+            raise bad_request("invalid_amount", f"{text!r} is not an amount")
+        # Bound the magnitude before converting: "1e999990" is ten characters but a
+        # million-digit integer, and "1e999999999" overflows the decimal context.
+        if value and value.adjusted() > 15:
+            raise bad_request("invalid_amount", "the amount is too large")
+        try:
+            minor = market.currency.to_minor(value)
+        except (MoneyError, ArithmeticError) as exc:
             raise bad_request("invalid_amount", str(exc)) from None
         if minor <= 0:
             raise bad_request("invalid_amount", "the amount must be positive")

@@ -19,6 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
 
 
 class Database:
@@ -110,12 +111,25 @@ class Database:
         with self.engine.connect() as connection:
             if self.is_sqlite:
                 connection = connection.execution_options(sqlite_begin="DEFERRED")
-            elif self.schema:
-                connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+            else:
+                # Several processes (``serve --workers N``, or N servers) start together on one
+                # database: without this lock their migrations race and all but one crash.
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
                 connection.commit()
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
-            connection.commit()
+                if self.schema:
+                    connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+                    connection.commit()
+            try:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                connection.commit()
+            finally:
+                if not self.is_sqlite:
+                    connection.rollback()
+                    connection.execute(
+                        text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK}
+                    )
+                    connection.commit()
 
     def dispose(self) -> None:
         self.engine.dispose()

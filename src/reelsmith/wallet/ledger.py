@@ -28,14 +28,22 @@ class InsufficientFundsError(Exception):
 
 
 def house_account(connection: Connection, name: str, currency: str) -> int:
-    """The id of a house account, created on first use."""
-    found = connection.execute(
-        select(accounts.c.id).where(accounts.c.name == name, accounts.c.currency == currency)
-    ).scalar()
+    """The id of a house account, created on first use.
+
+    Processes starting together on one database may both create it: the insert gives way to
+    the other's (``ON CONFLICT DO NOTHING``) instead of failing the start-up.
+    """
+    query = select(accounts.c.id).where(accounts.c.name == name, accounts.c.currency == currency)
+    found = connection.execute(query).scalar()
     if found is not None:
         return int(found)
-    result = connection.execute(insert(accounts).values(name=name, currency=currency, balance=0))
-    return int(result.inserted_primary_key[0])  # type: ignore[index]
+    sql.run(
+        connection,
+        "INSERT INTO accounts (name, currency, balance) VALUES (:name, :currency, 0)"
+        " ON CONFLICT (name, currency) DO NOTHING",
+        {"name": name, "currency": currency},
+    )
+    return int(connection.execute(query).scalar_one())
 
 
 def open_wallet(connection: Connection, player_id: str, currency: str) -> int:
