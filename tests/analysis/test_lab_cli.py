@@ -61,6 +61,11 @@ def test_analyze_text_and_par_sheet(tmp_path):
         (["simulate", "days-of-the-tsar", "--spins", "10", "--variant", "1"], "no RTP variant"),
         (["simulate", "days-of-the-tsar", "--spins", "10", "--seed", "-1"], "--seed must be"),
         (["simulate", "days-of-the-tsar", "--spins", "10", "--workers", "0"], "--workers must"),
+        (
+            ["simulate", "days-of-the-tsar", "--spins", "10", "--cluster", "127.0.0.1:1"],
+            "cannot reach a Ray cluster there",
+        ),
+        (["simulate", "days-of-the-tsar", "--spins", "10", "--cluster", "nowhere"], "host:port"),
     ],
 )
 def test_bad_input_is_one_line(args, message):

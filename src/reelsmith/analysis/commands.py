@@ -196,10 +196,16 @@ def simulate(
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
+        from reelsmith.analysis.tsar_simulation import ClusterError, check_cluster_address
+
         try:
             import ray  # noqa: F401
         except ImportError:
             fail("--cluster needs Ray: pip install ray")
+        try:
+            check_cluster_address(cluster)
+        except ClusterError as exc:
+            fail(str(exc))
 
     with _progress("simulating", counted=True) as progress:
         task = progress.add_task("simulating", total=rounds)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import socket
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -303,6 +304,27 @@ def _run_local(
     return results
 
 
+class ClusterError(ConnectionError):
+    """A Ray cluster address that cannot be reached."""
+
+
+def check_cluster_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on an unreachable ``host:port`` or ``ray://host:port`` address (Ray itself
+    retries for minutes). ``local`` and ``auto`` are left to Ray."""
+    if address in ("local", "auto"):
+        return
+    target = address.removeprefix("ray://")
+    host, _, port_text = target.rpartition(":")
+    if not host or not port_text.isdigit():
+        raise ClusterError(f"--cluster {address!r}: expected host:port, ray://host:port or local")
+    try:
+        socket.create_connection((host, int(port_text)), timeout=timeout).close()
+    except OSError as exc:
+        raise ClusterError(
+            f"--cluster {address}: cannot reach a Ray cluster there ({exc.strerror or exc})"
+        ) from None
+
+
 def _run_ray(
     jobs: Sequence[tuple[str, str | None, str, int, int, int]],
     address: str,
@@ -312,6 +334,7 @@ def _run_ray(
 
     started_here = not ray.is_initialized()
     if started_here:
+        check_cluster_address(address)
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(run_chunk)
