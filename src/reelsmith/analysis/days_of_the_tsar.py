@@ -756,9 +756,12 @@ def simulate_title(
         progress=progress,
     )
     model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
-    figures = analyze(model, result.variant)
+    full = analyze_full(model, result.variant)
+    figures = full.figures
     exact = {
         "rtp": _f(figures.rtp),
+        "hit_frequency": _f(full.hit_frequency),
+        "std_dev": round(full.std_dev, 6),
         "line_wins": _f(figures.line_rtp),
         "scatter": _f(figures.scatter_rtp),
         "free_spins": _f(figures.free_spins_rtp),

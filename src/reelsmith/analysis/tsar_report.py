@@ -143,7 +143,9 @@ class TsarSimulationReport:
             table_.add_row(
                 f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}"
             )
-        table_.add_row("hit frequency", f"{d['hit_frequency']:.4%}", "")
+        table_.add_row(
+            "hit frequency", f"{d['hit_frequency']:.4%}", f"{exact['hit_frequency']:.4%}"
+        )
         table_.add_row(
             "free spins frequency",
             f"{d['free_spins_frequency']:.4%}",
@@ -155,7 +157,7 @@ class TsarSimulationReport:
             f"{per_trigger:.2f}" if per_trigger is not None else "-",
             f"{exact['expected_free_spins_per_trigger']:.2f}",
         )
-        table_.add_row("standard deviation", f"{r.std_dev:.4f}", "")
+        table_.add_row("standard deviation", f"{r.std_dev:.4f}", f"{exact['std_dev']:.4f}")
         table_.add_row("max round win", f"{d['max_win_x_bet']:,.1f}x bet", "")
         console.print(table_)
         console.print(
