@@ -46,7 +46,7 @@ DRAW_REEL_STOP = 0
 DRAW_EGG_REVEAL = 1
 DRAW_PURPOSES = ("reel_stop", "egg_reveal")
 
-# Per-round results written by play_round.
+# Per-round results recorded by play_rounds (trace mode).
 R_WIN, R_BASE_LINE, R_BASE_SCATTER, R_BASE_EGGS, R_AWARDED, R_FREE_SPINS, R_FREE_WIN = range(7)
 R_FREE_EGGS = 7
 ROUND_FIELDS = 8
