@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test test-slow lint format bench clean
+.PHONY: run play test test-slow test-long reliability-report lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,17 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
+
+# The reliability suite's long form (kill -9 x100 per database, 20k fuzzed requests, 100M RNG
+# draws, dieharder, a 10-minute soak); it prints its figures at the end.
+test-long: $(STAMP)
+	command -v dieharder >/dev/null 2>&1 || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dieharder >/dev/null; }
+	$(BIN)/pytest -m slow tests/reliability
+
+# The short form alone (it also runs in `make test`), with its figures.
+reliability-report: $(STAMP)
+	$(BIN)/pytest -q -m "not slow" tests/reliability
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

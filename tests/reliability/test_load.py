@@ -1,0 +1,127 @@
+"""Soak: ten minutes at the benchmark's rate, no errors, flat memory, money conserved.
+
+The approach of ``bench/bench_server.py``: the real server as its own process over SQLite,
+32 concurrent clients spinning Days of the Tsar as fast as it answers (playing out free spins,
+collecting wins), every spin committed before its response. The server's resident memory is
+sampled from ``/proc/<pid>/status`` every 5 seconds. ``RELIABILITY_LOAD_SECONDS`` changes the
+duration (600 by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+import uuid
+
+import httpx
+import pytest
+
+from tests.reliability import figures
+from tests.reliability.live import (
+    OPERATOR_KEY,
+    TSAR,
+    TSAR_BET,
+    Client,
+    LiveServer,
+    new_player,
+)
+from tests.reliability.money import ClientRecord, check_all
+
+CLIENTS = 32
+SECONDS = float(os.environ.get("RELIABILITY_LOAD_SECONDS", "600"))
+SAMPLE_EVERY = 5.0
+
+
+async def spin_client(
+    client: httpx.AsyncClient, record: ClientRecord, stop: float, counts: dict[str, int]
+) -> None:
+    headers = {"Authorization": f"Bearer {record.token}"}
+
+    async def post(path: str, body: dict[str, object]) -> httpx.Response | None:
+        response = await client.post(
+            path, json=body, headers={**headers, "Idempotency-Key": uuid.uuid4().hex}
+        )
+        counts["requests"] += 1
+        if response.status_code != 200:
+            counts["errors"] += 1
+            counts[f"status {response.status_code}"] = (
+                counts.get(f"status {response.status_code}", 0) + 1
+            )
+            return None
+        return response
+
+    while time.monotonic() < stop:
+        response = await post(f"/api/games/{TSAR}/spin", {"bet": TSAR_BET})
+        if response is None:
+            continue
+        body = response.json()
+        record.saw_round(body, TSAR)
+        while body["status"] == "open":
+            action = "free-spin" if body["round"]["actions_allowed"] == ["free_spin"] else "collect"
+            response = await post(f"/api/games/{TSAR}/rounds/{body['round_id']}/{action}", {})
+            if response is None:
+                break
+            body = response.json()
+            record.saw_round(body, TSAR)
+
+
+async def drive(url: str, records: list[ClientRecord], seconds: float) -> dict[str, int]:
+    counts = {"requests": 0, "errors": 0}
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        stop = time.monotonic() + seconds
+        await asyncio.gather(*(spin_client(client, r, stop, counts) for r in records))
+    return counts
+
+
+@pytest.mark.slow
+def test_ten_minutes_at_the_benchmark_rate(tmp_path):
+    server = LiveServer(f"sqlite:///{tmp_path}/load.db", tmp_path, dev=False)
+    server.start()
+    setup = Client([server.url])
+    samples: list[tuple[float, int]] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        begin = time.monotonic()
+        while not done.is_set():
+            samples.append((time.monotonic() - begin, server.rss_kib()))
+            done.wait(SAMPLE_EVERY)
+
+    try:
+        records = [new_player(setup, 10_000_000) for _ in range(CLIENTS)]
+        sampler = threading.Thread(target=sample, daemon=True)
+        begin = time.monotonic()
+        sampler.start()
+        counts = asyncio.run(drive(server.url, records, SECONDS))
+        elapsed = time.monotonic() - begin
+        done.set()
+        sampler.join()
+        samples.append((elapsed, server.rss_kib()))
+        figures.add("requests", counts["requests"])
+        report = check_all(server.database_url, setup.clients[0], OPERATOR_KEY, records)
+        figures.add("scenarios")
+        figures.add("players_checked", len(records))
+        figures.add("discrepancies", report.discrepancies)
+        rss = [kib for _, kib in samples]
+        # memory after the first minute (caches warm) against the end
+        warm = [kib for t, kib in samples if t >= min(60.0, elapsed / 2)]
+        figures.note(
+            "load (SQLite, 1 worker, 32 clients)",
+            f"{elapsed:.0f} s, {counts['requests']:,} requests, "
+            f"{counts['requests'] / elapsed:,.0f} per second, {counts['errors']} errors, "
+            f"{report.rounds:,} rounds, {report.discrepancies} money discrepancies; server RSS "
+            f"start {rss[0] / 1024:.0f} MiB, after warm-up {warm[0] / 1024:.0f} MiB, "
+            f"end {rss[-1] / 1024:.0f} MiB, max {max(rss) / 1024:.0f} MiB "
+            f"({len(rss)} samples every {SAMPLE_EVERY:.0f} s)",
+        )
+        assert counts["errors"] == 0, counts
+        assert report.problems == [], report.problems[:10]
+        # flat: no growth past a quarter of the warmed-up size over the rest of the run
+        assert max(warm) <= warm[0] * 1.25, [kib // 1024 for kib in rss]
+    finally:
+        done.set()
+        setup.close()
+        server.stop()
