@@ -184,10 +184,12 @@ def run(label: str, database_url: str, workers: int) -> None:
 
 def main() -> None:
     print(
-        f"{CLIENTS} concurrent clients, {SECONDS:.0f} s per measurement, load generator on the same machine"
+        f"{CLIENTS} concurrent clients, {SECONDS:.0f} s per measurement, "
+        "load generator on the same machine"
     )
+    header = ("database", "requests", "per second", "p50 ms", "p99 ms", "errors")
     print(
-        f"{'database':<22}{'requests':<22}{'per second':>12}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
+        f"{header[0]:<22}{header[1]:<22}{header[2]:>12}{header[3]:>10}{header[4]:>10}{header[5]:>8}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         run("SQLite, 1 worker", f"sqlite:///{tmp}/bench.db", 1)
