@@ -1,6 +1,14 @@
-"""Exact long-run return to player of Sultan Spins, from its strips, reveal weights and rules.
+"""Sultan Spins in the math lab: the long-run return to player from its strips, reveal weights
+and rules, and the entry points of ``reelsmith analyze|simulate|tune sultan-spins``.
 
-The figures are computed, not sampled:
+This module keeps the compact RTP route (below); the complete analysis (second moments, hit
+frequencies, award probabilities, the pots' memory, the confidence band) is
+:mod:`reelsmith.analysis.sultan_exact`, built on :mod:`reelsmith.analysis.sultan_spin` (one
+spin) and :mod:`reelsmith.analysis.sultan_round` (the round and the carried state); the
+simulation is :mod:`reelsmith.analysis.sultan_simulation` and the tuner
+:mod:`reelsmith.analysis.sultan_tuning`. Both routes to the RTP agree (a test checks it).
+
+The RTP figures here are computed, not sampled:
 
 * **Cells.** For every reel and row, the distribution of the symbol the lines see is summed over
   every stop of the strip: the symbol itself, or, for a gem, its reveal (a symbol, a wild, the
@@ -21,8 +29,10 @@ The figures are computed, not sampled:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -298,14 +308,110 @@ def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
 
 def variant_figures(model: GameModel, variant_id: str | None = None) -> dict[str, float]:
     """The figures stored beside a variant's strips (rounded to 10 decimal places)."""
-    f = analyze(model, variant_id)
+    from reelsmith.analysis.sultan_exact import analyze_full
+
+    return figures_from_analysis(analyze_full(model, variant_id))
+
+
+def figures_from_analysis(a: Any) -> dict[str, float]:
+    """The stored figures of a :class:`reelsmith.analysis.sultan_exact.SultanAnalysis`."""
     values = {
-        "rtp": f.rtp,
-        "base_line_rtp": f.base_line_rtp,
-        "free_spins_line_rtp": f.free_spins_line_rtp,
-        "jackpot_rtp": f.jackpot_rtp,
-        "free_spins_frequency": f.free_spins_frequency,
-        "expected_free_spins_per_trigger": f.expected_free_spins,
-        "expected_multiplier_sum_per_trigger": f.expected_multiplier_sum,
+        "rtp": a.rtp,
+        "base_line_rtp": a.base_line_rtp,
+        "free_spins_line_rtp": a.free_line_rtp,
+        "jackpot_rtp": a.jackpot_rtp,
+        "free_spins_frequency": a.free_spins_frequency,
+        "expected_free_spins_per_trigger": a.free_spins_per_trigger,
+        "expected_multiplier_sum_per_trigger": a.multiplier_sum_per_trigger,
+        "hit_frequency": a.hit_frequency,
+        "round_hit_frequency": a.round_hit_frequency,
+        "std_dev": a.std_dev,
     }
     return {key: round(float(value), 10) for key, value in values.items()}
+
+
+# ---------------------------------------------------------------------------------------
+# Math-lab entry points (see reelsmith.analysis.titles)
+# ---------------------------------------------------------------------------------------
+
+
+def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
+    """``reelsmith analyze``: the exact analysis as a report (text, JSON, PAR sheet). The
+    round-win distribution, the one figure that cannot be computed exactly, comes from a
+    seeded simulation and is labelled as such."""
+    from reelsmith.analysis.sultan_exact import analyze_full
+    from reelsmith.analysis.sultan_report import SultanAnalysisReport, sample_win_distribution
+
+    analysis = analyze_full(model, variant_id)
+    return SultanAnalysisReport(analysis, sample_win_distribution(analysis))
+
+
+def exact_beside_simulation(model: GameModel, variant_id: str) -> dict[str, float]:
+    """The exact figures ``simulate`` prints beside the simulated ones."""
+    from reelsmith.analysis.sultan_exact import analyze_full
+
+    a = analyze_full(model, variant_id)
+    values = {
+        "rtp": a.rtp,
+        "main_game_lines": a.base_line_rtp,
+        "free_spins_lines": a.free_line_rtp,
+        "jackpots": a.jackpot_rtp,
+        "hit_frequency": a.hit_frequency,
+        "round_hit_frequency": a.round_hit_frequency,
+        "free_spins_frequency": a.free_spins_frequency,
+        "free_spins_per_trigger": a.free_spins_per_trigger,
+        "std_dev": a.std_dev,
+        "long_run_std_dev": math.sqrt(a.long_run_variance),
+    }
+    return {key: round(float(value), 10) for key, value in values.items()}
+
+
+def simulate_title(
+    game_id: str,
+    spins: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    folder: Any = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: Any = None,
+) -> Any:
+    """``reelsmith simulate``: a seeded simulation, with the exact figures beside it."""
+    from reelsmith.analysis.sultan_report import SultanSimulationReport
+    from reelsmith.analysis.sultan_simulation import _kernel_game, simulate
+
+    result = simulate(
+        game_id,
+        spins,
+        seed,
+        variant_id=variant_id,
+        folder=folder,
+        workers=workers,
+        cluster=cluster,
+        progress=progress,
+    )
+    model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
+    return SultanSimulationReport(result, exact_beside_simulation(model, result.variant))
+
+
+def tune_title(
+    model: GameModel,
+    folder: Any,
+    target_percent: Any,
+    *,
+    volatility: str | None = None,
+    base_variant: str | None = None,
+    progress: Any = None,
+) -> Any:
+    """``reelsmith tune``: a new variant file for a target RTP (and volatility class)."""
+    from reelsmith.analysis.sultan_tuning import tune
+
+    return tune(
+        model,
+        folder,
+        target_percent,
+        volatility=volatility,
+        base_variant=base_variant,
+        progress=progress,
+    )

@@ -1,0 +1,608 @@
+"""Simulating Sultan Spins: a player's long sequence of rounds at one bet size, in fixed-size
+chunks with one seeded stream each, on local processes or a Ray cluster, merged in order.
+
+Reproducibility
+---------------
+The rounds are split into chunks of ``chunk_size`` (the last one shorter). Chunk ``i`` draws
+from ``PCG64(SeedSequence(seed, spawn_key=(i,)))`` whatever the number of chunks; what it
+returns depends only on the seed, its index and its size, and chunks are merged in index
+order, so a seed gives the same result for any number of workers, locally or on Ray.
+
+Each chunk is one player's sequence of rounds
+------------------------------------------------
+A chunk plays its rounds in order, carrying the pots, their hidden trigger points and the
+meter from each round to the next. It *starts from a state drawn from the long-run
+(stationary) law* with its own stream: each pot and trigger point uniform on
+``seed <= pot < trigger <= cap`` and the meter from its stationary law (computed by the exact
+analyzer, drawn with a 53-bit uniform). A fresh player (pots at their seeds, meter empty)
+would bias the estimate: the pots a player leaves behind hold on average ``(cap - seed - 1)
+/ 3`` bets each (about 1,770 bets over the five pots), so fresh chunks of 500,000 rounds would
+read the RTP about 0.35 percentage points low. ``start="fresh"`` gives that player for tests.
+
+Confidence interval
+-------------------
+Rounds are dependent (the pots pay back what gems add to them; the meter carries bonus
+symbols), so the interval is from *batch means*: with at least 30 chunks the batches are the
+chunks themselves, which are independent stationary sequences, and the interval is exact up to
+the normal approximation of the ratio estimator; with fewer chunks the batches are runs of at
+least 1,000 consecutive rounds within a chunk (at least 30 of them), whose correlation through
+the pots is negative, which makes the interval conservative (wider than needed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis.tsar_simulation import Z_95, Z_99, check_cluster_address, chunk_stream
+from reelsmith.engine.model import GameModel, load_model
+from reelsmith.games import game_folder, load_game
+
+#: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
+CHUNK_ROUNDS = 500_000
+#: Rounds per batch kept by the kernel for the batch-means interval.
+BATCH_ROUNDS = 1_000
+#: Batches (or chunks) the interval needs at least.
+MIN_BATCHES = 30
+STARTS = ("stationary", "fresh")
+
+ProgressCallback = Callable[[int], None]
+
+
+def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
+    """The carried meter's stationary law at the start of a round (exact analyzer)."""
+    from reelsmith.analysis import sultan_spins as exact
+    from reelsmith.games.sultan_spins.rules import sultan_rules
+
+    rules = sultan_rules(model)
+    variant = model.variant(variant_id)
+    base = variant.reel_sets["base"]
+    free = variant.reel_sets[rules.free_reel_set]
+    chain = exact.free_spins_chain(
+        rules, exact.count_distribution(exact.symbol_shown(model, free, rules.bonus))
+    )
+    base_law = exact.count_distribution(exact.symbol_shown(model, base, rules.bonus))
+    law = np.clip(exact.meter_stationary(rules, base_law, chain), 0.0, None)
+    return np.asarray(law / law.sum(), dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class KernelGame:
+    """A variant prepared for the kernel (one line bet on each of the 40 paylines)."""
+
+    model: GameModel
+    variant_id: str
+    tables: k.StackedTables
+    lines: int
+    reveal_symbols: npt.NDArray[np.int64]
+    reveal_weights: npt.NDArray[np.int64]
+    seeds: npt.NDArray[np.int64]
+    caps: npt.NDArray[np.int64]
+    multipliers: npt.NDArray[np.int64]
+    trigger_count: int
+    spins_per_level: int
+    spots: int
+    per_spot: int
+    meter_cdf: npt.NDArray[np.float64]
+
+    @classmethod
+    def build(cls, model: GameModel, variant_id: str | None = None) -> KernelGame:
+        from reelsmith.games.sultan_spins.rules import WILD_REEL, sultan_rules
+
+        rules = sultan_rules(model)  # checks the variants (spacing, reveal table)
+        variant = model.variant(variant_id)
+        if model.reels != 5 or rules.levels > 5 or rules.spots > 5:
+            raise ValueError("the Sultan Spins kernel needs 5 reels, at most 5 levels and spots")
+        reveal = rules.gem_reveal(variant)
+        symbols = [
+            k.WILD_REEL_OUTCOME if o == WILD_REEL else model.symbol_index(o)
+            for o in reveal.outcomes
+        ]
+        law = meter_law(model, variant.id)
+        return cls(
+            model=model,
+            variant_id=variant.id,
+            tables=k.StackedTables.stack(
+                k.ReelTables.build(model, variant.reel_sets["base"], rules.gem, rules.bonus),
+                k.ReelTables.build(
+                    model, variant.reel_sets[rules.free_reel_set], rules.gem, rules.bonus
+                ),
+            ),
+            lines=model.line_count,
+            reveal_symbols=np.array(symbols, dtype=np.int64),
+            reveal_weights=np.array(reveal.weights, dtype=np.int64),
+            seeds=np.array([j.seed for j in rules.jackpots], dtype=np.int64),
+            caps=np.array([j.cap for j in rules.jackpots], dtype=np.int64),
+            multipliers=np.array(rules.multipliers, dtype=np.int64),
+            trigger_count=rules.trigger_count,
+            spins_per_level=rules.spins_per_level,
+            spots=rules.spots,
+            per_spot=rules.main_game_bonus_per_spot,
+            meter_cdf=np.cumsum(law),
+        )
+
+    def start_state(
+        self, rng: npt.NDArray[np.uint64], start: str
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """(pots, triggers, [meter]) a chunk starts from, drawn from its own stream."""
+        pots = np.zeros(5, dtype=np.int64)
+        triggers = np.zeros(5, dtype=np.int64)
+        meter = np.zeros(1, dtype=np.int64)
+        if start == "stationary":
+            k.stationary_state(rng, self.seeds, self.caps, self.meter_cdf, pots, triggers, meter)
+        elif start == "fresh":
+            from reelsmith.analysis.pcg64 import bounded_block
+
+            pots[:] = self.seeds
+            triggers[:] = self.seeds + 1 + bounded_block(rng, self.caps - self.seeds)
+        else:
+            raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
+        return pots, triggers, meter
+
+    def _play(
+        self,
+        rng: npt.NDArray[np.uint64],
+        rounds: int,
+        state: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]],
+        batch_sums: npt.NDArray[np.int64],
+        stats: npt.NDArray[np.int64],
+        float_stats: npt.NDArray[np.float64],
+        record: bool,
+        results: npt.NDArray[np.int64],
+        log: npt.NDArray[np.int64],
+        ends: npt.NDArray[np.int64],
+    ) -> int:
+        m, t = self.model, self.tables
+        pots, triggers, meter = state
+        played: int = k.play_rounds(
+            rng,
+            rounds,
+            t.windows,
+            t.lengths,
+            t.gem_row,
+            t.bonus,
+            t.decided_pay,
+            t.open_lines,
+            m.paylines,
+            m.line_pays,
+            m.wild,
+            m.substitutable,
+            self.reveal_symbols,
+            self.reveal_weights,
+            self.seeds,
+            self.caps,
+            self.multipliers,
+            self.trigger_count,
+            self.spins_per_level,
+            self.spots,
+            self.per_spot,
+            pots,
+            triggers,
+            meter,
+            k.band_edges_in_line_bets(self.lines),
+            BATCH_ROUNDS,
+            batch_sums,
+            stats,
+            float_stats,
+            record,
+            results,
+            log,
+            ends,
+        )
+        return played
+
+    def run(
+        self, rng: npt.NDArray[np.uint64], rounds: int, start: str = "stationary"
+    ) -> tuple[list[int], list[float], npt.NDArray[np.int64]]:
+        """Play ``rounds`` rounds from a start state drawn from ``rng``: the statistics (the
+        kernel's ``S_*`` slots) and the win per batch of ``BATCH_ROUNDS`` rounds."""
+        state = self.start_state(rng, start)
+        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
+        batches = np.zeros(math.ceil(rounds / BATCH_ROUNDS), dtype=np.int64)
+        unused = np.zeros((1, k.ROUND_FIELDS), dtype=np.int64)
+        self._play(
+            rng,
+            rounds,
+            state,
+            batches,
+            stats,
+            float_stats,
+            False,
+            unused,
+            np.zeros((1, 3), np.int64),
+            unused[0],
+        )
+        return [int(x) for x in stats], [float(x) for x in float_stats], batches
+
+    def trace(
+        self, rng: npt.NDArray[np.uint64], rounds: int, start: str = "stationary"
+    ) -> tuple[
+        tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int],
+        npt.NDArray[np.int64],
+        list[npt.NDArray[np.int64]],
+    ]:
+        """Play ``rounds`` rounds with the same kernel, keeping the start state, each round's
+        results and its draws ``(kind, bound, value)`` (for the parity test)."""
+        pots, triggers, meter = self.start_state(rng, start)
+        start_state = (pots.copy(), triggers.copy(), int(meter[0]))
+        results = np.zeros((rounds, k.ROUND_FIELDS), dtype=np.int64)
+        draws: list[npt.NDArray[np.int64]] = []
+        capacity = max(rounds * 12, 4 * k.TRACE_ROUND_RESERVE)
+        log = np.zeros((capacity, 3), dtype=np.int64)
+        ends = np.zeros(rounds, dtype=np.int64)
+        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
+        batches = np.zeros(1, dtype=np.int64)
+        done = 0
+        while done < rounds:
+            played = self._play(
+                rng,
+                rounds - done,
+                (pots, triggers, meter),
+                batches,
+                stats,
+                float_stats,
+                True,
+                results[done:],
+                log,
+                ends[done:],
+            )
+            begin = 0
+            for i in range(done, done + played):
+                draws.append(log[begin : ends[i]].copy())
+                begin = int(ends[i])
+            done += played
+        return start_state, results, draws
+
+
+@cache
+def _kernel_game(game_id: str, folder: str | None, variant_id: str) -> KernelGame:
+    model = load_game(game_id) if folder is None else load_model(Path(folder))
+    return KernelGame.build(model, variant_id)
+
+
+ChunkResult = tuple[int, list[int], list[float], list[int], float]
+
+
+def run_chunk(
+    game_id: str,
+    folder: str | None,
+    variant_id: str,
+    seed: int,
+    index: int,
+    rounds: int,
+    start: str = "stationary",
+) -> ChunkResult:
+    """One chunk in whichever process runs it: its index, statistics, batch wins and the
+    seconds its kernel ran."""
+    game = _kernel_game(game_id, folder, variant_id)
+    started = time.perf_counter()
+    stats, float_stats, batches = game.run(chunk_stream(seed, index), rounds, start)
+    return index, stats, float_stats, [int(b) for b in batches], time.perf_counter() - started
+
+
+def run_job(job: tuple[str, str | None, str, int, int, int, str]) -> ChunkResult:
+    """:func:`run_chunk` with its arguments in one tuple (a Ray task)."""
+    return run_chunk(*job)
+
+
+def _chunks(spins: int, chunk_size: int) -> list[tuple[int, int]]:
+    count = math.ceil(spins / chunk_size)
+    return [(i, min(chunk_size, spins - i * chunk_size)) for i in range(count)]
+
+
+def batch_means(
+    batches: Sequence[Sequence[int]], sizes: Sequence[Sequence[int]], lines: int
+) -> tuple[float, float, int, str]:
+    """The RTP, the standard error of the ratio estimator and the number of batches, from
+    per-chunk batch wins: the chunks themselves when there are enough, else runs of
+    consecutive 1,000-round batches within each chunk."""
+    chunk_wins = [sum(b) for b in batches]
+    chunk_sizes = [sum(s) for s in sizes]
+    if len(chunk_wins) >= MIN_BATCHES:
+        wins, counts, how = chunk_wins, chunk_sizes, "chunks (independent)"
+    else:
+        total = sum(len(b) for b in batches)
+        group = max(1, total // MIN_BATCHES)
+        wins, counts = [], []
+        for chunk, chunk_sizes_ in zip(batches, sizes, strict=True):
+            for begin in range(0, len(chunk), group):
+                wins.append(sum(chunk[begin : begin + group]))
+                counts.append(sum(chunk_sizes_[begin : begin + group]))
+        how = f"runs of {group * BATCH_ROUNDS:,} rounds within chunks (conservative)"
+    w = np.array(wins, dtype=np.float64) / lines
+    n = np.array(counts, dtype=np.float64)
+    rtp = float(w.sum() / n.sum())
+    count = len(w)
+    if count < 2:
+        return rtp, math.inf, count, how
+    residual = w - rtp * n
+    variance = count / (count - 1) * float((residual**2).sum()) / float(n.sum()) ** 2
+    return rtp, math.sqrt(variance), count, how
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Merged statistics of a simulation, per unit bet where it is a return."""
+
+    game: str
+    variant: str
+    seed: int
+    rounds: int
+    chunk_size: int
+    chunks: int
+    workers: int
+    backend: str
+    start: str
+    seconds: float
+    kernel_seconds: float
+    lines: int
+    levels: int
+    pot_names: tuple[str, ...]
+    stats: tuple[int, ...]
+    float_stats: tuple[float, ...]
+    batches: tuple[tuple[int, ...], ...]
+    exact: dict[str, Any] = field(default_factory=dict)
+
+    def _batch_sizes(self) -> list[list[int]]:
+        out = []
+        for index, chunk in enumerate(self.batches):
+            size = min(self.chunk_size, self.rounds - index * self.chunk_size)
+            full, rest = divmod(size, BATCH_ROUNDS)
+            out.append([BATCH_ROUNDS] * full + ([rest] if rest else []))
+            assert len(out[-1]) == len(chunk)
+        return out
+
+    @property
+    def rtp(self) -> float:
+        return self.stats[k.S_WIN] / (self.rounds * self.lines)
+
+    @property
+    def std_error(self) -> float:
+        return batch_means(self.batches, self._batch_sizes(), self.lines)[1]
+
+    @property
+    def ci_method(self) -> str:
+        _, _, count, how = batch_means(self.batches, self._batch_sizes(), self.lines)
+        return f"batch means over {count:,} {how}"
+
+    def interval(self, z: float) -> tuple[float, float]:
+        half = z * self.std_error
+        return self.rtp - half, self.rtp + half
+
+    @property
+    def std_dev(self) -> float:
+        """Sample standard deviation of the round win per unit bet."""
+        n = self.rounds
+        if n < 2:
+            return 0.0
+        mean = self.rtp
+        second = self.float_stats[k.F_WIN_SQ] / n
+        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
+
+    @property
+    def spins_per_second(self) -> float:
+        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def spins_per_second_per_core(self) -> float:
+        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.stats
+        n = self.rounds
+        bet = n * self.lines
+        triggers = s[k.S_TRIGGERS]
+        edges = k.BAND_EDGES
+        labels = [
+            "no win",
+            *(f"over {lo}x to {hi}x" for lo, hi in itertools.pairwise(edges)),
+            f"over {edges[-1]}x",
+        ]
+        pots = {
+            name: {
+                "rtp": s[k.S_POT_BETS + i] / n,
+                "hits_per_round": s[k.S_POT_HITS + i] / n,
+                "gems_per_round": s[k.S_GEMS + i] / n,
+                "mean_award_x_bet": s[k.S_POT_BETS + i] / s[k.S_POT_HITS + i]
+                if s[k.S_POT_HITS + i]
+                else None,
+            }
+            for i, name in enumerate(self.pot_names)
+        }
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "spins": n,
+            "seed": self.seed,
+            "chunk_size": self.chunk_size,
+            "chunks": self.chunks,
+            "workers": self.workers,
+            "backend": self.backend,
+            "start": self.start,
+            "bet": {"lines": self.lines, "line_bets": self.lines},
+            "rtp": self.rtp,
+            "rtp_ci95": list(self.interval(Z_95)),
+            "rtp_ci99": list(self.interval(Z_99)),
+            "rtp_standard_error": self.std_error,
+            "ci_method": self.ci_method,
+            "rtp_breakdown": {
+                "main_game_lines": s[k.S_BASE_LINE] / bet,
+                "free_spins_lines": s[k.S_FREE_LINE] / bet,
+                "free_spins_lines_by_level": {
+                    str(lv + 1): s[k.S_LEVEL_LINE + lv] / bet for lv in range(self.levels)
+                },
+                "jackpots": s[k.S_JACKPOT_BETS] / n,
+                "jackpots_by_pot": {name: v["rtp"] for name, v in pots.items()},
+            },
+            "hit_frequency": s[k.S_BASE_HITS] / n,
+            "round_hit_frequency": s[k.S_ROUND_HITS] / n,
+            "free_spins_frequency": triggers / n,
+            "free_spins_per_trigger": s[k.S_FREE_SPINS] / triggers if triggers else None,
+            "level_reached": {
+                str(lv + 1): s[k.S_LEVEL_REACHED + lv] / triggers if triggers else None
+                for lv in range(self.levels)
+            },
+            "pots": pots,
+            "std_dev": self.std_dev,
+            "max_win_x_bet": s[k.S_MAX_WIN] / self.lines,
+            "win_distribution": [
+                {"win_x_bet": label, "probability": s[k.S_BANDS + i] / n}
+                for i, label in enumerate(labels)
+            ],
+            "meter_after_round": [s[k.S_METER_ENDS + m] / n for m in range(6)],
+            "seconds": self.seconds,
+            "spins_per_second": self.spins_per_second,
+            "spins_per_second_per_core": self.spins_per_second_per_core,
+            "exact": self.exact,
+            "method": "simulation: numba kernel of whole rounds carrying pots, trigger points "
+            "and meter (parity-tested against live play); chunks of one player's rounds from "
+            f"a {self.start} start, PCG64 streams per chunk from SeedSequence(seed)",
+        }
+
+
+def _run_local(
+    jobs: Sequence[tuple[str, str | None, str, int, int, int, str]],
+    workers: int,
+    progress: ProgressCallback | None,
+) -> dict[int, tuple[list[int], list[float], list[int], float]]:
+    results: dict[int, tuple[list[int], list[float], list[int], float]] = {}
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            index, stats, float_stats, batches, seconds = run_chunk(*job)
+            results[index] = (stats, float_stats, batches, seconds)
+            if progress:
+                progress(job[5])
+        return results
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(run_chunk, *job): job for job in jobs}
+        for future in as_completed(futures):
+            index, stats, float_stats, batches, seconds = future.result()
+            results[index] = (stats, float_stats, batches, seconds)
+            if progress:
+                progress(futures[future][5])
+    return results
+
+
+def _run_ray(
+    jobs: Sequence[tuple[str, str | None, str, int, int, int, str]],
+    address: str,
+    progress: ProgressCallback | None,
+) -> dict[int, tuple[list[int], list[float], list[int], float]]:
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        check_cluster_address(address)
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(run_job)
+        pending = {remote.remote(job): job for job in jobs}
+        results: dict[int, tuple[list[int], list[float], list[int], float]] = {}
+        waiting = list(pending)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                index, stats, float_stats, batches, seconds = ray.get(ref)
+                results[index] = (stats, float_stats, batches, seconds)
+                if progress:
+                    progress(pending[ref][5])
+        return results
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def simulate(
+    game_id: str,
+    spins: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    folder: Path | None = None,
+    workers: int = 1,
+    chunk_size: int = CHUNK_ROUNDS,
+    cluster: str | None = None,
+    progress: ProgressCallback | None = None,
+    start: str = "stationary",
+) -> SimulationResult:
+    """Simulate ``spins`` rounds of a variant at one line bet per payline.
+
+    ``folder`` loads the title from a copy of its folder (tuning and tests); ``cluster`` is a
+    Ray address (``"local"`` starts a local Ray instance); ``start`` is the state each chunk's
+    player starts from (see the module notes).
+    """
+    if spins < 1:
+        raise ValueError(f"spins must be at least 1, got {spins}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if start not in STARTS:
+        raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
+    folder_text = None if folder is None or folder == game_folder(game_id) else str(folder)
+    model = load_game(game_id) if folder_text is None else load_model(Path(folder_text))
+    variant = model.variant(variant_id)
+    game = _kernel_game(game_id, folder_text, variant.id)  # builds (and checks) here first
+    jobs = [
+        (game_id, folder_text, variant.id, seed, index, rounds, start)
+        for index, rounds in _chunks(spins, chunk_size)
+    ]
+    started = time.perf_counter()
+    if cluster is not None:
+        results = _run_ray(jobs, cluster, progress)
+        backend = f"ray ({cluster})"
+    else:
+        results = _run_local(jobs, workers, progress)
+        backend = "local" if workers <= 1 or len(jobs) <= 1 else f"{workers} processes"
+    seconds = time.perf_counter() - started
+    stats = [0] * k.N_INT_STATS
+    float_stats = [0.0] * k.N_FLOAT_STATS
+    batches = []
+    kernel_seconds = 0.0
+    for index in range(len(jobs)):
+        chunk_stats, chunk_floats, chunk_batches, chunk_seconds = results[index]
+        kernel_seconds += chunk_seconds
+        for slot, value in enumerate(chunk_stats):
+            stats[slot] = max(stats[slot], value) if slot == k.S_MAX_WIN else stats[slot] + value
+        for slot, fvalue in enumerate(chunk_floats):
+            float_stats[slot] += fvalue
+        batches.append(tuple(chunk_batches))
+    from reelsmith.games.sultan_spins.rules import sultan_rules
+
+    rules = sultan_rules(game.model)
+    return SimulationResult(
+        game=game_id,
+        variant=variant.id,
+        seed=seed,
+        rounds=spins,
+        chunk_size=chunk_size,
+        chunks=len(jobs),
+        workers=workers,
+        backend=backend,
+        start=start,
+        seconds=seconds,
+        kernel_seconds=kernel_seconds,
+        lines=game.lines,
+        levels=rules.levels,
+        pot_names=tuple(j.name for j in rules.jackpots),
+        stats=tuple(stats),
+        float_stats=tuple(float_stats),
+        batches=tuple(batches),
+    )
