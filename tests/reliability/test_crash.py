@@ -36,17 +36,29 @@ FORCED = {TSAR: [tsar_trigger(), tsar_win(), tsar_win()]}
 
 
 def crash_scenario(
-    label: str, database_url: str, log_dir: Path, kills: int, players: int, seed: int
+    label: str,
+    database_url: str,
+    log_dir: Path,
+    kills: int,
+    players: int,
+    seed: int,
+    servers: int = 1,
 ) -> None:
-    server = LiveServer(database_url, log_dir)
-    server.start()
-    setup = Client([server.url])
+    """``servers`` > 1 runs several processes over one (PostgreSQL) database; each kill takes
+    down one of them at random while the others keep serving, and clients spread their
+    requests over all of them."""
+    fleet = [LiveServer(database_url, log_dir) for _ in range(servers)]
+    for server in fleet:
+        server.spawn()
+    for server in fleet:
+        server.wait_ready()
+    urls = [server.url for server in fleet]
+    setup = Client(urls)
     agents: list[Player] = []
     try:
         records = [new_player(setup, 20_000) for _ in range(players)]
         agents = [
-            Player(Client([server.url]), record, seed * 100 + i, FORCED)
-            for i, record in enumerate(records)
+            Player(Client(urls), record, seed * 100 + i, FORCED) for i, record in enumerate(records)
         ]
         stop = threading.Event()
         threads = [threading.Thread(target=a.run, args=(stop,), daemon=True) for a in agents]
@@ -59,6 +71,7 @@ def crash_scenario(
         try:
             for _ in range(kills):
                 time.sleep(chance.uniform(0.2, 0.9))
+                server = chance.choice(fleet)
                 server.kill()
                 with engine.connect() as connection:  # the database as the crash left it
                     check_database(connection, at_crash)
@@ -98,7 +111,8 @@ def crash_scenario(
         for agent in agents:
             agent.client.close()
         setup.close()
-        server.stop()
+        for server in fleet:
+            server.stop()
 
 
 def test_kill_9_under_load_on_sqlite(tmp_path):
@@ -121,3 +135,10 @@ def test_kill_9_long_on_sqlite(tmp_path):
 def test_kill_9_long_on_postgresql(tmp_path):
     with pg_schema() as url:
         crash_scenario("PostgreSQL (long)", url, tmp_path, 100, 8, seed=4)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PG_URL, reason="needs REELSMITH_TEST_DATABASE_URL")
+def test_kill_9_two_servers_on_one_postgresql(tmp_path):
+    with pg_schema() as url:
+        crash_scenario("PostgreSQL, 2 servers (long)", url, tmp_path, 50, 8, seed=5, servers=2)

@@ -117,6 +117,13 @@ def test_ten_minutes_at_the_benchmark_rate(tmp_path):
             f"end {rss[-1] / 1024:.0f} MiB, max {max(rss) / 1024:.0f} MiB "
             f"({len(rss)} samples every {SAMPLE_EVERY:.0f} s)",
         )
+        minutes = [kib for t, kib in samples if int(t) % 60 < SAMPLE_EVERY][
+            : int(elapsed // 60) + 1
+        ]
+        figures.note(
+            "load (SQLite, 1 worker, 32 clients)",
+            "RSS at each minute (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in minutes),
+        )
         assert counts["errors"] == 0, counts
         assert report.problems == [], report.problems[:10]
         # flat: no growth past a quarter of the warmed-up size over the rest of the run
