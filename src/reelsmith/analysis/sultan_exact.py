@@ -256,22 +256,13 @@ def _pot_covariance(
     return gems, c_bar, within, cov
 
 
-def analyze_full(model: GameModel, variant_id: str | None = None) -> SultanAnalysis:
-    """Every exact figure of a variant from its strips, reveal weights and the rules."""
-    started = time.perf_counter()
-    rules = sultan_rules(model)
-    variant = model.variant(variant_id)
-    reveal_table = rules.gem_reveal(variant)
-    reveal = dict(zip(reveal_table.outcomes, reveal_table.weights, strict=True))
-    base = spin_figures(rules, variant.reel_sets["base"], reveal, name="base")
-    free = spin_figures(rules, variant.reel_sets[rules.free_reel_set], reveal, name="free")
-    rnd = RoundAnalysis(rules, base, free)
+def _meter_rows(rnd: RoundAnalysis) -> list[MeterRow]:
+    """Per carried meter: the round's moments and the next meter's law."""
+    rules, base = rnd.rules, rnd.base
     ladder, graph, fm = rnd.ladder, rnd.graph, rnd.free_moments
     trigger = rules.trigger_count
-    reels = model.reels
     spots = rules.spots
     p_trigger = rnd.p_trigger
-
     t1, t2 = spin_moments(base, 1.0)
     t1_trigger = float(t1[trigger:].sum())
     rows = []
@@ -288,6 +279,90 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> SultanAnaly
         transition += p_trigger * fm.end_meter[s]
         win_next += t1_trigger * fm.end_meter[s] + p_trigger * fm.win_end[s]
         rows.append(MeterRow(meter, win, win_sq, transition, win_next, s))
+    return rows
+
+
+def _round_analysis(
+    model: GameModel, variant_id: str | None, second_moments: bool
+) -> tuple[RoundAnalysis, dict[str, int], str]:
+    rules = sultan_rules(model)
+    variant = model.variant(variant_id)
+    reveal_table = rules.gem_reveal(variant)
+    reveal = dict(zip(reveal_table.outcomes, reveal_table.weights, strict=True))
+    base = spin_figures(
+        rules, variant.reel_sets["base"], reveal, name="base", second_moments=second_moments
+    )
+    free = spin_figures(
+        rules,
+        variant.reel_sets[rules.free_reel_set],
+        reveal,
+        name="free",
+        second_moments=second_moments,
+    )
+    return RoundAnalysis(rules, base, free), reveal, variant.id
+
+
+@dataclass(frozen=True)
+class RtpParts:
+    """The parts of the RTP the tuner needs, from first moments only (fast): line pays of a
+    main spin and of a free spin (before multipliers), what a free spin's line pay is worth
+    per round, the jackpots, and each pot's hits per round."""
+
+    base_line: float
+    free_line: float
+    free_scale: float  # trigger probability x expected multiplier sum per trigger
+    jackpot_rtp: float
+    pot_hits: tuple[float, ...]
+    pot_award_second_moments: tuple[float, ...]
+
+    @property
+    def rtp(self) -> float:
+        return self.base_line + self.free_scale * self.free_line + self.jackpot_rtp
+
+    @property
+    def std_dev_floor(self) -> float:
+        """No variant with these gems and pots has a lower standard deviation: the round's
+        win is at least its jackpots, so ``E[X^2] >= sum_i hits_i E[a_i^2]``."""
+        second = sum(h * m for h, m in zip(self.pot_hits, self.pot_award_second_moments,
+                                           strict=True))  # fmt: skip
+        return math.sqrt(max(second - self.rtp**2, 0.0))
+
+
+def rtp_parts(model: GameModel, variant_id: str | None = None) -> RtpParts:
+    rnd, _, _ = _round_analysis(model, variant_id, second_moments=False)
+    rows = _meter_rows(rnd)
+    pi = _stationary(np.array([r.transition for r in rows]))
+    fm = rnd.free_moments
+    starts = [r.free_start for r in rows]
+    mult_sum = float(sum(pi[m] * fm.multiplier_sum[s] for m, s in enumerate(starts)))
+    gems_free = sum(pi[m] * fm.gems[s] for m, s in enumerate(starts))
+    hits = []
+    jackpot = 0.0
+    for i, pot in enumerate(rnd.pots):
+        gems = float(rnd.base.gem[i].sum()) + rnd.p_trigger * float(gems_free[i])
+        hits.append(gems * pot.q)
+        jackpot += gems * float(rnd.kappa[i])
+    return RtpParts(
+        base_line=float(rnd.base.line.sum()),
+        free_line=float(rnd.free.line.sum()),
+        free_scale=rnd.p_trigger * mult_sum,
+        jackpot_rtp=jackpot,
+        pot_hits=tuple(hits),
+        pot_award_second_moments=tuple(p.award_second_moment for p in rnd.pots),
+    )
+
+
+def analyze_full(model: GameModel, variant_id: str | None = None) -> SultanAnalysis:
+    """Every exact figure of a variant from its strips, reveal weights and the rules."""
+    started = time.perf_counter()
+    rnd, reveal, variant_id = _round_analysis(model, variant_id, second_moments=True)
+    rules = rnd.rules
+    variant = model.variant(variant_id)
+    base, free = rnd.base, rnd.free
+    fm = rnd.free_moments
+    reels = model.reels
+    p_trigger = rnd.p_trigger
+    rows = _meter_rows(rnd)
     pi = _stationary(np.array([r.transition for r in rows]))
     rtp = float(sum(pi[r.meter] * r.win for r in rows))
     memory, memory_per_reel, memory_pairs = rnd.memory_correction(pi)

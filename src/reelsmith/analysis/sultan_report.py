@@ -361,7 +361,12 @@ class SultanSimulationReport:
         r = self.result
         d = r.to_json()
         exact = self.exact
-        low, high = d["rtp_ci95"]
+        band = d["rtp_ci95"]
+        interval = (
+            f" (95% CI {band[0]:.4%} - {band[1]:.4%})"
+            if band
+            else " (too few rounds for an interval)"
+        )
         console.print(
             f"[bold]Sultan Spins[/] variant {r.variant} - {r.rounds:,} simulated rounds, seed "
             f"{r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,} ({r.start} start), {r.backend}"
@@ -370,7 +375,7 @@ class SultanSimulationReport:
         table_.add_column("figure")
         table_.add_column("simulated", justify="right")
         table_.add_column("exact", justify="right")
-        table_.add_row("RTP", f"{r.rtp:.4%} (95% CI {low:.4%} - {high:.4%})", f"{exact['rtp']:.4%}")
+        table_.add_row("RTP", f"{r.rtp:.4%}{interval}", f"{exact['rtp']:.4%}")
         breakdown = d["rtp_breakdown"]
         for key, label in (
             ("main_game_lines", "main-game lines"),

@@ -263,11 +263,11 @@ def pair_tables(columns: Columns, member: npt.NDArray[np.float64]) -> npt.NDArra
         n = int(columns.count[reel])
         p = columns.prob[reel, :n]
         inside = member[:, columns.cells[reel, :n]].transpose(1, 2, 0)  # [column, row, type]
+        flat = inside.reshape(n, rows * types)
         for z in (0, 1):
-            mask = columns.bonus[reel, :n] == z
-            out[reel, :, :, :, :, z] = np.einsum(
-                "v,vat,vbu->abtu", p * mask, inside, inside, optimize=True
-            )
+            weight = p * (columns.bonus[reel, :n] == z)
+            joint = (flat * weight[:, None]).T @ flat  # [(row_a, type_a), (row_b, type_b)]
+            out[reel, :, :, :, :, z] = joint.reshape(rows, types, rows, types).transpose(0, 2, 1, 3)
     return out
 
 
@@ -329,8 +329,10 @@ def _line_pairs(
     out_award_pairs: npt.NDArray[np.float64],
 ) -> None:
     """Per bonus count b: sum over ordered pairs of distinct lines of E[pay_l pay_m; b], and of
-    the probability that both lines show the same award (per award). Lines in parallel."""
+    the probability that both lines show the same award (per award). Lines in parallel; each
+    pair works on its own small slice of the tables (the two lines' rows on each reel)."""
     reels = tables.shape[0]
+    n_types = tables.shape[3]
     n_lines = paylines.shape[0]
     n_patterns = types.shape[0]
     n_awards = out_award_pairs.shape[0]
@@ -338,19 +340,25 @@ def _line_pairs(
     award_pairs = np.zeros((n_lines, n_awards, reels + 1))
     for line in prange(n_lines):
         poly = np.zeros(reels + 1)
+        pair = np.empty((reels, n_types, n_types, 2))
         for other in range(line + 1, n_lines):
+            for reel in range(reels):
+                pair[reel] = tables[reel, paylines[line, reel], paylines[other, reel]]
             for pattern in range(n_patterns):
                 for second in range(n_patterns):
+                    c0 = pair[0, types[pattern, 0], types[second, 0], 0]
+                    c1 = pair[0, types[pattern, 0], types[second, 0], 1]
+                    if c0 == 0.0 and c1 == 0.0:
+                        continue
                     poly[:] = 0.0
-                    poly[0] = 1.0
+                    poly[0] = c0
+                    poly[1] = c1
                     zero = False
-                    for reel in range(reels):
+                    for reel in range(1, reels):
                         ta = types[pattern, reel]
                         tb = types[second, reel]
-                        ra = paylines[line, reel]
-                        rb = paylines[other, reel]
-                        c0 = tables[reel, ra, rb, ta, tb, 0]
-                        c1 = tables[reel, ra, rb, ta, tb, 1]
+                        c0 = pair[reel, ta, tb, 0]
+                        c1 = pair[reel, ta, tb, 1]
                         if c0 == 0.0 and c1 == 0.0:
                             zero = True
                             break

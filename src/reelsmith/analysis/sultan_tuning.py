@@ -1,0 +1,489 @@
+"""Tuning Sultan Spins: new reel strips (and gem-reveal weights) for a target RTP and,
+optionally, a volatility class; the result is verified by the exact analyzer and written as a
+variant file with its figures beside the strips.
+
+What the search may change
+--------------------------
+A *move* replaces the symbol of one stop by another paying symbol, on one reel of the base or
+the free-spin reel set. Gems and bonus symbols never move (their spacing, the jackpots, the
+trigger frequency and the ladder stay as they are), each reel keeps at least one of every
+paying symbol (every award stays possible), and the pots (seeds, caps) are the model's, not
+the variant's. So only the line pays change, and:
+
+* RTP: the expected line pay of a spin is linear in each reel's column law with the other
+  reels fixed, and additive over the reel's rows (each payline crosses one row of it), so a
+  table ``W[reel, row, symbol]`` (the expected line pay credited to a cell of that row
+  showing that symbol) gives every move's exact effect: a stop appears at row ``r`` of the
+  window starting ``r`` stops above it, with that window's probability (excluding the gem
+  reveals that turn the whole reel wild). A free-spin move is scaled by the expected sum of
+  multipliers per trigger times the trigger probability (unchanged: bonus symbols do not
+  move). The search greedily takes the move that lands closest to the target, recomputing
+  the exact RTP after each, until it is within tolerance. Wild moves are left out of this
+  phase: they are the volatility lever.
+* Volatility: the jackpots alone give ``E[X^2] >= sum_i g_i q_i E[a_i^2]`` (gems per round,
+  hit probability, pot won), so the standard deviation has a floor no move can lower
+  (:attr:`reelsmith.analysis.sultan_exact.RtpParts.std_dev_floor`); a class below it is
+  refused with that floor. To raise the standard deviation a
+  regular symbol on a free-spin reel becomes a wild; to lower it, a wild becomes a regular
+  symbol; the RTP phase then restores the target and the exact analysis decides.
+* Fine steps: if no strip move lands within tolerance, the gem-reveal weights are refined
+  (multiplied by ten) and single weight units are moved between reveal outcomes.
+
+The written file is checked by loading it back through the model loader (gem and bonus
+spacing, reveal table) and re-deriving its figures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+from rich.console import Console
+
+from reelsmith.analysis import sultan_exact as exact
+from reelsmith.analysis.report import write_text_atomically
+from reelsmith.analysis.sultan_spin import (
+    STATIONARY,
+    Columns,
+    LinePatterns,
+    build_columns,
+    line_first,
+    line_patterns,
+    set_membership,
+    single_tables,
+)
+from reelsmith.analysis.sultan_spins import figures_from_analysis
+from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
+from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules, sultan_rules
+
+#: The tuned RTP must be within this of the target (0.01 percentage points).
+TOLERANCE = 1e-4
+#: The search aims well inside the tolerance when it can.
+AIM = 1e-5
+MAX_MOVES = 2_000
+MAX_VOLATILITY_STEPS = 60
+
+ProgressCallback = Callable[[int], None]
+
+
+@dataclass
+class Strips:
+    """The mutable state of the search: strips as symbol indices, reveal weights."""
+
+    reel_sets: dict[str, list[list[int]]]
+    outcomes: list[str]
+    weights: list[int]
+    moves: int = 0
+
+    def variant(self, model: GameModel, variant_id: str) -> Variant:
+        reel_sets = {
+            name: ReelSet.build(name, [np.array(s, dtype=np.int8) for s in strips], model.rows)
+            for name, strips in self.reel_sets.items()
+        }
+        return Variant(
+            id=variant_id,
+            description="",
+            reel_sets=reel_sets,
+            parameters={
+                "gem_reveal": {"outcomes": list(self.outcomes), "weights": list(self.weights)}
+            },
+            figures={},
+        )
+
+    def model(self, model: GameModel, variant_id: str) -> GameModel:
+        variant = self.variant(model, variant_id)
+        return dataclasses.replace(
+            model, variants={variant_id: variant}, default_variant=variant_id
+        )
+
+
+@njit(cache=True, nogil=True)
+def _cell_values(
+    tables: npt.NDArray[np.float64],
+    paylines: npt.NDArray[np.int8],
+    types: npt.NDArray[np.int64],
+    pay: npt.NDArray[np.int64],
+    member: npt.NDArray[np.float64],
+    out: npt.NDArray[np.float64],
+) -> None:
+    """``out[reel, row, symbol]``: the expected line pay (line bets) of the patterns whose
+    cell on ``reel`` is at ``row`` and admits ``symbol``, the other reels random; the line pay
+    is the sum over rows of the value of the symbol shown there (for one reel at a time)."""
+    reels = tables.shape[0]
+    for line in range(paylines.shape[0]):
+        for pattern in range(types.shape[0]):
+            for reel in range(reels):
+                others = 1.0
+                for other in range(reels):
+                    if other == reel:
+                        continue
+                    t = types[pattern, other]
+                    row = paylines[line, other]
+                    others *= tables[other, row, t, 0] + tables[other, row, t, 1]
+                    if others == 0.0:
+                        break
+                if others == 0.0:
+                    continue
+                row = paylines[line, reel]
+                t = types[pattern, reel]
+                for symbol in range(member.shape[1]):
+                    out[reel, row, symbol] += pay[pattern] * others * member[t, symbol]
+
+
+@dataclass(frozen=True)
+class Move:
+    reel_set: str
+    reel: int
+    stop: int
+    old: int
+    new: int
+    delta: float  # exact RTP change
+
+
+class Search:
+    """The exact RTP of a candidate and every move's exact effect on it."""
+
+    def __init__(self, model: GameModel, variant_id: str, start: Strips) -> None:
+        self.model = model
+        self.variant_id = variant_id
+        self.rules = sultan_rules(model)
+        self.member = set_membership(model)
+        self.patterns: LinePatterns = line_patterns(model)
+        self.regular = [s.index for s in model.symbols if s.role == "regular"]
+        parts = exact.rtp_parts(start.model(model, variant_id), variant_id)
+        # Fixed by the moves (gems, bonus symbols and pots do not move):
+        self.jackpot_rtp = parts.jackpot_rtp
+        self.free_scale = parts.free_scale
+        self.std_dev_floor = parts.std_dev_floor
+        self.free_name = self.rules.free_reel_set
+
+    def _columns(self, state: Strips, name: str) -> tuple[Columns, ReelSet]:
+        rs = ReelSet.build(
+            name, [np.array(s, dtype=np.int8) for s in state.reel_sets[name]], self.model.rows
+        )
+        reveal = dict(zip(state.outcomes, state.weights, strict=True))
+        return build_columns(self.rules, rs, reveal, STATIONARY), rs
+
+    def line_mean(self, state: Strips, name: str) -> float:
+        columns, _ = self._columns(state, name)
+        tables = single_tables(columns, self.member, np.ones_like(columns.prob))
+        return (
+            float(line_first(self.model, self.patterns, tables).pay.sum()) / self.model.line_count
+        )
+
+    def rtp(self, state: Strips) -> float:
+        return (
+            self.line_mean(state, "base")
+            + self.free_scale * self.line_mean(state, self.free_name)
+            + self.jackpot_rtp
+        )
+
+    def moves(self, state: Strips, symbols: list[int]) -> list[Move]:
+        """Every allowed move between ``symbols`` with its exact RTP change."""
+        model = self.model
+        out = []
+        wild_reel_share = _wild_reel_share(state)
+        for name, strips in state.reel_sets.items():
+            columns, _ = self._columns(state, name)
+            tables = single_tables(columns, self.member, np.ones_like(columns.prob))
+            values = np.zeros((model.reels, model.rows, len(model.symbols)))
+            _cell_values(
+                tables,
+                model.paylines,
+                self.patterns.types,
+                self.patterns.pay,
+                self.member,
+                values,
+            )
+            scale = (1.0 if name == "base" else self.free_scale) / model.line_count
+            for reel, strip in enumerate(strips):
+                n = len(strip)
+                jackpot = self.rules.jackpots[reel]
+                q = 2.0 / (jackpot.cap - jackpot.seed + 1)
+                # probability that the window starting at each stop shows its cells as landed
+                # (a gem turning the reel wild hides them)
+                shown = np.full(n, 1.0 / n)
+                for start in range(n):
+                    window = [strip[(start + r) % n] for r in range(model.rows)]
+                    if self.rules.gem in window:
+                        shown[start] = (1.0 - (1.0 - q) * wild_reel_share) / n
+                counts = np.bincount(np.array(strip), minlength=len(model.symbols))
+                for stop, old in enumerate(strip):
+                    if old not in symbols or counts[old] <= 1:
+                        continue
+                    weights = [shown[(stop - r) % n] for r in range(model.rows)]
+                    for new in symbols:
+                        if new == old:
+                            continue
+                        change = sum(
+                            w * (values[reel, r, new] - values[reel, r, old])
+                            for r, w in enumerate(weights)
+                        )
+                        out.append(Move(name, reel, stop, old, new, change * scale))
+        return out
+
+
+def _wild_reel_share(state: Strips) -> float:
+    total = sum(state.weights)
+    return sum(w for o, w in zip(state.outcomes, state.weights, strict=True) if o == WILD_REEL) / (
+        total
+    )
+
+
+def _apply(state: Strips, move: Move) -> None:
+    strip = state.reel_sets[move.reel_set][move.reel]
+    if strip[move.stop] != move.old:  # pragma: no cover - a stale move must never be applied
+        raise AssertionError("the move's stop no longer shows its symbol")
+    strip[move.stop] = move.new
+    state.moves += 1
+
+
+def _rtp_phase(
+    search: Search,
+    state: Strips,
+    target: float,
+    tolerance: float,
+    progress: ProgressCallback | None,
+) -> float:
+    """Greedy exact moves among the regular symbols until the RTP is within ``tolerance``."""
+    for _ in range(MAX_MOVES):
+        rtp = search.rtp(state)
+        gap = target - rtp
+        if abs(gap) <= tolerance:
+            return rtp
+        moves = search.moves(state, search.regular)
+        best = min(
+            moves, key=lambda m: (abs(gap - m.delta), m.reel_set, m.reel, m.stop, m.old, m.new)
+        )
+        if abs(gap - best.delta) >= abs(gap):
+            return rtp
+        _apply(state, best)
+        if progress:
+            progress(1)
+    return search.rtp(state)
+
+
+def _refine_reveal(search: Search, state: Strips, target: float) -> float:
+    """Close a last gap with the reveal weights: refine them (x10) and move single units
+    between reveal outcomes, exactly evaluated."""
+    rtp = search.rtp(state)
+    if sum(state.weights) < 10_000:
+        state.weights = [w * 10 for w in state.weights]
+    for _ in range(200):
+        gap = target - rtp
+        if abs(gap) <= AIM:
+            break
+        best: tuple[float, int, int] | None = None
+        for source in range(len(state.weights)):
+            for sink in range(len(state.weights)):
+                if source == sink or state.weights[source] <= 1:
+                    continue
+                state.weights[source] -= 1
+                state.weights[sink] += 1
+                trial = search.rtp(state)
+                state.weights[source] += 1
+                state.weights[sink] -= 1
+                if best is None or abs(target - trial) < best[0]:
+                    best = (abs(target - trial), source, sink)
+        if best is None or best[0] >= abs(gap):
+            break
+        _, source, sink = best
+        state.weights[source] -= 1
+        state.weights[sink] += 1
+        rtp = search.rtp(state)
+    return rtp
+
+
+def _volatility_move(model: GameModel, state: Strips, up: bool, free_name: str) -> bool:
+    """One wild more (``up``) or fewer on a free-spin reel; False when none is possible."""
+    wild = model.wild
+    regular = [s.index for s in model.symbols if s.role == "regular"]
+    strips = state.reel_sets[free_name]
+    best: tuple[int, int, int] | None = None  # (key, reel, symbol)
+    for reel, strip in enumerate(strips):
+        counts = np.bincount(np.array(strip), minlength=len(model.symbols))
+        if up:
+            symbol = max(regular, key=lambda s: (counts[s], -s))
+            if counts[symbol] <= 1:
+                continue
+            key = -int(counts[wild])
+        else:
+            if counts[wild] <= 1:
+                continue
+            symbol = min(regular, key=lambda s: (counts[s], s))
+            key = int(counts[wild])
+        if best is None or key > best[0]:
+            best = (key, reel, symbol)
+    if best is None:
+        return False
+    _, reel, symbol = best
+    old, new = (symbol, wild) if up else (wild, symbol)
+    strip = strips[reel]
+    n = len(strip)
+    start = (state.moves * 17 + reel * 7) % n
+    stops = [(start + i) % n for i in range(n) if strip[(start + i) % n] == old]
+    chosen = next(
+        (s for s in stops if strip[(s - 1) % n] != new and strip[(s + 1) % n] != new), stops[0]
+    )
+    strip[chosen] = new
+    state.moves += 1
+    return True
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What ``tune`` wrote and its exact figures."""
+
+    path: Path
+    variant_id: str
+    base_variant: str
+    target: Decimal
+    volatility: str | None
+    analysis: exact.SultanAnalysis
+    moves: int
+    reveal_weights: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        a = self.analysis
+        return {
+            "game": a.model.id,
+            "variant": self.variant_id,
+            "file": str(self.path),
+            "from": self.base_variant,
+            "target_rtp": float(self.target) / 100,
+            "rtp": round(a.rtp, 10),
+            "std_dev": round(a.std_dev, 6),
+            "volatility_class": a.volatility,
+            "volatility_requested": self.volatility,
+            "hit_frequency": round(a.hit_frequency, 10),
+            "round_hit_frequency": round(a.round_hit_frequency, 10),
+            "free_spins_frequency": round(a.free_spins_frequency, 10),
+            "stops_changed": self.moves,
+            "gem_reveal_weights": list(self.reveal_weights),
+            "method": "greedy exact moves (per-cell line-pay values), verified by the exact "
+            "analyzer",
+        }
+
+    def render(self, console: Console) -> None:
+        a = self.analysis
+        console.print(
+            f"wrote {self.path}: RTP {a.rtp * 100:.5f}% (target {self.target}%), standard "
+            f"deviation {a.std_dev:.4f} ({a.volatility}), hit frequency "
+            f"{a.hit_frequency * 100:.3f}%, free spins every "
+            f"{1 / a.free_spins_frequency:,.1f} rounds; {self.moves} stops changed from "
+            f"variant {self.base_variant}"
+        )
+
+
+def tune(
+    model: GameModel,
+    folder: Path,
+    target_percent: Decimal,
+    *,
+    volatility: str | None = None,
+    base_variant: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> TuneResult:
+    """Search, verify and write ``folder/variants/<target>.toml``; raises ``ValueError`` when
+    the target cannot be reached."""
+    start = model.variant(base_variant)
+    rules: SultanRules = sultan_rules(model)
+    variant_id = f"{target_percent:.2f}"
+    target = float(target_percent) / 100
+    classes = {name: (low, high) for name, low, high in exact.VOLATILITY_CLASSES}
+    if volatility is not None and volatility not in classes:
+        raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
+    reveal = rules.gem_reveal(start)
+    state = Strips(
+        reel_sets={
+            name: [[int(s) for s in strip] for strip in rs.strips]
+            for name, rs in start.reel_sets.items()
+        },
+        outcomes=list(reveal.outcomes),
+        weights=list(reveal.weights),
+    )
+    search = Search(model, variant_id, state)
+    if volatility is not None:
+        floor = search.std_dev_floor
+        if floor >= classes[volatility][1]:
+            raise ValueError(
+                f"{volatility} volatility is out of reach: the jackpots alone give a standard "
+                f"deviation of at least {floor:.2f} per round (tuning moves line symbols; gems, "
+                "pots and bonus symbols stay)"
+            )
+
+    _rtp_phase(search, state, target, 1e-3, progress)
+    if volatility is not None:
+        low, high = classes[volatility]
+        for _ in range(MAX_VOLATILITY_STEPS):
+            std_dev = exact.analyze_full(state.model(model, variant_id), variant_id).std_dev
+            if low <= std_dev < high:
+                break
+            if not _volatility_move(model, state, std_dev < low, rules.free_reel_set):
+                break
+            _rtp_phase(search, state, target, 1e-3, progress)
+    rtp = _rtp_phase(search, state, target, AIM, progress)
+    if abs(target - rtp) > AIM:
+        _refine_reveal(search, state, target)
+
+    tuned = state.model(model, variant_id)
+    analysis = exact.analyze_full(tuned, variant_id)
+    if abs(analysis.rtp - target) > TOLERANCE:
+        raise ValueError(
+            f"could not reach RTP {target_percent}%: the closest found is {analysis.rtp * 100:.4f}%"
+        )
+    if volatility is not None and analysis.volatility != volatility:
+        raise ValueError(
+            f"could not reach {volatility} volatility at RTP {target_percent}%: the closest "
+            f"found has standard deviation {analysis.std_dev:.3f} ({analysis.volatility})"
+        )
+    rare = [f"{w.count} x {w.symbol}" for w in analysis.awards if w.gli != "no"]
+    if rare:
+        raise ValueError(f"the tuned strips make awards rarer than GLI-11 allows: {rare}")
+
+    ids = model.symbol_ids
+    text = format_variant(
+        variant_id,
+        f"Sultan Spins at {target_percent}% return to player, jackpots included.",
+        {
+            name: [[ids[s] for s in strip] for strip in strips]
+            for name, strips in state.reel_sets.items()
+        },
+        {"gem_reveal": {"outcomes": state.outcomes, "weights": state.weights}},
+        figures_from_analysis(analysis),
+        header=(
+            f"Sultan Spins, RTP variant {variant_id}.\n"
+            f"Tuned by `reelsmith tune sultan-spins --target-rtp {target_percent}"
+            + (f" --volatility {volatility}" if volatility else "")
+            + f"` from variant {start.id} ({state.moves} stops changed).\n"
+            "Gems and bonus symbols sit at least four stops apart, so a reel shows at most one\n"
+            "of each. gem_reveal: what a gem reveals when it does not hit its pot's trigger\n"
+            "point (a paying symbol, wild, or wild_reel) and the integer weights."
+        ),
+    )
+    path = folder / "variants" / f"{variant_id}.toml"
+    write_text_atomically(path, text)
+
+    # Read it back the way the game will: the loader's checks, then the figures again.
+    reloaded = load_model(folder)
+    sultan_rules(reloaded)
+    stored = reloaded.variant(variant_id).figures
+    if stored != figures_from_analysis(exact.analyze_full(reloaded, variant_id)):
+        raise AssertionError(f"{path}: the stored figures do not re-derive")  # pragma: no cover
+    return TuneResult(
+        path=path,
+        variant_id=variant_id,
+        base_variant=start.id,
+        target=target_percent,
+        volatility=volatility,
+        analysis=analysis,
+        moves=state.moves,
+        reveal_weights=tuple(state.weights),
+    )

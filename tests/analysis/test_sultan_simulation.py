@@ -1,0 +1,162 @@
+"""Sultan Spins simulation: reproducible by seed whatever the workers, in agreement with the
+exact analysis (the exact value inside the simulated 99% interval), honest about dependent
+rounds (stationary starts; the band of the exact analysis against the spread of independent
+chunks)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis.sultan_exact import analyze_full
+from reelsmith.analysis.sultan_simulation import (
+    Z_99,
+    KernelGame,
+    batch_size_for,
+    run_chunk,
+    simulate,
+)
+from reelsmith.analysis.tsar_simulation import chunk_stream
+from reelsmith.games import game_folder
+
+GAME = "sultan-spins"
+
+
+def test_same_seed_same_result_whatever_the_worker_count():
+    one = simulate(GAME, 70_000, 5, workers=1, chunk_size=10_000)
+    two = simulate(GAME, 70_000, 5, workers=2, chunk_size=10_000)
+    assert one.chunks == two.chunks == 7
+    assert one.stats == two.stats and one.float_stats == two.float_stats
+    assert one.batches == two.batches and one.interval(Z_99) == two.interval(Z_99)
+    other_seed = simulate(GAME, 70_000, 6, workers=1, chunk_size=10_000)
+    assert other_seed.stats != one.stats
+
+
+def test_a_run_is_the_sum_of_its_chunks():
+    """Chunk i's stream (and its start state) does not depend on how many chunks there are."""
+    long = simulate(GAME, 30_000, 9, chunk_size=10_000)
+    size = batch_size_for(30_000)
+    parts = [run_chunk(GAME, None, "94.00", 9, i, 10_000, "stationary", size) for i in range(3)]
+    for slot, value in enumerate(long.stats):
+        if slot == k.S_MAX_WIN:
+            assert value == max(p[1][slot] for p in parts)
+        else:
+            assert value == sum(p[1][slot] for p in parts)
+    assert long.batches == tuple(tuple(p[3]) for p in parts)
+
+
+def test_stationary_start_draws_the_long_run_law(sultan_model):
+    """The start state: each (pot, trigger) pair uniform on seed <= pot < trigger <= cap (so
+    the pot's age j has probability proportional to K - j), the meter from its law."""
+    game = KernelGame.build(sultan_model)
+    a = analyze_full(sultan_model)
+    rng = chunk_stream(17, 0)
+    n = 20_000
+    teal = np.zeros((n, 2), dtype=np.int64)
+    meters = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        pots, triggers, meter = game.start_state(rng, "stationary")
+        teal[i] = pots[0], triggers[0]
+        meters[i] = meter[0]
+        assert (game.seeds <= pots).all() and (pots < triggers).all()
+        assert (triggers <= game.caps).all()
+    k_teal = int(game.caps[0] - game.seeds[0])
+    pairs = k_teal * (k_teal + 1) // 2
+    counts = np.zeros((k_teal + 1, k_teal + 1))
+    np.add.at(counts, (teal[:, 0] - game.seeds[0], teal[:, 1] - game.seeds[0]), 1)
+    observed = counts[np.triu_indices(k_teal + 1, 1)]
+    chi2 = float(((observed - n / pairs) ** 2 / (n / pairs)).sum())
+    assert chi2 < pairs + 4 * math.sqrt(2 * pairs)  # uniform over the pairs
+    for m, p in enumerate(a.meter):
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs((meters == m).mean() - p) < 4.5 * se + 1e-12
+
+
+@pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
+def test_exact_figures_inside_simulated_99_percent_intervals(sultan_model, variant_id):
+    a = analyze_full(sultan_model, variant_id)
+    result = simulate(GAME, 2_000_000, 31, variant_id=variant_id, workers=1)
+    doc = result.to_json()
+    low, high = doc["rtp_ci99"]
+    assert low <= a.rtp <= high, (low, a.rtp, high)
+    n = result.rounds
+    for simulated, value in (
+        (doc["hit_frequency"], a.hit_frequency),
+        (doc["free_spins_frequency"], a.free_spins_frequency),
+    ):
+        half = Z_99 * math.sqrt(value * (1 - value) / n)
+        assert abs(simulated - value) <= half, (simulated, value)
+    per_trigger = a.free_spins_per_trigger
+    triggers = doc["free_spins_frequency"] * n
+    assert doc["free_spins_per_trigger"] == pytest.approx(per_trigger, abs=5 * 8 / triggers**0.5)
+    # the sample standard deviation is itself noisy (jackpots): 10% is a wide enough band
+    assert doc["std_dev"] == pytest.approx(a.std_dev, rel=0.10)
+    assert doc["spins_per_second"] > 0 and doc["seed"] == 31
+
+
+def test_a_fresh_player_reads_low_and_the_stationary_one_does_not(sultan_model):
+    """Why chunks start from the long-run state: 200 fresh players of 10,000 rounds each leave
+    their pots' contributions behind (about 2 percentage points of RTP); 200 stationary ones
+    are unbiased."""
+    a = analyze_full(sultan_model)
+    runs = {
+        start: simulate(GAME, 2_000_000, 12, chunk_size=10_000, start=start)
+        for start in ("stationary", "fresh")
+    }
+    low, high = runs["stationary"].interval(Z_99)
+    assert low <= a.rtp <= high
+    fresh_low, fresh_high = runs["fresh"].interval(Z_99)
+    assert fresh_high < a.rtp - 0.005, (fresh_low, fresh_high, a.rtp)
+
+
+def test_band_matches_the_spread_of_independent_players(sultan_model):
+    """The analyzer's band: Var(sum of 10,000 rounds) from the exact per-round variance,
+    the meter's covariance and the pots' covariance between rounds, against the spread of
+    400 independent stationary players of 10,000 rounds (within sampling noise; rounds being
+    independent would give 16% more)."""
+    a = analyze_full(sultan_model)
+    n = 10_000
+    result = simulate(GAME, 400 * n, 21, chunk_size=n, workers=2)
+    rtps = np.array([sum(b) for b in result.batches]) / (n * result.lines)
+    empirical = float(rtps.var(ddof=1))
+    predicted = a.sum_variance(n) / n**2
+    assert empirical == pytest.approx(predicted, rel=0.3), (empirical, predicted)
+    assert predicted < a.variance / n
+
+
+def test_simulates_a_tuned_copy_of_the_folder(tmp_path):
+    copy = tmp_path / "sultan_spins"
+    shutil.copytree(game_folder(GAME), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    from_copy = simulate(GAME, 20_000, 3, folder=copy)
+    from_package = simulate(GAME, 20_000, 3)
+    assert from_copy.stats == from_package.stats
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="spins must be at least 1"):
+        simulate(GAME, 0, 1)
+    with pytest.raises(ValueError, match="seed must be"):
+        simulate(GAME, 10, -1)
+    with pytest.raises(ValueError, match="start must be one of"):
+        simulate(GAME, 10, 1, start="warm")
+
+
+def test_a_run_too_short_for_an_interval_says_so():
+    doc = simulate(GAME, 1, 4).to_json()
+    assert doc["rtp_ci95"] is None and doc["rtp_standard_error"] is None
+
+
+def test_ray_local_instance_gives_the_same_result():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = simulate(GAME, 30_000, 8, chunk_size=10_000, cluster="local")
+    finally:
+        ray.shutdown()
+    local = simulate(GAME, 30_000, 8, chunk_size=10_000)
+    assert on_ray.backend.startswith("ray")
+    assert on_ray.stats == local.stats and on_ray.batches == local.batches
