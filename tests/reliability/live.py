@@ -151,7 +151,7 @@ class Client:
 
     def __init__(self, urls: list[str], retry_for: float = 120.0) -> None:
         self.clients = [httpx.Client(base_url=u, timeout=60.0) for u in urls]
-        self.turn = random.randrange(len(self.clients))
+        self.turn = random.randrange(max(1, len(self.clients)))
         self.retry_for = retry_for
         self.retried = 0  # requests cut by a failure in flight and sent again
 

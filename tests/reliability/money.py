@@ -77,7 +77,16 @@ class MoneyReport:
 
 
 def connect(database_url: str) -> Any:
-    """A pool-less engine on the scenario's database (the URL may carry a search_path)."""
+    """A pool-less engine on the scenario's database (the URL may carry a search_path).
+
+    On PostgreSQL the checks read one snapshot (REPEATABLE READ): with other servers still
+    writing, statements under READ COMMITTED would each see a different moment and report
+    rounds without their bets, chains without their heads. (SQLite scenarios are checked
+    with no writer running.)"""
+    if database_url.startswith("postgresql"):
+        return create_engine(
+            database_url, poolclass=NullPool, future=True, isolation_level="REPEATABLE READ"
+        )
     return create_engine(database_url, poolclass=NullPool, future=True)
 
 
@@ -235,7 +244,9 @@ def check_api(
     for r in rounds:
         seen = record.rounds.get(str(r["round_id"]))
         if seen is not None and seen[1] != int(r["bet_minor"]):
-            report.fail(f"round {r['round_id']}: the client staked {seen[1]}, history says so not")
+            report.fail(
+                f"round {r['round_id']}: the client staked {seen[1]}, the history {r['bet_minor']}"
+            )
         if r["status"] == "open":
             report.fail(f"round {r['round_id']}: still open after the scenario finished it")
     player = client.get(f"/operator/players/{pid}", headers={"X-API-Key": operator_key})

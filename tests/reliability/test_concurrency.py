@@ -69,10 +69,15 @@ class run_cluster:  # noqa: N801 - a context manager used like a function
 
     def __enter__(self) -> Cluster:
         self.servers = [LiveServer(self.url, self.tmp) for _ in range(self.count)]
-        for server in self.servers:  # started together on a fresh database
-            server.spawn()
-        for server in self.servers:
-            server.wait_ready()
+        try:
+            for server in self.servers:  # started together on a fresh database
+                server.spawn()
+            for server in self.servers:
+                server.wait_ready()
+        except BaseException:
+            for server in self.servers:
+                server.stop()
+            raise
         self.cluster = Cluster(self.url, self.servers)
         return self.cluster
 

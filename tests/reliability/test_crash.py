@@ -48,14 +48,15 @@ def crash_scenario(
     down one of them at random while the others keep serving, and clients spread their
     requests over all of them."""
     fleet = [LiveServer(database_url, log_dir) for _ in range(servers)]
-    for server in fleet:
-        server.spawn()
-    for server in fleet:
-        server.wait_ready()
-    urls = [server.url for server in fleet]
-    setup = Client(urls)
     agents: list[Player] = []
+    setup = Client([])
     try:
+        for server in fleet:
+            server.spawn()
+        for server in fleet:
+            server.wait_ready()
+        urls = [server.url for server in fleet]
+        setup = Client(urls)
         records = [new_player(setup, 20_000) for _ in range(players)]
         agents = [
             Player(Client(urls), record, seed * 100 + i, FORCED) for i, record in enumerate(records)
@@ -97,8 +98,9 @@ def crash_scenario(
         figures.note(
             "kill -9 scenarios",
             f"{label}: {survived} kills survived, {players} players, {steps} player actions, "
-            f"{retried} requests cut by a kill and retried with their key, {report.rounds} rounds, "
-            f"{report.transactions} ledger transactions, {resumed} open rounds resumed, "
+            f"{retried} requests failed by a kill and retried with their key, "
+            f"{report.rounds} rounds, {report.transactions} ledger transactions, "
+            f"{resumed} open rounds resumed, "
             f"{found} money discrepancies",
         )
         problems = [p for a in agents for p in a.unexpected]
