@@ -71,9 +71,9 @@ def methods(a: SultanAnalysis) -> dict[str, Any]:
         f"at most {a.no_win_bound:.1e})",
         "std_dev": "exact: second moment of the round by the ladder chain with per-spin "
         "second moments (payline pattern pairs), plus the pots' memory within a round "
-        "(Hoeffding terms over one and two reels: "
-        f"{a.memory:.3e} of E[X^2]); terms over three or more reels omitted, at most "
-        f"{a.memory_bound:.1e} of E[X^2] = {a.second_moment:.4f}",
+        f"(Hoeffding terms over one and two reels, {a.memory:+.6f} on E[X^2] = "
+        f"{a.second_moment:.6f}); the terms over three or more reels are omitted: together at "
+        f"most {a.memory_bound:.1e}",
         "volatility_index": "exact: z x std_dev, z = 1.645 (90%) and 1.960 (95%)",
         "free_spins_frequency": "exact: bonus count law from per-reel window tables",
         "level_reached": "exact: ladder Markov chain weighted by the meter's stationary law",
