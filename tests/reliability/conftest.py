@@ -11,6 +11,7 @@ COUNTERS = (
     ("requests", "requests sent"),
     ("kills", "kills survived (kill -9, restart)"),
     ("rounds_resumed", "open rounds found after the kills and finished"),
+    ("replays", "state-changing calls replayed (identical; 409)"),
     ("inputs", "hostile inputs tried"),
     ("server_errors", "5xx responses to hostile input"),
     ("players_checked", "player money checks"),

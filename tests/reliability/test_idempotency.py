@@ -85,7 +85,7 @@ def replayed_and_refused(
     assert reused.json()["code"] == "idempotency_key_reused"
     assert state(api) == after_first
     figures.add("requests", 3)
-    figures.note("idempotency", f"{send.__name__}: replay identical, other body 409")
+    figures.add("replays")
     return first.json()
 
 

@@ -40,9 +40,19 @@ async def spin_client(
     headers = {"Authorization": f"Bearer {record.token}"}
 
     async def post(path: str, body: dict[str, object]) -> httpx.Response | None:
-        response = await client.post(
-            path, json=body, headers={**headers, "Idempotency-Key": uuid.uuid4().hex}
-        )
+        key = uuid.uuid4().hex
+        for _attempt in range(5):
+            try:
+                response = await client.post(
+                    path, json=body, headers={**headers, "Idempotency-Key": key}
+                )
+                break
+            except httpx.TransportError as exc:  # counted as an error, retried with its key
+                counts["errors"] += 1
+                name = f"transport {type(exc).__name__}"
+                counts[name] = counts.get(name, 0) + 1
+        else:
+            return None
         counts["requests"] += 1
         if response.status_code != 200:
             counts["errors"] += 1
