@@ -12,6 +12,7 @@ Runs on SQLite (one worker) and, when PostgreSQL is reachable, on PostgreSQL (tw
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -21,6 +22,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -100,86 +102,150 @@ async def make_players(client: httpx.AsyncClient) -> list[str]:
     return tokens
 
 
+class Connection:
+    """A minimal keep-alive HTTP/1.1 client over one socket.
+
+    The load generator shares the machine's two cores with the server, so it must cost as
+    little CPU per request as possible: httpx spends several times more CPU per request than
+    the server's own work, and would measure itself rather than the server.
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, url: str) -> Connection:
+        host, port = url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        return cls(reader, writer)
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: Any = None
+    ) -> tuple[int, Any]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: bench", f"Content-Length: {len(payload)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines.extend(f"{name}: {value}" for name, value in headers.items())
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+        data = await self.reader.readexactly(length)
+        return status, json.loads(data) if data else None
+
+    def close(self) -> None:
+        self.writer.close()
+
+
 async def spin_client(
-    client: httpx.AsyncClient, token: str, stop: float, latencies: list[float], errors: list[int]
+    url: str, token: str, stop: float, latencies: list[float], errors: list[int]
 ) -> None:
-    headers = {"Authorization": f"Bearer {token}"}
-    while time.perf_counter() < stop:
-        start = time.perf_counter()
-        response = await client.post(
-            "/api/games/days-of-the-tsar/spin",
-            json={"bet": BET},
-            headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
-        )
-        latencies.append(time.perf_counter() - start)
-        if response.status_code != 200:
-            errors.append(response.status_code)
-            continue
-        body = response.json()
-        while body.get("status") == "open":
-            action = "free-spin" if body["round"]["actions_allowed"] == ["free_spin"] else "collect"
+    connection = await Connection.open(url)
+    auth = f"Bearer {token}"
+    try:
+        while time.perf_counter() < stop:
             start = time.perf_counter()
-            response = await client.post(
-                f"/api/games/days-of-the-tsar/rounds/{body['round_id']}/{action}",
-                json={},
-                headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
+            status, body = await connection.request(
+                "POST",
+                "/api/games/days-of-the-tsar/spin",
+                {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
+                {"bet": BET},
             )
             latencies.append(time.perf_counter() - start)
-            if response.status_code != 200:
-                errors.append(response.status_code)
-                break
-            body = response.json()
+            if status != 200:
+                errors.append(status)
+                continue
+            while body.get("status") == "open":
+                allowed = body["round"]["actions_allowed"]
+                action = "free-spin" if allowed == ["free_spin"] else "collect"
+                start = time.perf_counter()
+                status, body = await connection.request(
+                    "POST",
+                    f"/api/games/days-of-the-tsar/rounds/{body['round_id']}/{action}",
+                    {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
+                    {},
+                )
+                latencies.append(time.perf_counter() - start)
+                if status != 200:
+                    errors.append(status)
+                    break
+    finally:
+        connection.close()
 
 
-async def health_client(
-    client: httpx.AsyncClient, stop: float, latencies: list[float], errors: list[int]
-) -> None:
-    while time.perf_counter() < stop:
-        start = time.perf_counter()
-        response = await client.get("/healthz")
-        latencies.append(time.perf_counter() - start)
-        if response.status_code != 200:
-            errors.append(response.status_code)
+async def health_client(url: str, stop: float, latencies: list[float], errors: list[int]) -> None:
+    connection = await Connection.open(url)
+    try:
+        while time.perf_counter() < stop:
+            start = time.perf_counter()
+            status, _ = await connection.request("GET", "/healthz", {})
+            latencies.append(time.perf_counter() - start)
+            if status != 200:
+                errors.append(status)
+    finally:
+        connection.close()
 
 
-async def measure(url: str) -> dict[str, tuple[float, float, float, int]]:
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and all its descendants (Linux)."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pending.extend(int(child) for child in children)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+async def measure(url: str, pid: int) -> dict[str, tuple[float, float, float, int, float]]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         tokens = await make_players(client)
-        results = {}
-        for name in ("healthz (baseline)", "spin (committed)"):
-            latencies: list[float] = []
-            errors: list[int] = []
-            warm = time.perf_counter() + 1.0
-            if name.startswith("spin"):
-                await asyncio.gather(*(spin_client(client, t, warm, [], []) for t in tokens))
-            begin = time.perf_counter()
-            stop = begin + SECONDS
-            if name.startswith("spin"):
-                await asyncio.gather(
-                    *(spin_client(client, t, stop, latencies, errors) for t in tokens)
-                )
-            else:
-                await asyncio.gather(
-                    *(health_client(client, stop, latencies, errors) for _ in tokens)
-                )
-            elapsed = time.perf_counter() - begin
-            ordered = sorted(latencies)
-            p50 = statistics.median(ordered) * 1000
-            p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
-            results[name] = (len(latencies) / elapsed, p50, p99, len(errors))
-        return results
+    results = {}
+    for name in ("healthz (baseline)", "spin (committed)"):
+        latencies: list[float] = []
+        errors: list[int] = []
+        warm = time.perf_counter() + 1.0
+        if name.startswith("spin"):
+            await asyncio.gather(*(spin_client(url, t, warm, [], []) for t in tokens))
+        begin = time.perf_counter()
+        cpu_before = process_tree_cpu(pid)
+        stop = begin + SECONDS
+        if name.startswith("spin"):
+            await asyncio.gather(*(spin_client(url, t, stop, latencies, errors) for t in tokens))
+        else:
+            await asyncio.gather(*(health_client(url, stop, latencies, errors) for _ in tokens))
+        elapsed = time.perf_counter() - begin
+        cpu_ms = (process_tree_cpu(pid) - cpu_before) * 1000 / max(1, len(latencies))
+        ordered = sorted(latencies)
+        p50 = statistics.median(ordered) * 1000
+        p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
+        results[name] = (len(latencies) / elapsed, p50, p99, len(errors), cpu_ms)
+    return results
 
 
 def run(label: str, database_url: str, workers: int) -> None:
     process, url = start_server(database_url, workers)
     try:
-        results = asyncio.run(measure(url))
+        results = asyncio.run(measure(url, process.pid))
     finally:
         process.terminate()
         process.wait(timeout=10)
-    for name, (rate, p50, p99, errors) in results.items():
-        print(f"{label:<22}{name:<22}{rate:>12,.0f}{p50:>10.1f}{p99:>10.1f}{errors:>8}")
+    for name, (rate, p50, p99, errors, cpu_ms) in results.items():
+        print(
+            f"{label:<22}{name:<22}{rate:>12,.0f}{p50:>10.1f}{p99:>10.1f}{errors:>8}{cpu_ms:>12.2f}"
+        )
 
 
 def main() -> None:
@@ -187,9 +253,10 @@ def main() -> None:
         f"{CLIENTS} concurrent clients, {SECONDS:.0f} s per measurement, "
         "load generator on the same machine"
     )
-    header = ("database", "requests", "per second", "p50 ms", "p99 ms", "errors")
+    header = ("database", "requests", "per second", "p50 ms", "p99 ms", "errors", "server CPU ms")
     print(
         f"{header[0]:<22}{header[1]:<22}{header[2]:>12}{header[3]:>10}{header[4]:>10}{header[5]:>8}"
+        f"{header[6]:>14}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         run("SQLite, 1 worker", f"sqlite:///{tmp}/bench.db", 1)

@@ -154,6 +154,7 @@ class Client:
         self.turn = random.randrange(max(1, len(self.clients)))
         self.retry_for = retry_for
         self.retried = 0  # requests cut by a failure in flight and sent again
+        self.answered = 0  # requests a server answered (any status)
 
     def close(self) -> None:
         for client in self.clients:
@@ -187,6 +188,7 @@ class Client:
                     self.retried += 1
                 time.sleep(0.05)
                 continue
+            self.answered += 1
             figures.add("requests")
             return response
 

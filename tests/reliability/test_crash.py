@@ -69,8 +69,20 @@ def crash_scenario(
         engine = connect(database_url)
         at_crash = MoneyReport()
         survived = 0
+
+        def answered() -> int:
+            return sum(a.client.answered for a in agents)
+
         try:
+            mark = answered()
             for _ in range(kills):
+                # A server answers /healthz before its first spin has loaded the engine's
+                # compiled kernels (about a second, longer on a busy machine): wait for the
+                # load to get an answer after each start, then kill at a random moment, or a
+                # short random wait would only ever kill a server still warming up.
+                deadline = time.monotonic() + 60
+                while answered() == mark and time.monotonic() < deadline:
+                    time.sleep(0.02)
                 time.sleep(chance.uniform(0.2, 0.9))
                 server = chance.choice(fleet)
                 server.kill()
@@ -78,6 +90,7 @@ def crash_scenario(
                     check_database(connection, at_crash)
                 time.sleep(chance.uniform(0.0, 0.2))
                 server.start()
+                mark = answered()
                 survived += 1
                 figures.add("kills")
             time.sleep(0.5)

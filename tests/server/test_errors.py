@@ -141,3 +141,12 @@ def test_rate_limit_per_player(tmp_path):
         other = api.player()
         api.login(other)
         assert api.as_player("GET", "/api/me").status_code == 200
+
+
+def test_web_client_files_are_revalidated(api):
+    index = api.client.get("/")
+    assert index.status_code == 200 and index.headers["cache-control"] == "no-cache"
+    script = api.client.get("/web/js/main.js")
+    assert script.status_code == 200 and script.headers["cache-control"] == "no-cache"
+    again = api.client.get("/web/js/main.js", headers={"If-None-Match": script.headers["etag"]})
+    assert again.status_code == 304

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.server.forcing import TSAR_BET, tsar_no_win, tsar_trigger, tsar_win
+from tests.server.forcing import TSAR_BET, tsar_free_no_egg, tsar_no_win, tsar_trigger, tsar_win
 
 GAME = "days-of-the-tsar"
 
@@ -47,6 +47,15 @@ def test_gb_session_net_and_no_celebration_of_small_wins(api):
     win = body["win"]["minor"]
     assert body["session_net"]["minor"] == -50 + win
     assert body["celebrate"] is (win > 25)
+    # a returning page reads the session's net position from /api/me
+    me = api.as_player("GET", "/api/me").json()
+    assert me["session_net"] == body["session_net"]
+
+
+def test_me_has_no_session_net_where_the_market_does_not_show_it(api):
+    api.login(api.player())
+    api.spin(GAME, {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}, tsar_no_win())
+    assert "session_net" not in api.as_player("GET", "/api/me").json()
 
 
 def test_gb_max_stake(api):
@@ -103,7 +112,35 @@ class TestAutoplay:
             {"bet": TSAR_BET, "rounds": 10, "stop_on_win_above": "0.01"},
         ).json()
         body = api.spin(GAME, TSAR_BET, tsar_win(), autoplay_id=auto["id"]).json()
-        assert body["autoplay"]["stop_reason"] == "single_win_above"
+        # the win waits for gamble or collect: the round's whole win is judged when it ends
+        assert body["status"] == "open" and body["autoplay"]["status"] == "active"
+        assert body["autoplay"]["net_minor"] == -250
+        done = api.act(GAME, body["round_id"], "collect").json()
+        assert done["autoplay"]["stop_reason"] == "single_win_above"
+        assert done["autoplay"]["net_minor"] == done["win"]["minor"] - 250
+
+    def test_the_round_counts_when_its_free_spins_end(self, api):
+        api.login(api.player())
+        auto = api.as_player(
+            "POST",
+            f"/api/games/{GAME}/autoplay",
+            {"bet": TSAR_BET, "rounds": 1, "loss_limit": "1000.00"},
+        ).json()
+        body = api.spin(GAME, TSAR_BET, tsar_trigger(), autoplay_id=auto["id"]).json()
+        assert body["autoplay"]["remaining"] == 0 and body["autoplay"]["status"] == "active"
+        refused = api.spin(GAME, TSAR_BET, autoplay_id=auto["id"])
+        assert refused.status_code == 409  # its round is still open
+        while body["status"] == "open":
+            action = "free-spin" if body["round"]["actions_allowed"] == ["free_spin"] else "collect"
+            body = api.act(
+                GAME,
+                body["round_id"],
+                action,
+                {"forced_draws": tsar_free_no_egg()} if action == "free-spin" else None,
+            ).json()
+        assert body["autoplay"]["status"] == "finished"
+        assert body["autoplay"]["stop_reason"] == "rounds_done"
+        assert body["autoplay"]["net_minor"] == body["win"]["minor"] - 250
 
     def test_stops_on_the_loss_limit(self, api):
         api.login(api.player())

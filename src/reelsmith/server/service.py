@@ -11,13 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, desc, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -48,7 +51,8 @@ log = logging.getLogger("reelsmith.server")
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+    """Compact JSON with sorted keys (rounds' records and views, bets, carried state)."""
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 def request_hash(method: str, path: str, body: Any) -> str:
@@ -71,6 +75,40 @@ class PrefixedSource:
         return self.then.randbelow(bound, purpose)
 
 
+class OpenRounds:
+    """The engine state of recently played open rounds, by round id, with the record text it
+    was stored as.
+
+    A step restores its round by replaying the stored record's draws; when this process wrote
+    that very record (same text), the engine round it wrote it from is the same value (rounds
+    are immutable) and the replay is skipped. Another process's write changes the text, so a
+    stale entry is never used.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def keep(self, round_id: str, record_text: str, engine_round: Any) -> None:
+        with self._lock:
+            self._items[round_id] = (record_text, engine_round)
+            self._items.move_to_end(round_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, round_id: str, record_text: str) -> Any:
+        with self._lock:
+            found = self._items.get(round_id)
+        if found is None or found[0] != record_text:
+            return None
+        return found[1]
+
+    def forget(self, round_id: str) -> None:
+        with self._lock:
+            self._items.pop(round_id, None)
+
+
 @dataclass
 class Player:
     id: str
@@ -81,6 +119,8 @@ class Player:
     last_round_ms: int | None
     rounds_played: int = 0
     account_id: int = 0
+    audit_seq: int = 0
+    audit_hash: str = ""
 
 
 class GameService:
@@ -100,6 +140,7 @@ class GameService:
         self.metrics = metrics or Metrics()
         self.rng: RandomSource = rng or SystemSource()
         self.titles: dict[str, Title] = {game: cls() for game, cls in TITLES.items()}
+        self._rounds = OpenRounds()
         self._house: dict[tuple[str, str], int] = {}
 
     # ------------------------------------------------------------------------------
@@ -141,7 +182,8 @@ class GameService:
         rest of the transaction (SQLite's write transaction already excludes other writers)."""
         query = (
             "SELECT p.id, p.external_ref, p.currency, p.market, p.last_round_ms, p.rounds_played,"
-            " a.id AS account_id, a.balance FROM players p JOIN accounts a ON a.player_id = p.id"
+            " p.audit_seq, p.audit_hash, a.id AS account_id, a.balance"
+            " FROM players p JOIN accounts a ON a.player_id = p.id"
             " WHERE p.id = :id"
         )
         if lock and not self.db.is_sqlite:
@@ -158,6 +200,8 @@ class GameService:
             row["last_round_ms"],
             int(row["rounds_played"]),
             int(row["account_id"]),
+            int(row["audit_seq"]),
+            str(row["audit_hash"] or ""),
         )
 
     def money(self, market: Market, minor: int) -> dict[str, Any]:
@@ -209,7 +253,9 @@ class GameService:
                 "hash": fingerprint,
                 "status": holder.get("status", 200),
                 # key order kept (not sorted): a replay is byte-for-byte the first response
-                "response": json.dumps(holder["response"], separators=(",", ":")),
+                "response": orjson.dumps(
+                    holder["response"], option=orjson.OPT_NON_STR_KEYS
+                ).decode(),
                 "now": self.clock.now_ms(),
             },
         )
@@ -219,18 +265,24 @@ class GameService:
         scope: str,
         key: str | None,
         fingerprint: str,
-        work: Callable[[Connection], tuple[int, dict[str, Any]]],
+        work: Callable[[Connection, Player | None], tuple[int, dict[str, Any]]],
         player_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
+        """Run ``work`` in one write transaction under the idempotency key; with ``player_id``
+        the player's row is locked first and ``work`` gets the player (wallet and audit head
+        as of the lock)."""
         for attempt in range(3):
             try:
                 with self.db.write() as connection:
-                    if player_id is not None:
-                        self._player(connection, player_id, lock=True)
+                    player = (
+                        None
+                        if player_id is None
+                        else self._player(connection, player_id, lock=True)
+                    )
                     with self._idempotent(connection, scope, key, fingerprint) as holder:
                         if "replay" in holder:
                             return holder["replay"]  # type: ignore[no-any-return]
-                        status, response = work(connection)
+                        status, response = work(connection, player)
                         holder["status"], holder["response"] = status, response
                     return status, response
             except IntegrityError:
@@ -254,7 +306,7 @@ class GameService:
         if not external_ref or len(external_ref) > 128:
             raise bad_request("invalid_external_ref", "external_ref must be 1 to 128 characters")
 
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+        def work(connection: Connection, _player: Player | None) -> tuple[int, dict[str, Any]]:
             existing = connection.execute(
                 select(players.c.id).where(players.c.external_ref == external_ref)
             ).scalar()
@@ -302,9 +354,24 @@ class GameService:
             "balance": self.money(market, player.balance_minor),
         }
 
-    def get_player(self, player_id: str) -> dict[str, Any]:
+    def get_player(self, player_id: str, session_id: str | None = None) -> dict[str, Any]:
+        """The player and wallet; with ``session_id``, and where the market shows it, the
+        session's net position (wins and refunds less bets) too."""
         with self.db.read() as connection:
-            return self._player_json(connection, player_id)
+            data = self._player_json(connection, player_id)
+            market = self.market(data["market"])
+            if session_id and market.show_session_net:
+                row = sql.one(
+                    connection,
+                    "SELECT bets_minor, wins_minor FROM sessions WHERE id = :id"
+                    " AND player_id = :player",
+                    {"id": session_id, "player": player_id},
+                )
+                if row is not None:
+                    data["session_net"] = self.money(
+                        market, int(row["wins_minor"]) - int(row["bets_minor"])
+                    )
+            return data
 
     def _amount_minor(self, market: Market, body: dict[str, Any]) -> int:
         if "amount" not in body:
@@ -337,8 +404,9 @@ class GameService:
     ) -> tuple[int, dict[str, Any]]:
         """A deposit or a withdrawal."""
 
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
-            player = self._player(connection, player_id, lock=False)
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
             market = self.market(player.market)
             if "currency" in body and str(body["currency"]).upper() != player.currency:
                 raise bad_request(
@@ -480,6 +548,7 @@ class GameService:
                     [(player.account_id, amount), (game_account, -amount)],
                     now,
                     round_id,
+                    wallets=(player.account_id,),
                 )
                 balance += amount
         finished = outcome.status != "open"
@@ -487,6 +556,7 @@ class GameService:
         record = title.record(engine_round)
         paid = outcome.win_minor + outcome.jackpot_minor
         view_text = _dumps(view)
+        record_text = _dumps(record)
         sql.run(
             connection,
             "UPDATE rounds SET status = :status, record = :record, view = :view, win_minor = :win,"
@@ -494,7 +564,7 @@ class GameService:
             " resolved_by = :resolved WHERE id = :id",
             {
                 "status": outcome.status,
-                "record": _dumps(record),
+                "record": record_text,
                 "view": view_text,
                 "win": paid,
                 "now": now,
@@ -521,7 +591,7 @@ class GameService:
                 "now": now,
             },
         )
-        audit.append(
+        player.audit_hash = audit.append(
             connection,
             player.id,
             "round_step",
@@ -537,7 +607,9 @@ class GameService:
             },
             now,
             round_id,
+            head=(player.audit_seq, player.audit_hash),
         )
+        player.audit_seq += 1
         if finished:
             sql.run(
                 connection,
@@ -547,6 +619,10 @@ class GameService:
             )
             self.metrics.round_finished(title.game_id, outcome.status, paid)
         player.balance_minor = balance
+        if finished:
+            self._rounds.forget(round_id)
+        else:
+            self._rounds.keep(round_id, record_text, engine_round)
         return {"view": view, "balance": balance, "finished": finished, "outcome": outcome}
 
     def _round_response(
@@ -603,8 +679,9 @@ class GameService:
             raise bad_request("invalid_bet", "the request needs a bet object")
         autoplay_id = body.get("autoplay_id")
 
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
-            player = self._player(connection, player_id, lock=False)
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
             market = self.market(player.market)
             try:
                 market.game(game)
@@ -685,6 +762,7 @@ class GameService:
                     [(player.account_id, -bet_minor), (game_account, bet_minor)],
                     now,
                     round_id,
+                    wallets=(player.account_id,),
                 )
             except ledger.InsufficientFundsError:
                 raise ApiError(
@@ -710,8 +788,8 @@ class GameService:
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
             if autoplay:
-                extra["autoplay"] = self._autoplay_after_round(
-                    connection, autoplay, title, engine_round, settled, bet_minor, now
+                extra["autoplay"] = self._autoplay_after_step(
+                    connection, autoplay, title, engine_round, settled, now, bet_minor
                 )
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
@@ -735,12 +813,11 @@ class GameService:
         title = self.title(game)
         source = self._source(body.get("forced_draws"))
 
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
-            player = self._player(connection, player_id, lock=False)
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
             market = self.market(player.market)
-            row = (
-                connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
-            )
+            row = sql.one(connection, "SELECT * FROM rounds WHERE id = :id", {"id": round_id})
             if row is None or row["player_id"] != player.id or row["game"] != game:
                 raise not_found(f"round {round_id}")
             if row["status"] != "open":
@@ -748,7 +825,7 @@ class GameService:
                     "round_finished",
                     f"round {round_id} is {row['status']}; there is nothing left to play",
                 )
-            engine_round = self._restore(title, row)
+            engine_round = self._rounds.get(round_id, row["record"]) or self._restore(title, row)
             if action not in title.actions(engine_round):
                 allowed = ", ".join(title.actions(engine_round))
                 verb = action.split(" ")[0]
@@ -772,16 +849,14 @@ class GameService:
                 connection, player, market, title, round_id, engine_round, action, now
             )
             extra: dict[str, Any] = {}
-            if row["autoplay_id"] and settled["finished"]:
-                autoplay = (
-                    connection.execute(
-                        select(autoplays).where(autoplays.c.id == row["autoplay_id"])
-                    )
-                    .mappings()
-                    .first()
+            if row["autoplay_id"]:
+                autoplay = sql.one(
+                    connection, "SELECT * FROM autoplays WHERE id = :id", {"id": row["autoplay_id"]}
                 )
                 if autoplay is not None:
-                    extra["autoplay"] = self._autoplay_json(autoplay)
+                    extra["autoplay"] = self._autoplay_after_step(
+                        connection, autoplay, title, engine_round, settled, now
+                    )
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
             )
@@ -882,8 +957,9 @@ class GameService:
     ) -> tuple[int, dict[str, Any]]:
         title = self.title(game)
 
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
-            player = self._player(connection, player_id, lock=False)
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
             market = self.market(player.market)
             if not market.autoplay:
                 raise ApiError(
@@ -958,7 +1034,7 @@ class GameService:
     def stop_autoplay(
         self, player_id: str, autoplay_id: str, key: str | None, fingerprint: str
     ) -> tuple[int, dict[str, Any]]:
-        def work(connection: Connection) -> tuple[int, dict[str, Any]]:
+        def work(connection: Connection, _player: Player | None) -> tuple[int, dict[str, Any]]:
             row = (
                 connection.execute(select(autoplays).where(autoplays.c.id == autoplay_id))
                 .mappings()
@@ -1007,46 +1083,68 @@ class GameService:
             )
         return row
 
-    def _autoplay_after_round(
+    def _autoplay_after_step(
         self,
         connection: Connection,
         autoplay: Any,
         title: Title,
         engine_round: Any,
         settled: dict[str, Any],
-        bet_minor: int,
         now: int,
+        bet_minor: int | None = None,
     ) -> dict[str, Any]:
-        remaining = int(autoplay["remaining"]) - 1
-        win = int(settled["view"]["win_minor"])
-        net = int(autoplay["net_minor"]) - bet_minor + win
-        status, reason = "active", None
-        if autoplay["stop_on_feature"] and title.feature_triggered(engine_round):
-            status, reason = "stopped", "feature"
-        elif autoplay["stop_on_win_above_minor"] is not None and win > int(
-            autoplay["stop_on_win_above_minor"]
-        ):
-            status, reason = "stopped", "single_win_above"
-        elif autoplay["loss_limit_minor"] is not None and -net >= int(autoplay["loss_limit_minor"]):
-            status, reason = "stopped", "loss_limit"
-        elif remaining <= 0:
-            status, reason = "finished", "rounds_done"
-        connection.execute(
-            update(autoplays)
-            .where(autoplays.c.id == autoplay["id"])
-            .values(
-                remaining=remaining,
-                net_minor=net,
-                status=status,
-                stop_reason=reason,
-                updated_ms=now,
-            )
+        """Count an autoplay round and apply its stop conditions.
+
+        The spin that starts a round (``bet_minor`` given) counts it down, takes its bet from
+        the autoplay's net position and stops autoplay on a feature. The step that finishes the
+        round (the same spin, or the last free spin, gamble or collect) adds what the round paid
+        to the net position and applies the other two conditions to the round's whole win: a
+        single win above the limit, and the loss limit."""
+        remaining = int(autoplay["remaining"])
+        net = int(autoplay["net_minor"])
+        status, reason = str(autoplay["status"]), autoplay["stop_reason"]
+        if bet_minor is not None:
+            remaining -= 1
+            net -= bet_minor
+        outcome = settled["outcome"]
+        win = outcome.win_minor + outcome.jackpot_minor
+        if settled["finished"]:
+            net += win + outcome.refund_minor
+        if status == "active":
+            if (
+                bet_minor is not None
+                and autoplay["stop_on_feature"]
+                and title.feature_triggered(engine_round)
+            ):
+                status, reason = "stopped", "feature"
+            elif settled["finished"] and (
+                autoplay["stop_on_win_above_minor"] is not None
+                and win > int(autoplay["stop_on_win_above_minor"])
+            ):
+                status, reason = "stopped", "single_win_above"
+            elif (
+                settled["finished"]
+                and autoplay["loss_limit_minor"] is not None
+                and -net >= int(autoplay["loss_limit_minor"])
+            ):
+                status, reason = "stopped", "loss_limit"
+            elif remaining <= 0 and settled["finished"]:
+                status, reason = "finished", "rounds_done"
+        sql.run(
+            connection,
+            "UPDATE autoplays SET remaining = :remaining, net_minor = :net, status = :status,"
+            " stop_reason = :reason, updated_ms = :now WHERE id = :id",
+            {
+                "remaining": remaining,
+                "net": net,
+                "status": status,
+                "reason": reason,
+                "now": now,
+                "id": autoplay["id"],
+            },
         )
-        row = (
-            connection.execute(select(autoplays).where(autoplays.c.id == autoplay["id"]))
-            .mappings()
-            .one()
-        )
+        row = dict(autoplay)
+        row.update(remaining=remaining, net_minor=net, status=status, stop_reason=reason)
         return self._autoplay_json(row)
 
     # ------------------------------------------------------------------------------

@@ -36,15 +36,23 @@ def append(
     payload: dict[str, Any],
     now_ms: int,
     round_id: str | None = None,
+    head: tuple[int, str] | None = None,
 ) -> str:
-    """Add an entry to the player's chain (the caller holds the player's lock)."""
-    head = sql.one(
-        connection, "SELECT audit_seq, audit_hash FROM players WHERE id = :id", {"id": player_id}
-    )
+    """Add an entry to the player's chain (the caller holds the player's lock); its hash.
+
+    ``head`` is the chain's head (sequence number, hash) when the caller read it under the
+    same lock; otherwise it is read here."""
     if head is None:
-        raise LookupError(f"no player {player_id}")
-    seq = int(head["audit_seq"]) + 1
-    prev = str(head["audit_hash"]) or GENESIS
+        row = sql.one(
+            connection,
+            "SELECT audit_seq, audit_hash FROM players WHERE id = :id",
+            {"id": player_id},
+        )
+        if row is None:
+            raise LookupError(f"no player {player_id}")
+        head = (int(row["audit_seq"]), str(row["audit_hash"] or ""))
+    seq = head[0] + 1
+    prev = head[1] or GENESIS
     text = canonical(payload)
     body = {
         "player_id": player_id,

@@ -9,8 +9,9 @@ zero (checked here and by a database constraint).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
 
@@ -80,22 +81,28 @@ def post(
     entries: Sequence[tuple[int, int]],
     now_ms: int,
     round_id: str | None = None,
+    wallets: Collection[int] | None = None,
 ) -> int:
     """Record one balanced transaction: ``entries`` are ``(account id, amount)`` pairs summing to
     zero. Wallet balances move with it; a wallet that would go negative raises
-    :class:`InsufficientFundsError` and nothing is written."""
+    :class:`InsufficientFundsError` and nothing is written.
+
+    ``wallets`` names the entries' player wallets when the caller knows them (the others are
+    house accounts, which keep no cached balance); without it every account is tried."""
     if kind not in KINDS:
         raise ValueError(f"unknown transaction kind {kind!r}")
     if sum(amount for _, amount in entries) != 0 or len(entries) < 2:
         raise ValueError(f"{kind}: postings must be two or more and sum to zero: {entries}")
     for account_id, amount in entries:
+        if wallets is not None and account_id not in wallets:
+            continue
         # wallets only: house accounts have no player and no cached balance to guard
         moved = sql.run(
             connection,
             "UPDATE accounts SET balance = balance + :amount "
             "WHERE id = :id AND player_id IS NOT NULL AND balance + :amount >= 0",
             {"amount": amount, "id": account_id},
-        ).rowcount
+        )
         if moved == 0 and amount < 0:
             row = sql.one(
                 connection,
@@ -112,12 +119,15 @@ def post(
             {"kind": kind, "player_id": player_id, "round_id": round_id, "now": now_ms},
         )
     )
-    for account_id, amount in entries:
-        sql.run(
-            connection,
-            "INSERT INTO postings (transaction_id, account_id, amount) VALUES (:t, :a, :amount)",
-            {"t": transaction_id, "a": account_id, "amount": amount},
-        )
+    values = ", ".join(f"(:t, :a{i}, :m{i})" for i in range(len(entries)))
+    params: dict[str, Any] = {"t": transaction_id}
+    for i, (account_id, amount) in enumerate(entries):
+        params[f"a{i}"], params[f"m{i}"] = account_id, amount
+    sql.run(
+        connection,
+        f"INSERT INTO postings (transaction_id, account_id, amount) VALUES {values}",
+        params,
+    )
     return transaction_id
 
 

@@ -89,11 +89,10 @@ class App {
     this.gate.minMs = me.market.min_round_ms;
     document.documentElement.lang = this.money.locale;
     this.setBalance(me.balance.minor);
-    this.netKey = `reelsmith.net.${me.session_id}`;
     this.net.parentElement.hidden = !me.market.show_session_net;
     if (me.market.show_session_net) {
-      const stored = sessionStorage.getItem(this.netKey);
-      this.renderNet(stored === null ? 0 : Number(stored));
+      // the server keeps the session's net position; a reloaded page reads it from /api/me
+      this.renderNet(me.session_net ? me.session_net.minor : 0);
     }
     if (me.dev_mode) installDevHook(this.api);
     document.body.dataset.ready = 'true';
@@ -136,7 +135,6 @@ class App {
 
   setSessionNet(net) {
     if (!net || !this.market.show_session_net) return;
-    sessionStorage.setItem(this.netKey, String(net.minor));
     this.renderNet(net.minor);
   }
 
