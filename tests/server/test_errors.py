@@ -150,3 +150,12 @@ def test_web_client_files_are_revalidated(api):
     assert script.status_code == 200 and script.headers["cache-control"] == "no-cache"
     again = api.client.get("/web/js/main.js", headers={"If-None-Match": script.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_integers_beyond_64_bits_are_refused_cleanly(api):
+    api.login(api.player())
+    bet = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+    response = api.spin("days-of-the-tsar", bet, [2**70, -(2**70)])
+    assert response.status_code == 400 and response.json()["code"] == "invalid_forced_draw"
+    response = api.spin("days-of-the-tsar", {**bet, "lines": 2**70})
+    assert response.status_code == 400 and response.json()["code"] == "invalid_bet"

@@ -134,7 +134,10 @@ class FastJSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # integers beyond 64 bits: the standard library writes the same
+            return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 class RevalidatedStaticFiles(StaticFiles):

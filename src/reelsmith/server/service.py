@@ -50,9 +50,19 @@ from reelsmith.wallet import ledger
 log = logging.getLogger("reelsmith.server")
 
 
+def _json(data: Any, sort_keys: bool) -> str:
+    """Compact JSON text. orjson writes it, except for what only the standard library can
+    (integers beyond 64 bits, which a client may send): the same text either way."""
+    option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+    try:
+        return orjson.dumps(data, option=option).decode()
+    except TypeError:
+        return json.dumps(data, separators=(",", ":"), sort_keys=sort_keys, ensure_ascii=False)
+
+
 def _dumps(data: Any) -> str:
     """Compact JSON with sorted keys (rounds' records and views, bets, carried state)."""
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    return _json(data, sort_keys=True)
 
 
 def request_hash(method: str, path: str, body: Any) -> str:
@@ -187,7 +197,10 @@ class GameService:
             " WHERE p.id = :id"
         )
         if lock and not self.db.is_sqlite:
-            query += " FOR UPDATE OF p"
+            # Both rows: a statement that waited for the lock then reads the newest version of
+            # every row it locks, but a joined row it does not lock as of before the wait (a
+            # stale balance, under READ COMMITTED).
+            query += " FOR UPDATE OF p, a"
         row = sql.one(connection, query, {"id": player_id})
         if row is None:
             raise not_found(f"player {player_id}")
@@ -253,9 +266,7 @@ class GameService:
                 "hash": fingerprint,
                 "status": holder.get("status", 200),
                 # key order kept (not sorted): a replay is byte-for-byte the first response
-                "response": orjson.dumps(
-                    holder["response"], option=orjson.OPT_NON_STR_KEYS
-                ).decode(),
+                "response": _json(holder["response"], sort_keys=False),
                 "now": self.clock.now_ms(),
             },
         )
@@ -530,8 +541,13 @@ class GameService:
         action: str,
         now: int,
         resolved_by: str = "player",
+        started_with: int | None = None,
     ) -> dict[str, Any]:
-        """Move the money a step settles and write the round's new state and its step."""
+        """Move the money a step settles and write the round's new state and its step.
+
+        ``started_with`` is the bet when this step is the spin that started the round: the
+        player's round count and the session's bets move here too, in the same statements as
+        the audit head and the session's wins."""
         outcome = title.outcome(market, engine_round)
         game_account = self._house_account(connection, f"game:{title.game_id}", player.currency)
         balance = player.balance_minor
@@ -608,15 +624,31 @@ class GameService:
             now,
             round_id,
             head=(player.audit_seq, player.audit_hash),
+            move_head=False,
         )
         player.audit_seq += 1
-        if finished:
+        started = started_with is not None
+        sql.run(
+            connection,
+            "UPDATE players SET audit_seq = :seq, audit_hash = :hash"
+            + (", last_round_ms = :now, rounds_played = rounds_played + 1" if started else "")
+            + " WHERE id = :id",
+            {"seq": player.audit_seq, "hash": player.audit_hash, "now": now, "id": player.id},
+        )
+        if started or finished:
             sql.run(
                 connection,
-                "UPDATE sessions SET wins_minor = wins_minor + :amount WHERE id ="
-                " (SELECT session_id FROM rounds WHERE id = :round)",
-                {"amount": paid + outcome.refund_minor, "round": round_id},
+                "UPDATE sessions SET bets_minor = bets_minor + :bet, rounds = rounds + :started,"
+                " wins_minor = wins_minor + :wins"
+                " WHERE id = (SELECT session_id FROM rounds WHERE id = :round)",
+                {
+                    "bet": started_with or 0,
+                    "started": int(started),
+                    "wins": paid + outcome.refund_minor if finished else 0,
+                    "round": round_id,
+                },
             )
+        if finished:
             self.metrics.round_finished(title.game_id, outcome.status, paid)
         player.balance_minor = balance
         if finished:
@@ -769,22 +801,17 @@ class GameService:
                     402, "insufficient_balance", "the balance does not cover the bet"
                 ) from None
             player.balance_minor -= bet_minor
-            sql.run(
-                connection,
-                "UPDATE players SET last_round_ms = :now, rounds_played = rounds_played + 1"
-                " WHERE id = :id",
-                {"now": now, "id": player.id},
-            )
-            if session_id:
-                sql.run(
-                    connection,
-                    "UPDATE sessions SET bets_minor = bets_minor + :bet, rounds = rounds + 1"
-                    " WHERE id = :id",
-                    {"bet": bet_minor, "id": session_id},
-                )
             self.metrics.bet(game, bet_minor)
             settled = self._settle(
-                connection, player, market, title, round_id, engine_round, "spin", now
+                connection,
+                player,
+                market,
+                title,
+                round_id,
+                engine_round,
+                "spin",
+                now,
+                started_with=bet_minor,
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
             if autoplay:

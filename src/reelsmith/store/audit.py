@@ -37,11 +37,14 @@ def append(
     now_ms: int,
     round_id: str | None = None,
     head: tuple[int, str] | None = None,
+    move_head: bool = True,
 ) -> str:
     """Add an entry to the player's chain (the caller holds the player's lock); its hash.
 
     ``head`` is the chain's head (sequence number, hash) when the caller read it under the
-    same lock; otherwise it is read here."""
+    same lock; otherwise it is read here. With ``move_head`` false the caller moves the head
+    on the player's row itself (the new sequence number is ``head[0] + 1``), in the same
+    transaction."""
     if head is None:
         row = sql.one(
             connection,
@@ -79,11 +82,12 @@ def append(
             "now": now_ms,
         },
     )
-    sql.run(
-        connection,
-        "UPDATE players SET audit_seq = :seq, audit_hash = :hash WHERE id = :id",
-        {"seq": seq, "hash": digest, "id": player_id},
-    )
+    if move_head:
+        sql.run(
+            connection,
+            "UPDATE players SET audit_seq = :seq, audit_hash = :hash WHERE id = :id",
+            {"seq": seq, "hash": digest, "id": player_id},
+        )
     return digest
 
 
