@@ -470,7 +470,7 @@ def test_round_moments_equal_full_state_brute_force(sultan_model):
 @pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
 def test_shipped_variants_are_high_volatility(sultan_model, variant_id):
     a = analyze_full(sultan_model, variant_id)
-    assert a.volatility == "high" and a.std_dev >= 7
+    assert a.volatility == "high" and a.std_dev >= 10
     assert a.rtp == pytest.approx(exact.analyze(sultan_model, variant_id).rtp, rel=1e-12)
     # the omitted memory terms and no-win excess are far below the printed digits
     assert a.memory_bound < 1e-9 * a.second_moment and a.no_win_bound < 1e-20

@@ -67,17 +67,30 @@ def test_tune_without_volatility_changes_few_stops(tsar_model, folder):
     assert package_variants() == before  # nothing written into the package
 
 
+def test_tune_medium_volatility(folder):
+    tune(load_model(folder), folder, Decimal("95.50"), volatility="medium")
+    _, analysis = check_written(folder, "95.50", "95.50")
+    assert analysis.volatility == "medium" and 4 <= analysis.std_dev < 5
+
+
+@pytest.mark.slow
 def test_tune_low_volatility(folder):
     tune(load_model(folder), folder, Decimal("95.50"), volatility="low")
     _, analysis = check_written(folder, "95.50", "95.50")
-    assert analysis.volatility == "low" and analysis.std_dev < 5
+    assert analysis.volatility == "low" and analysis.std_dev < 4
 
 
 @pytest.mark.slow
 def test_tune_high_volatility(folder):
     tune(load_model(folder), folder, Decimal("95.50"), volatility="high")
     _, analysis = check_written(folder, "95.50", "95.50")
-    assert analysis.volatility == "high" and analysis.std_dev >= 7
+    assert analysis.volatility == "high" and analysis.std_dev >= 10
+
+
+def test_shipped_variants_are_medium_high_volatility(tsar_model):
+    for variant_id in ("96.00", "94.00"):
+        analysis = exact.analyze_full(tsar_model, variant_id)
+        assert analysis.volatility == "medium-high" and 5 <= analysis.std_dev < 10
 
 
 def test_tune_from_the_command_line(folder):

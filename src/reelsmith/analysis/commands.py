@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
 
 from reelsmith.analysis.titles import NotAvailableError, title_function
+from reelsmith.analysis.volatility import VOLATILITIES
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from reelsmith.games import UnknownGameError, game_folder, load_game
 
@@ -36,7 +37,6 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines."
 
 #: Tuning targets outside this range are refused: the strips cannot sensibly reach them.
 TARGET_RTP_RANGE = (Decimal("85.00"), Decimal("99.00"))
-VOLATILITIES = ("low", "medium", "high")
 
 
 class LabInputError(ValueError):
@@ -236,7 +236,7 @@ def tune(
     ],
     volatility: Annotated[
         str | None,
-        typer.Option("--volatility", help="Volatility class: low, medium or high."),
+        typer.Option("--volatility", help="Volatility class: low, medium, medium-high or high."),
     ] = None,
     base_variant: Annotated[
         str | None,

@@ -44,6 +44,7 @@ from reelsmith.analysis.exact import (
     scatter_count_ways,
     symbol_counts,
 )
+from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.model import GameModel
 
 
@@ -140,21 +141,6 @@ GLI_MIN_PROBABILITY = 1e-8
 #: Two-sided normal quantiles for the volatility index and the RTP confidence band.
 Z_90 = 1.6448536269514722
 Z_95 = 1.959963984540054
-#: Volatility classes by the standard deviation of a whole round per unit bet. There is no
-#: industry standard; these bands put the shipped variants (about 5.2) in the middle and are
-#: reachable by tuning at usual RTPs.
-VOLATILITY_CLASSES: tuple[tuple[str, float, float], ...] = (
-    ("low", 0.0, 5.0),
-    ("medium", 5.0, 7.0),
-    ("high", 7.0, math.inf),
-)
-
-
-def volatility_class(std_dev: float) -> str:
-    for name, low, high in VOLATILITY_CLASSES:
-        if low <= std_dev < high:
-            return name
-    raise ValueError(f"no volatility class for standard deviation {std_dev}")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from reelsmith.analysis.sultan_round import RoundAnalysis, renewal, spin_moments
 from reelsmith.analysis.sultan_spin import SpinFigures, build_columns, spin_figures
+from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel
 from reelsmith.games.sultan_spins.rules import SultanRules, sultan_rules
@@ -27,21 +28,7 @@ from reelsmith.games.sultan_spins.rules import SultanRules, sultan_rules
 GLI_MIN_PROBABILITY = 1e-8
 Z_90 = 1.6448536269514722
 Z_95 = 1.959963984540054
-#: The volatility classes of the lab (the Days of the Tsar convention): by the standard
-#: deviation of a whole round per unit bet.
-VOLATILITY_CLASSES: tuple[tuple[str, float, float], ...] = (
-    ("low", 0.0, 5.0),
-    ("medium", 5.0, 7.0),
-    ("high", 7.0, math.inf),
-)
 CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
-
-
-def volatility_class(std_dev: float) -> str:
-    for name, low, high in VOLATILITY_CLASSES:
-        if low <= std_dev < high:
-            return name
-    raise ValueError(f"no volatility class for standard deviation {std_dev}")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from reelsmith.analysis.sultan_exact import (
     SultanAnalysis,
 )
 from reelsmith.analysis.sultan_simulation import SimulationResult
+from reelsmith.analysis.volatility import describe_classes
 
 #: The seeded sample behind the PAR sheet's round-win distribution (the only simulated item).
 SAMPLE_ROUNDS = 1_000_000
@@ -508,7 +509,7 @@ def par_sheet(a: SultanAnalysis, sample: dict[str, Any]) -> str:
             f"{a.volatility_index(Z_90):.3f} / {a.volatility_index(Z_95):.3f}",
             method["volatility_index"],
         ),
-        ("volatility class", a.volatility, "standard deviation: low < 5, medium < 7, high"),
+        ("volatility class", a.volatility, f"standard deviation: {describe_classes()}"),
         (
             "long-run standard deviation",
             f"{math.sqrt(a.long_run_variance):.4f}",

@@ -60,6 +60,7 @@ from reelsmith.analysis.sultan_spin import (
     single_tables,
 )
 from reelsmith.analysis.sultan_spins import figures_from_analysis
+from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
 from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules, sultan_rules
 
@@ -397,7 +398,7 @@ def tune(
     rules: SultanRules = sultan_rules(model)
     variant_id = f"{target_percent:.2f}"
     target = float(target_percent) / 100
-    classes = {name: (low, high) for name, low, high in exact.VOLATILITY_CLASSES}
+    classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
     if volatility is not None and volatility not in classes:
         raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
     reveal = rules.gem_reveal(start)

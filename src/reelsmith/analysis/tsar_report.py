@@ -16,6 +16,7 @@ from reelsmith.analysis import days_of_the_tsar as tsar
 from reelsmith.analysis.exact import symbol_counts
 from reelsmith.analysis.report import esc, figure_png, new_figure, page, table
 from reelsmith.analysis.tsar_simulation import Z_95, SimulationResult
+from reelsmith.analysis.volatility import describe_classes
 
 CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
 
@@ -248,7 +249,7 @@ def par_sheet(a: tsar.TsarAnalysis) -> str:
             f"{a.volatility_index(tsar.Z_90):.3f} / {a.volatility_index(tsar.Z_95):.3f}",
             doc["method"]["volatility_index"],
         ),
-        ("volatility class", a.volatility, "standard deviation: low < 5, medium < 7, high"),
+        ("volatility class", a.volatility, f"standard deviation: {describe_classes()}"),
         (
             "max win, base spin",
             f"{a.base_moments.max_win:,} coins ({a.base_moments.max_win / a.total_bet:,.1f}x)",

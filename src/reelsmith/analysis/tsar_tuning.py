@@ -42,6 +42,7 @@ from rich.console import Console
 from reelsmith.analysis import days_of_the_tsar as tsar
 from reelsmith.analysis.exact import line_gradient
 from reelsmith.analysis.report import write_text_atomically
+from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
@@ -286,7 +287,7 @@ def tune(
     variant_id = f"{target_percent:.2f}"
     target = Fraction(target_percent) / 100
     free_name = str(model.features["free_spins"]["reel_set"])
-    classes = {name: (low, high) for name, low, high in tsar.VOLATILITY_CLASSES}
+    classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
     if volatility is not None and volatility not in classes:
         raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
     reveal = start.parameters["egg_reveal"]
