@@ -1,6 +1,7 @@
 """Soak: ten minutes at the benchmark's rate, no errors, flat memory, money conserved.
 
-The approach of ``bench/bench_server.py``: the real server as its own process over SQLite,
+The approach of ``bench/bench_server.py``, with its light keep-alive HTTP client (so the rate
+is the benchmark's, not a slower client's): the real server as its own process over SQLite,
 32 concurrent clients spinning Days of the Tsar as fast as it answers (playing out free spins,
 collecting wins), every spin committed before its response. The server's resident memory is
 sampled from ``/proc/<pid>/status`` every 5 seconds. ``RELIABILITY_LOAD_SECONDS`` changes the
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import threading
 import time
 import uuid
+from pathlib import Path
+from typing import Any
 
-import httpx
 import pytest
 
 from tests.reliability import figures
@@ -29,60 +32,62 @@ from tests.reliability.live import (
 )
 from tests.reliability.money import ClientRecord, check_all
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from bench_server import Connection  # the benchmark's own client
+
 CLIENTS = 32
 SECONDS = float(os.environ.get("RELIABILITY_LOAD_SECONDS", "600"))
 SAMPLE_EVERY = 5.0
 
 
-async def spin_client(
-    client: httpx.AsyncClient, record: ClientRecord, stop: float, counts: dict[str, int]
-) -> None:
-    headers = {"Authorization": f"Bearer {record.token}"}
+async def spin_client(url: str, record: ClientRecord, stop: float, counts: dict[str, int]) -> None:
+    auth = f"Bearer {record.token}"
+    connection = await Connection.open(url)
 
-    async def post(path: str, body: dict[str, object]) -> httpx.Response | None:
-        key = uuid.uuid4().hex
+    async def post(path: str, body: dict[str, object]) -> Any:
+        nonlocal connection
+        headers = {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex}
         for _attempt in range(5):
             try:
-                response = await client.post(
-                    path, json=body, headers={**headers, "Idempotency-Key": key}
-                )
+                status, answer = await connection.request("POST", path, headers, body)
                 break
-            except httpx.TransportError as exc:  # counted as an error, retried with its key
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                # counted as an error, sent again with its key on a new connection
                 counts["errors"] += 1
                 name = f"transport {type(exc).__name__}"
                 counts[name] = counts.get(name, 0) + 1
+                connection.close()
+                connection = await Connection.open(url)
         else:
             return None
         counts["requests"] += 1
-        if response.status_code != 200:
+        if status != 200:
             counts["errors"] += 1
-            counts[f"status {response.status_code}"] = (
-                counts.get(f"status {response.status_code}", 0) + 1
-            )
+            counts[f"status {status}"] = counts.get(f"status {status}", 0) + 1
             return None
-        return response
+        return answer
 
-    while time.monotonic() < stop:
-        response = await post(f"/api/games/{TSAR}/spin", {"bet": TSAR_BET})
-        if response is None:
-            continue
-        body = response.json()
-        record.saw_round(body, TSAR)
-        while body["status"] == "open":
-            action = "free-spin" if body["round"]["actions_allowed"] == ["free_spin"] else "collect"
-            response = await post(f"/api/games/{TSAR}/rounds/{body['round_id']}/{action}", {})
-            if response is None:
-                break
-            body = response.json()
+    try:
+        while time.monotonic() < stop:
+            body = await post(f"/api/games/{TSAR}/spin", {"bet": TSAR_BET})
+            if body is None:
+                continue
             record.saw_round(body, TSAR)
+            while body["status"] == "open":
+                allowed = body["round"]["actions_allowed"]
+                action = "free-spin" if allowed == ["free_spin"] else "collect"
+                body = await post(f"/api/games/{TSAR}/rounds/{body['round_id']}/{action}", {})
+                if body is None:
+                    break
+                record.saw_round(body, TSAR)
+    finally:
+        connection.close()
 
 
 async def drive(url: str, records: list[ClientRecord], seconds: float) -> dict[str, int]:
     counts = {"requests": 0, "errors": 0}
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
-        stop = time.monotonic() + seconds
-        await asyncio.gather(*(spin_client(client, r, stop, counts) for r in records))
+    stop = time.monotonic() + seconds
+    await asyncio.gather(*(spin_client(url, r, stop, counts) for r in records))
     return counts
 
 
