@@ -420,6 +420,7 @@ export class Game {
     this.takeRound(resp);
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
+    if (resp.autoplay) this.updateAutoplay(resp.autoplay);
     return resp;
   }
 
@@ -443,6 +444,8 @@ export class Game {
     this.win.set(resp.win.minor, { celebrate: resp.celebrate });
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
+    // the step that ends an autoplay round carries its count and stop conditions' verdict
+    if (resp.autoplay) this.updateAutoplay(resp.autoplay);
     announce(`Collected ${resp.win.formatted}. Balance ${this.money.format(resp.balance.minor)}.`);
     this.roundDone();
     return resp;
