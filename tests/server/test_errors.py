@@ -159,3 +159,10 @@ def test_integers_beyond_64_bits_are_refused_cleanly(api):
     assert response.status_code == 400 and response.json()["code"] == "invalid_forced_draw"
     response = api.spin("days-of-the-tsar", {**bet, "lines": 2**70})
     assert response.status_code == 400 and response.json()["code"] == "invalid_bet"
+
+
+def test_an_operator_key_with_non_ascii_characters_is_refused(api):
+    # schemathesis found it: compare_digest refuses non-ASCII str, which was a 500
+    for key in (b"cl\xe9", b"\xff" * 40):
+        response = api.client.get("/operator/ledger/verify", headers={"X-API-Key": key})
+        assert response.status_code == 401 and response.json()["code"] == "invalid_api_key"

@@ -291,7 +291,8 @@ class RateLimiter:
 
 async def operator_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
     expected = request.app.state.settings.operator_api_key
-    if not x_api_key or not hmac.compare_digest(x_api_key, expected):
+    # bytes: a header may carry non-ASCII characters, which compare_digest refuses in a str
+    if not x_api_key or not hmac.compare_digest(x_api_key.encode(), expected.encode()):
         raise ApiError(401, "invalid_api_key", "operator endpoints need a valid X-API-Key header")
 
 
