@@ -3,15 +3,13 @@
 Write transactions serialise per player: on PostgreSQL by locking the player's row
 (``SELECT ... FOR UPDATE``), on SQLite by ``BEGIN IMMEDIATE`` (SQLite has one writer at a
 time). SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives
-the process being killed. Checkpoints (copying the WAL back into the database file, with its
-fsync) run on a background thread instead of inside the commit that happens to cross the WAL
-size threshold, so no player's spin waits for them.
+the process being killed. SQLite's own automatic checkpoints keep the WAL bounded (a
+background thread running only PASSIVE checkpoints let it grow without end under continuous
+writes: 16.9 GB in a 10-minute soak).
 """
 
 from __future__ import annotations
 
-import queue
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,51 +22,6 @@ from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
-CHECKPOINT_EVERY = 500  # write transactions between checkpoints of a SQLite database
-
-
-class _Checkpointer:
-    """One daemon thread for the process that checkpoints SQLite databases on request.
-
-    ``PRAGMA wal_checkpoint(PASSIVE)`` copies what it can without blocking writers or readers;
-    whatever it cannot copy yet is copied the next time. The thread holds no connection
-    between requests.
-    """
-
-    def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self._pending: set[str] = set()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def request(self, path: str) -> None:
-        with self._lock:
-            if path in self._pending:
-                return
-            self._pending.add(path)
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="reelsmith-sqlite-checkpoint", daemon=True
-                )
-                self._thread.start()
-        self._queue.put(path)
-
-    def _run(self) -> None:
-        while True:
-            path = self._queue.get()
-            with self._lock:
-                self._pending.discard(path)
-            try:
-                connection = sqlite3.connect(path, timeout=30)
-                try:
-                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                finally:
-                    connection.close()
-            except sqlite3.Error:
-                pass  # the database went away (a test's temporary file) or is busy: next time
-
-
-_checkpointer = _Checkpointer()
 
 
 class Database:
@@ -79,14 +32,11 @@ class Database:
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.schema = schema
         self._write_lock = threading.Lock()
-        self._writes = 0
-        self._path = ""
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             database = self.url.database or ""
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
-                self._path = database
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if database in ("", ":memory:"):
                 raise ValueError(
@@ -111,7 +61,6 @@ class Database:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
             cursor.close()
 
         @event.listens_for(self.engine, "begin")
@@ -129,12 +78,8 @@ class Database:
         a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
         """
         if self.is_sqlite:
-            with self._write_lock:
-                with self.engine.connect() as connection, connection.begin():
-                    yield connection
-                self._writes += 1
-                if self._writes % CHECKPOINT_EVERY == 0:
-                    _checkpointer.request(self._path)
+            with self._write_lock, self.engine.connect() as connection, connection.begin():
+                yield connection
         else:
             with self.engine.connect() as connection, connection.begin():
                 yield connection
