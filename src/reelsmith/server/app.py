@@ -20,7 +20,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, Self
 
-import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -37,7 +36,7 @@ from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
 from reelsmith.server.markets import load_markets
 from reelsmith.server.metrics import Metrics
-from reelsmith.server.service import GameService, request_hash
+from reelsmith.server.service import GameService, json_text, request_hash
 from reelsmith.server.settings import Settings
 from reelsmith.store.db import Database
 
@@ -134,10 +133,7 @@ class FastJSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
-        except TypeError:  # integers beyond 64 bits: the standard library writes the same
-            return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
+        return json_text(content, sort_keys=False).encode()
 
 
 class RevalidatedStaticFiles(StaticFiles):

@@ -50,7 +50,7 @@ from reelsmith.wallet import ledger
 log = logging.getLogger("reelsmith.server")
 
 
-def _json(data: Any, sort_keys: bool) -> str:
+def json_text(data: Any, sort_keys: bool) -> str:
     """Compact JSON text. orjson writes it, except for what only the standard library can
     (integers beyond 64 bits, which a client may send): the same text either way."""
     option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)
@@ -62,7 +62,7 @@ def _json(data: Any, sort_keys: bool) -> str:
 
 def _dumps(data: Any) -> str:
     """Compact JSON with sorted keys (rounds' records and views, bets, carried state)."""
-    return _json(data, sort_keys=True)
+    return json_text(data, sort_keys=True)
 
 
 def request_hash(method: str, path: str, body: Any) -> str:
@@ -266,7 +266,7 @@ class GameService:
                 "hash": fingerprint,
                 "status": holder.get("status", 200),
                 # key order kept (not sorted): a replay is byte-for-byte the first response
-                "response": _json(holder["response"], sort_keys=False),
+                "response": json_text(holder["response"], sort_keys=False),
                 "now": self.clock.now_ms(),
             },
         )
