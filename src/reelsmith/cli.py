@@ -341,6 +341,9 @@ def serve(
         port=port,
         workers=workers,
         log_level="info",
+        # the server logs every request itself, as a structured line (uvicorn's access log
+        # would be a second, unstructured line per request)
+        access_log=False,
     )
 
 

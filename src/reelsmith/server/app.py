@@ -246,16 +246,16 @@ class Observe:
             route = getattr(scope.get("route"), "path", "unmatched")
             self.metrics.latency.labels(route, scope["method"]).observe(elapsed)
             if log.isEnabledFor(logging.INFO):
-                log.info(
-                    "request",
-                    extra={
-                        "fields": {
+                log.handle(
+                    logs.request_record(
+                        log,
+                        {
                             "method": scope["method"],
                             "route": route,
                             "status": status,
                             "ms": round(elapsed * 1000, 2),
-                        }
-                    },
+                        },
+                    )
                 )
 
 
