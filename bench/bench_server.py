@@ -1,12 +1,18 @@
 """Game server throughput: durable spins per second and p50/p99 latency, 32 concurrent clients.
 
 Starts the real server (`reelsmith serve`) as a separate process, creates 32 players, and has
-each client spin Days of the Tsar as fast as the server answers (collecting any win, playing
-any free spins), for a fixed time. Every spin is committed to the database before its response.
-The baseline, measured in the same run with the same clients, is the server's `/healthz`
-endpoint: the HTTP stack alone, no database.
+each client spin Days of the Tsar as fast as the server answers, for a fixed time, playing each
+round to its end: any free spins one request each, as the game requires. The clients play with
+the gamble declined (``"gamble": false``, a player's choice), so a win is paid with its spin;
+``BENCH_GAMBLE=1`` has them leave the gamble on and send the collect request after each win,
+as a player who always collects does. Every request is committed to the database before its
+response. The table gives both rates: spins (rounds started) and requests (spins, free spins,
+collects). The baseline, measured in the same run with the same clients, is the server's
+`/healthz` endpoint: the HTTP stack alone, no database. The last column is the CPU time the
+server's processes (and, for PostgreSQL, not the database's) spent per request.
 
-Runs on SQLite (one worker) and, when PostgreSQL is reachable, on PostgreSQL (two workers).
+Runs on SQLite (one and two workers) and, when PostgreSQL is reachable, on PostgreSQL (two
+workers).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ PG_URL = os.environ.get(
     "REELSMITH_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 BET = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+GAMBLE = os.environ.get("BENCH_GAMBLE", "") not in ("", "0")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -143,7 +150,12 @@ class Connection:
 
 
 async def spin_client(
-    url: str, token: str, stop: float, latencies: list[float], errors: list[int]
+    url: str,
+    token: str,
+    stop: float,
+    latencies: list[float],
+    errors: list[int],
+    spins: list[int] | None = None,
 ) -> None:
     connection = await Connection.open(url)
     auth = f"Bearer {token}"
@@ -154,9 +166,11 @@ async def spin_client(
                 "POST",
                 "/api/games/days-of-the-tsar/spin",
                 {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
-                {"bet": BET},
+                {"bet": BET, "gamble": GAMBLE},
             )
             latencies.append(time.perf_counter() - start)
+            if spins is not None:
+                spins.append(status)
             if status != 200:
                 errors.append(status)
                 continue
@@ -209,13 +223,17 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
-async def measure(url: str, pid: int) -> dict[str, tuple[float, float, float, int, float]]:
+Result = tuple[float, float, float, float, int, float]
+
+
+async def measure(url: str, pid: int) -> dict[str, Result]:
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         tokens = await make_players(client)
     results = {}
     for name in ("healthz (baseline)", "spin (committed)"):
         latencies: list[float] = []
         errors: list[int] = []
+        spins: list[int] = []
         warm = time.perf_counter() + 1.0
         if name.startswith("spin"):
             await asyncio.gather(*(spin_client(url, t, warm, [], []) for t in tokens))
@@ -223,7 +241,9 @@ async def measure(url: str, pid: int) -> dict[str, tuple[float, float, float, in
         cpu_before = process_tree_cpu(pid)
         stop = begin + SECONDS
         if name.startswith("spin"):
-            await asyncio.gather(*(spin_client(url, t, stop, latencies, errors) for t in tokens))
+            await asyncio.gather(
+                *(spin_client(url, t, stop, latencies, errors, spins) for t in tokens)
+            )
         else:
             await asyncio.gather(*(health_client(url, stop, latencies, errors) for _ in tokens))
         elapsed = time.perf_counter() - begin
@@ -231,7 +251,8 @@ async def measure(url: str, pid: int) -> dict[str, tuple[float, float, float, in
         ordered = sorted(latencies)
         p50 = statistics.median(ordered) * 1000
         p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
-        results[name] = (len(latencies) / elapsed, p50, p99, len(errors), cpu_ms)
+        played = sum(1 for status in spins if status == 200)
+        results[name] = (len(latencies) / elapsed, played / elapsed, p50, p99, len(errors), cpu_ms)
     return results
 
 
@@ -242,24 +263,28 @@ def run(label: str, database_url: str, workers: int) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
-    for name, (rate, p50, p99, errors, cpu_ms) in results.items():
+    for name, (rate, spin_rate, p50, p99, errors, cpu_ms) in results.items():
+        spins = f"{spin_rate:,.0f}" if spin_rate else "-"
         print(
-            f"{label:<22}{name:<22}{rate:>12,.0f}{p50:>10.1f}{p99:>10.1f}{errors:>8}{cpu_ms:>12.2f}"
+            f"{label:<22}{name:<20}{rate:>11,.0f}{spins:>9}{p50:>9.1f}{p99:>9.1f}{errors:>8}"
+            f"{cpu_ms:>13.2f}"
         )
 
 
 def main() -> None:
     print(
         f"{CLIENTS} concurrent clients, {SECONDS:.0f} s per measurement, "
-        "load generator on the same machine"
+        "load generator on the same machine, "
+        + ("gamble on: a collect request after each win" if GAMBLE else "gamble declined")
     )
-    header = ("database", "requests", "per second", "p50 ms", "p99 ms", "errors", "server CPU ms")
+    header = ("database", "endpoint", "requests/s", "spins/s", "p50 ms", "p99 ms", "errors")
     print(
-        f"{header[0]:<22}{header[1]:<22}{header[2]:>12}{header[3]:>10}{header[4]:>10}{header[5]:>8}"
-        f"{header[6]:>14}"
+        f"{header[0]:<22}{header[1]:<20}{header[2]:>11}{header[3]:>9}{header[4]:>9}{header[5]:>9}"
+        f"{header[6]:>8}{'CPU ms/req':>13}"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        run("SQLite, 1 worker", f"sqlite:///{tmp}/bench.db", 1)
+        run("SQLite, 1 worker", f"sqlite:///{tmp}/bench1.db", 1)
+        run("SQLite, 2 workers", f"sqlite:///{tmp}/bench2.db", 2)
     try:
         import psycopg
 

@@ -313,8 +313,6 @@ def serve(
         settings = Settings.load(config, **overrides)
     except SettingsError as exc:
         fail(str(exc))
-    if workers > 1 and settings.database_url.startswith("sqlite"):
-        fail("several workers need PostgreSQL (--database-url postgresql+psycopg://...)")
     if workers > 1 and settings.generated:
         fail(
             "several workers must share their keys: "

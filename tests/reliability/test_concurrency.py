@@ -1,6 +1,7 @@
 """Concurrency: one player from several connections at once never overdraws and no round is
 settled twice; per-player serialisation holds on SQLite, on PostgreSQL, and with two server
-processes sharing one PostgreSQL database (the scale-out path).
+processes sharing one database (one SQLite file, whose writers queue on its file lock, or one
+PostgreSQL database: the scale-out path).
 
 Each test fires its requests from separate connections released together by a barrier.
 """
@@ -29,7 +30,7 @@ from tests.reliability.live import (
 from tests.reliability.money import ClientRecord, check_all
 from tests.server.forcing import tsar_free_no_egg, tsar_no_win, tsar_trigger, tsar_win
 
-WAYS = ["sqlite", "postgresql", "postgresql-2-servers"]
+WAYS = ["sqlite", "sqlite-2-servers", "postgresql", "postgresql-2-servers"]
 
 
 class Cluster:
@@ -53,8 +54,9 @@ def cluster(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[C
     """The servers stay up for the module; every test adds players; the money checks run on
     all of them at the end."""
     tmp = tmp_path_factory.mktemp(request.param)
-    if request.param == "sqlite":
-        with run_cluster(f"sqlite:///{tmp}/concurrency.db", tmp, 1) as found:
+    if request.param.startswith("sqlite"):
+        count = 2 if "2" in request.param else 1
+        with run_cluster(f"sqlite:///{tmp}/concurrency.db", tmp, count) as found:
             yield found
         return
     if not PG_URL:

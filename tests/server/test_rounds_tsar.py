@@ -47,6 +47,39 @@ def test_a_win_waits_for_gamble_or_collect_and_is_paid_on_collect(api):
     assert collected["balance"]["minor"] == 10000 - 250 + win == api.balance(player)
 
 
+def test_a_spin_without_the_gamble_pays_its_win_at_once(api):
+    player = setup(api)
+    body = api.spin(GAME, TSAR_BET, tsar_win(), gamble=False).json()
+    win = body["win"]["minor"]
+    assert win > 0 and body["status"] == "complete", body
+    assert body["round"]["actions_allowed"] == [] and body["round"]["gamble_choices"] == []
+    assert body["balance"]["minor"] == 10000 - 250 + win == api.balance(player)
+    # the choice is part of the round's record: the replay gives the same round
+    replay = api.op("POST", f"/operator/rounds/{body['round_id']}/replay", key=None).json()
+    assert replay["identical"] is True, replay
+    # the next spin needs no collect first, and by default the gamble is offered again
+    again = api.spin(GAME, TSAR_BET, tsar_win()).json()
+    assert again["status"] == "open" and "collect" in again["round"]["actions_allowed"]
+
+
+def test_free_spins_without_the_gamble_end_with_their_last_spin(api):
+    player = setup(api)
+    body = api.spin(GAME, TSAR_BET, tsar_trigger(), gamble=False).json()
+    round_id = body["round_id"]
+    while body["status"] == "open":
+        assert body["round"]["actions_allowed"] == ["free_spin"]
+        body = api.act(GAME, round_id, "free-spin", {"forced_draws": tsar_free_no_egg()}).json()
+    assert body["status"] == "complete" and body["win"]["minor"] > 0
+    assert api.balance(player) == 10000 - 250 + body["win"]["minor"]
+
+
+def test_gamble_choice_must_be_a_boolean(api):
+    player = setup(api)
+    response = api.spin(GAME, TSAR_BET, tsar_win(), gamble="no")
+    assert response.status_code == 400 and "gamble" in response.json()["message"]
+    assert api.balance(player) == 10000
+
+
 def test_gamble_win_doubles_and_loss_loses(api):
     player = setup(api)
     body = api.spin(GAME, TSAR_BET, tsar_win()).json()

@@ -24,7 +24,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -95,6 +95,12 @@ class SpinRequest(Strict):
         'Sultan Spins: {"bet": "1.00"}'
     )
     autoplay_id: str | None = Field(default=None, max_length=64)
+    gamble: StrictBool = Field(
+        default=True,
+        description="Days of the Tsar: false declines the gamble for this round, so a win is "
+        "collected with the spin (or when its free spins end) and the round needs no collect "
+        "request. Sultan Spins has no gamble and ignores it.",
+    )
     forced_draws: list[int] | None = Field(
         default=None, max_length=200, description="Dev mode only"
     )

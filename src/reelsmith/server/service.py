@@ -710,6 +710,9 @@ class GameService:
         if not isinstance(bet_raw, dict):
             raise bad_request("invalid_bet", "the request needs a bet object")
         autoplay_id = body.get("autoplay_id")
+        gamble = body.get("gamble", True)
+        if not isinstance(gamble, bool):
+            raise bad_request("invalid_request", "gamble must be true or false")
 
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
@@ -757,7 +760,7 @@ class GameService:
             bet_minor = title.bet_minor(market, bet)
             state = self._load_state(connection, player.id, title, bet)
             try:
-                engine_round = title.start(market, bet, state, source)
+                engine_round = title.start(market, bet, state, source, gamble)
             except ReplayError as exc:
                 raise bad_request("invalid_forced_draw", str(exc)) from None
             except (RuleError, ValueError) as exc:

@@ -70,7 +70,11 @@ class Title(ABC):
 
     # -- rounds ----------------------------------------------------------------------
     @abstractmethod
-    def start(self, market: Market, bet: Any, state: Any, rng: RandomSource) -> Any: ...
+    def start(
+        self, market: Market, bet: Any, state: Any, rng: RandomSource, gamble: bool = True
+    ) -> Any:
+        """A new round. ``gamble`` False: the player declines the gamble for this round, and a
+        win is collected at once (titles without a gamble ignore it)."""
 
     @abstractmethod
     def act(self, round_: Any, action: str, rng: RandomSource) -> Any: ...
@@ -160,16 +164,18 @@ class DaysOfTheTsar(Title):
                     return candidate
         return None
 
-    def _options(self, market: Market) -> tsar.RoundOptions:
+    def _options(self, market: Market, gamble: bool) -> tsar.RoundOptions:
         rules = market.game(self.game_id)
         return tsar.RoundOptions(
-            gamble_allowed=market.gamble, gamble_limit_credits=rules.gamble_limit
+            gamble_allowed=market.gamble and gamble, gamble_limit_credits=rules.gamble_limit
         )
 
-    def start(self, market: Market, bet: CoinBet, state: Any, rng: RandomSource) -> tsar.TsarRound:
+    def start(
+        self, market: Market, bet: CoinBet, state: Any, rng: RandomSource, gamble: bool = True
+    ) -> tsar.TsarRound:
         variant = market.game(self.game_id).variant
         return tsar.start_round(
-            self.model, bet, rng, variant=variant, options=self._options(market)
+            self.model, bet, rng, variant=variant, options=self._options(market, gamble)
         )
 
     def act(self, round_: tsar.TsarRound, action: str, rng: RandomSource) -> tsar.TsarRound:
@@ -272,7 +278,12 @@ class SultanSpins(Title):
         return None if data is None else BetState.from_json(data)
 
     def start(
-        self, market: Market, bet: Decimal, state: BetState | None, rng: RandomSource
+        self,
+        market: Market,
+        bet: Decimal,
+        state: BetState | None,
+        rng: RandomSource,
+        gamble: bool = True,
     ) -> sultan.SultanRound:
         variant = market.game(self.game_id).variant
         return sultan.start_round(

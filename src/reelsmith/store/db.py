@@ -2,14 +2,22 @@
 
 Write transactions serialise per player: on PostgreSQL by locking the player's row
 (``SELECT ... FOR UPDATE``), on SQLite by ``BEGIN IMMEDIATE`` (SQLite has one writer at a
-time). SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives
-the process being killed. SQLite's own automatic checkpoints keep the WAL bounded (a
-background thread running only PASSIVE checkpoints let it grow without end under continuous
-writes: 16.9 GB in a 10-minute soak).
+time). On SQLite, writers first queue on a lock shared by every process using the database
+file (``flock`` on ``<database>-writer``): a writer waiting there wakes the moment the
+previous one commits, where SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries,
+so several server processes can share one SQLite file without those sleeps.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
+process being killed. SQLite's own automatic checkpoints keep the WAL bounded (a background
+thread running only PASSIVE checkpoints let it grow without end under continuous writes:
+16.9 GB in a 10-minute soak).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,16 +40,17 @@ class Database:
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.schema = schema
         self._write_lock = threading.Lock()
+        self._writer_file: int | None = None
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             database = self.url.database or ""
-            if database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if database in ("", ":memory:"):
                 raise ValueError(
                     "use a file for SQLite: an in-memory database is lost per connection"
                 )
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            self._writer_path = f"{database}-writer"
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = 10
@@ -78,11 +87,28 @@ class Database:
         a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
         """
         if self.is_sqlite:
-            with self._write_lock, self.engine.connect() as connection, connection.begin():
+            with (
+                self._write_lock,
+                self._writer(),
+                self.engine.connect() as connection,
+                connection.begin(),
+            ):
                 yield connection
         else:
             with self.engine.connect() as connection, connection.begin():
                 yield connection
+
+    @contextmanager
+    def _writer(self) -> Iterator[None]:
+        """Hold the SQLite file's writer lock (across processes; the caller holds this
+        process's thread lock, as ``flock`` does not exclude threads sharing the file)."""
+        if self._writer_file is None:
+            self._writer_file = os.open(self._writer_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._writer_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._writer_file, fcntl.LOCK_UN)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -112,8 +138,11 @@ class Database:
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.connect() as connection:
+        with contextlib.ExitStack() as held, self.engine.connect() as connection:
             if self.is_sqlite:
+                # processes starting together on one file migrate one after another
+                held.enter_context(self._write_lock)
+                held.enter_context(self._writer())
                 connection = connection.execution_options(sqlite_begin="DEFERRED")
             else:
                 # Several processes (``serve --workers N``, or N servers) start together on one
@@ -137,6 +166,9 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._writer_file is not None:
+            os.close(self._writer_file)
+            self._writer_file = None
 
 
 def null_pool_engine(url: str) -> Engine:

@@ -128,7 +128,7 @@ def tsar_rules(model: GameModel) -> TsarRules:
 
 @dataclass(frozen=True)
 class RoundOptions:
-    """Settings fixed when the round starts (the market's say over the gamble)."""
+    """Settings fixed when the round starts (the market's and the player's say over the gamble)."""
 
     gamble_allowed: bool = True
     gamble_limit_credits: Decimal | None = None  # None: the model's default
