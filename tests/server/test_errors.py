@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.server.forcing import TSAR_BET, tsar_no_win
@@ -166,3 +168,43 @@ def test_an_operator_key_with_non_ascii_characters_is_refused(api):
     for key in (b"cl\xe9", b"\xff" * 40):
         response = api.client.get("/operator/ledger/verify", headers={"X-API-Key": key})
         assert response.status_code == 401 and response.json()["code"] == "invalid_api_key"
+
+
+def test_round_steps_take_json_only(api):
+    player = api.player()
+    api.login(player)
+    headers = {"Authorization": f"Bearer {api.token}", "Idempotency-Key": "plain"}
+    for content_type in ("text/plain", "application/x-www-form-urlencoded"):
+        response = api.client.post(
+            f"/api/games/{GAME}/spin",
+            content=b'{"bet": {"lines": 25, "coins_per_line": 2, "coin_size": "0.05"}}',
+            headers={**headers, "Content-Type": content_type},
+        )
+        assert response.status_code == 400 and response.json()["code"] == "invalid_request"
+        assert "application/json" in response.json()["message"]
+    assert api.balance(player) == 10000
+    body = json.dumps({"bet": TSAR_BET, "forced_draws": tsar_no_win()}).encode()
+    response = api.client.post(
+        f"/api/games/{GAME}/spin",
+        content=body,
+        headers={**headers, "Content-Type": "application/json; charset=utf-8"},
+    )
+    assert response.status_code == 200, response.text
+    assert api.balance(player) == 10000 - 250
+
+
+def test_round_steps_are_described_in_openapi(api):
+    spec = api.client.get("/openapi.json").json()
+    steps = {
+        "/api/games/{game}/spin": "bet",
+        "/api/games/{game}/rounds/{round_id}/free-spin": "forced_draws",
+        "/api/games/{game}/rounds/{round_id}/gamble": "choice",
+        "/api/games/{game}/rounds/{round_id}/collect": "forced_draws",
+    }
+    for path, field in steps.items():
+        operation = spec["paths"][path]["post"]
+        names = {p["name"] for p in operation["parameters"]}
+        assert {"authorization", "idempotency-key", "game"} <= names, path
+        schema = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert operation["requestBody"]["required"] is True
+        assert field in schema["properties"] and schema["additionalProperties"] is False, path

@@ -18,13 +18,13 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Self, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -318,6 +318,55 @@ async def player_claims(
 
 
 PlayerClaims = Annotated[tokens.Claims, Depends(player_claims)]
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+# The round's steps (spin, free spin, gamble, collect) are the requests a player sends most: they
+# read their headers and JSON body themselves, where FastAPI's dependency and body resolution
+# would cost a tenth of the request's CPU. Same checks, same errors, same OpenAPI description.
+
+
+def documented(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI entries of a round step: its headers and its JSON body."""
+    header = {"in": "header", "required": False, "schema": {"type": "string"}}
+    return {
+        "parameters": [
+            {"name": "authorization", **header},
+            {"name": "idempotency-key", **header},
+        ],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        },
+    }
+
+
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+async def step_request(
+    request: Request, model: type[ModelT]
+) -> tuple[tokens.Claims, ModelT, str | None]:
+    """A round step's player (from its token), body and Idempotency-Key."""
+    claims = await player_claims(request, request.headers.get("authorization"))
+    content_type = request.headers.get("content-type")
+    if content_type and not _is_json(content_type):
+        raise ApiError(
+            400, "invalid_request", "send the body as JSON (Content-Type: application/json)"
+        )
+    try:
+        body = model.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    return claims, body, request.headers.get("idempotency-key")
+
+
 IdempotencyKey = Annotated[str | None, Header(alias="idempotency-key")]
 
 
@@ -604,14 +653,9 @@ def create_app(
                 raise ApiError(400, "invalid_bet", "bet must be a JSON object")
         return await call(service.game_state, claims.player_id, game, bet_raw)  # type: ignore[no-any-return]
 
-    @app.post("/api/games/{game}/spin", tags=["player"])
-    async def spin(
-        game: str,
-        body: SpinRequest,
-        request: Request,
-        claims: PlayerClaims,
-        key: IdempotencyKey = None,
-    ) -> JSONResponse:
+    @app.post("/api/games/{game}/spin", tags=["player"], openapi_extra=documented(SpinRequest))
+    async def spin(game: str, request: Request) -> JSONResponse:
+        claims, body, key = await step_request(request, SpinRequest)
         return reply(
             await call(
                 service.spin,
@@ -624,15 +668,13 @@ def create_app(
             )
         )
 
-    @app.post("/api/games/{game}/rounds/{round_id}/free-spin", tags=["player"])
-    async def free_spin(
-        game: str,
-        round_id: str,
-        body: ActionRequest,
-        request: Request,
-        claims: PlayerClaims,
-        key: IdempotencyKey = None,
-    ) -> JSONResponse:
+    @app.post(
+        "/api/games/{game}/rounds/{round_id}/free-spin",
+        tags=["player"],
+        openapi_extra=documented(ActionRequest),
+    )
+    async def free_spin(game: str, round_id: str, request: Request) -> JSONResponse:
+        claims, body, key = await step_request(request, ActionRequest)
         return reply(
             await call(
                 service.act,
@@ -647,15 +689,13 @@ def create_app(
             )
         )
 
-    @app.post("/api/games/{game}/rounds/{round_id}/gamble", tags=["player"])
-    async def gamble(
-        game: str,
-        round_id: str,
-        body: GambleRequest,
-        request: Request,
-        claims: PlayerClaims,
-        key: IdempotencyKey = None,
-    ) -> JSONResponse:
+    @app.post(
+        "/api/games/{game}/rounds/{round_id}/gamble",
+        tags=["player"],
+        openapi_extra=documented(GambleRequest),
+    )
+    async def gamble(game: str, round_id: str, request: Request) -> JSONResponse:
+        claims, body, key = await step_request(request, GambleRequest)
         return reply(
             await call(
                 service.act,
@@ -670,15 +710,13 @@ def create_app(
             )
         )
 
-    @app.post("/api/games/{game}/rounds/{round_id}/collect", tags=["player"])
-    async def collect(
-        game: str,
-        round_id: str,
-        body: ActionRequest,
-        request: Request,
-        claims: PlayerClaims,
-        key: IdempotencyKey = None,
-    ) -> JSONResponse:
+    @app.post(
+        "/api/games/{game}/rounds/{round_id}/collect",
+        tags=["player"],
+        openapi_extra=documented(ActionRequest),
+    )
+    async def collect(game: str, round_id: str, request: Request) -> JSONResponse:
+        claims, body, key = await step_request(request, ActionRequest)
         return reply(
             await call(
                 service.act,
