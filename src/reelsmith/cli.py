@@ -333,7 +333,7 @@ def serve(
     if "operator_api_key" in settings.generated:
         console.print(f"operator API key for this run: {settings.operator_api_key}")
     uvicorn.run(
-        "reelsmith.server.app:create_app",
+        "reelsmith.server.app:serve_app",
         factory=True,
         host=host,
         port=port,

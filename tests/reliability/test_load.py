@@ -4,8 +4,9 @@ The approach of ``bench/bench_server.py``, with its light keep-alive HTTP client
 is the benchmark's, not a slower client's): the real server as its own process over SQLite,
 32 concurrent clients spinning Days of the Tsar as fast as it answers (playing out free spins,
 collecting wins), every spin committed before its response. The server's resident memory is
-sampled from ``/proc/<pid>/status`` every 5 seconds. ``RELIABILITY_LOAD_SECONDS`` changes the
-duration (600 by default).
+sampled from ``/proc/<pid>/status`` every 5 seconds, and the size of SQLite's write-ahead log
+with it: SQLite's checkpoints must keep the log bounded under writes that never pause.
+``RELIABILITY_LOAD_SECONDS`` changes the duration (600 by default).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bench_server import Connection  # the benchmark's own client
 CLIENTS = 32
 SECONDS = float(os.environ.get("RELIABILITY_LOAD_SECONDS", "600"))
 SAMPLE_EVERY = 5.0
+WAL_BOUND = 64 * 2**20  # SQLite checkpoints at 1,000 pages (4 MiB); a few times that is fine
 
 
 async def spin_client(url: str, record: ClientRecord, stop: float, counts: dict[str, int]) -> None:
@@ -97,12 +99,15 @@ def test_ten_minutes_at_the_benchmark_rate(tmp_path):
     server.start()
     setup = Client([server.url])
     samples: list[tuple[float, int]] = []
+    wal_sizes: list[int] = []
+    wal = tmp_path / "load.db-wal"
     done = threading.Event()
 
     def sample() -> None:
         begin = time.monotonic()
         while not done.is_set():
             samples.append((time.monotonic() - begin, server.rss_kib()))
+            wal_sizes.append(wal.stat().st_size if wal.exists() else 0)
             done.wait(SAMPLE_EVERY)
 
     try:
@@ -139,6 +144,12 @@ def test_ten_minutes_at_the_benchmark_rate(tmp_path):
             "load (SQLite, 1 worker, 32 clients)",
             "RSS at each minute (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in minutes),
         )
+        figures.note(
+            "load (SQLite, 1 worker, 32 clients)",
+            f"write-ahead log: max {max(wal_sizes) / 2**20:.1f} MiB over {len(wal_sizes)} "
+            f"samples, end {wal_sizes[-1] / 2**20:.1f} MiB",
+        )
+        assert max(wal_sizes) <= WAL_BOUND, [size // 2**20 for size in wal_sizes]
         assert counts["errors"] == 0, counts
         assert report.problems == [], report.problems[:10]
         # flat: no growth past a quarter of the warmed-up size over the rest of the run

@@ -26,6 +26,8 @@ def test_autoplay_plays_the_rounds_asked_for_and_stops(page: Page, server: Serve
     player = server.new_player()
     open_game(page, server, player, forcing.TSAR)
     spins = autoplay_spins(page)
+    collects: list[Request] = []
+    page.on("request", lambda r: collects.append(r) if r.url.endswith("/collect") else None)
     page.click("#autoplay")
     page.wait_for_selector("#autoplay-dialog[open]")
     screenshot(page, "autoplay-dialog")
@@ -39,6 +41,9 @@ def test_autoplay_plays_the_rounds_asked_for_and_stops(page: Page, server: Serve
     assert page.is_hidden("#autoplay-status")
     assert len(spins) == 3
     assert len({s.post_data_json["autoplay_id"] for s in spins}) == 1
+    # Autoplay declines the gamble: a win is paid with its spin, no collect is sent.
+    assert all(s.post_data_json["gamble"] is False for s in spins)
+    assert not collects
     # Every round was played out (wins collected): nothing is left open.
     assert server.get(player, f"/api/games/{forcing.TSAR}/state")["open_round"] is None
     history = server.get(player, f"/api/history/rounds?game={forcing.TSAR}&limit=10")["rounds"]

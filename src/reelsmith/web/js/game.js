@@ -354,7 +354,11 @@ export class Game {
     this.grid.startSpin();
     this.app.gate.mark();
     const body = { bet };
-    if (autoplayId) body.autoplay_id = autoplayId;
+    if (autoplayId) {
+      body.autoplay_id = autoplayId;
+      // Autoplay never gambles: its wins are paid with the spin (no collect request).
+      body.gamble = false;
+    }
     let resp;
     try {
       resp = await this.request(`/api/games/${this.id}/spin`, body, { forcible: true });
