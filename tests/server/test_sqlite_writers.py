@@ -56,3 +56,37 @@ def test_a_second_writer_waits_for_the_first_to_commit(tmp_path):
     assert order == ["first commits", "second writes", "second sees 1"]
     first.dispose()
     second.dispose()
+
+
+def test_the_checkpointer_copies_the_log_and_the_log_starts_over(tmp_path):
+    """Writes that never pause, with the checkpointer running: the log is copied into the
+    database file as it goes and starts over, never growing far past SQLite's mark."""
+    from reelsmith.store.db import WAL_CHECKPOINT_PAGES
+
+    database = Database(f"sqlite:///{tmp_path}/busy.db")
+    with database.write() as connection:
+        connection.execute(text("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB)"))
+    checkpointer = database.checkpointer()
+    assert checkpointer is not None
+    checkpointer.start()
+    wal = tmp_path / "busy.db-wal"
+    largest = 0
+    try:
+        # about 3 x the mark in pages: 12,000 rows of 4 KB, 40 rows per transaction
+        for _batch in range(300):
+            with database.write() as connection:
+                connection.execute(
+                    text("INSERT INTO rows (data) VALUES (randomblob(4000))"),
+                    [{}] * 40,
+                )
+            largest = max(largest, wal.stat().st_size)
+    finally:
+        checkpointer.stop()
+    assert checkpointer.passes > 0 and checkpointer.failures == 0
+    page = 4096 + 24  # a WAL frame: the page and its header
+    assert largest <= (WAL_CHECKPOINT_PAGES + 200) * page, largest // page
+    with database.read() as connection:
+        assert connection.execute(text("SELECT count(*) FROM rows")).scalar_one() == 12_000
+    pages, copied = database.checkpoint()
+    assert copied == pages  # nothing left behind
+    database.dispose()

@@ -462,6 +462,9 @@ def create_app(
                     await asyncio.sleep(settings.resolver_interval_seconds)
 
             task = asyncio.create_task(resolver())
+        checkpointer = db.checkpointer()
+        if checkpointer is not None:
+            checkpointer.start()
         if getattr(_app.state, "freeze_startup_objects", False):
             # The objects made so far (the games' models, the compiled evaluators, the app)
             # live as long as the process: taken out of the collector's reach, a full
@@ -470,6 +473,8 @@ def create_app(
             gc.collect()
             gc.freeze()
         yield
+        if checkpointer is not None:
+            checkpointer.stop()
         if task is not None:
             task.cancel()
         if executor is not None:
