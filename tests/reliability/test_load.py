@@ -39,7 +39,7 @@ from bench_server import Connection  # the benchmark's own client
 CLIENTS = 32
 SECONDS = float(os.environ.get("RELIABILITY_LOAD_SECONDS", "600"))
 SAMPLE_EVERY = 5.0
-WAL_BOUND = 64 * 2**20  # SQLite checkpoints at 1,000 pages (4 MiB); a few times that is fine
+WAL_BOUND = 64 * 2**20  # the log starts over at WAL_CHECKPOINT_PAGES (16 MiB); four times that
 
 
 async def spin_client(url: str, record: ClientRecord, stop: float, counts: dict[str, int]) -> None:
