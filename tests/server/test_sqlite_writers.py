@@ -84,7 +84,10 @@ def test_the_checkpointer_copies_the_log_and_the_log_starts_over(tmp_path):
         checkpointer.stop()
     assert checkpointer.passes > 0 and checkpointer.failures == 0
     page = 4096 + 24  # a WAL frame: the page and its header
-    assert largest <= (WAL_CHECKPOINT_PAGES + 200) * page, largest // page
+    # past the mark by a few transactions at most (a commit whose own checkpoint finds the
+    # checkpointer's running leaves the restart to the next one); without restarts the log
+    # would hold all 12,000 pages
+    assert largest <= 2 * WAL_CHECKPOINT_PAGES * page, largest // page
     with database.read() as connection:
         assert connection.execute(text("SELECT count(*) FROM rows")).scalar_one() == 12_000
     pages, copied = database.checkpoint()

@@ -854,9 +854,10 @@ def create_app(
 
 def serve_app() -> FastAPI:
     """The application as ``reelsmith serve`` runs it (uvicorn's factory, in each worker
-    process): settings from the environment, and the startup objects frozen out of the
-    garbage collector's full collections (a process running many apps, as the tests do,
-    must not freeze each one's objects for good)."""
+    process): settings from the environment, the game engines warmed up, and the startup
+    objects frozen out of the garbage collector's full collections (a process running many
+    apps, as the tests do, must not freeze each one's objects for good)."""
     app = create_app()
+    app.state.service.warm_up()  # before the process answers: no first spin waits for it
     app.state.freeze_startup_objects = True
     return app

@@ -165,6 +165,35 @@ class GameService:
                 404, "unknown_game", f"unknown game {game!r}; the games are {known}"
             ) from None
 
+    def warm_up(self) -> int:
+        """Play throwaway rounds of every title in every market that offers it, in memory
+        (no database, seeded draws), until a few have gone through free spins and the
+        gamble: the first call of each compiled kernel loads it (a quarter of a second or
+        more), which a player's first spin would otherwise wait for. Returns the rounds."""
+        from reelsmith.rng import SeededSource
+
+        rng = SeededSource(2026)
+        played = 0
+        for market in self.markets.values():
+            for game, title in self.titles.items():
+                if game not in market.games:
+                    continue
+                bet = title.sample_bet(market)
+                featured = 0
+                for _ in range(2000):
+                    round_ = title.start(market, bet, title.load_state(None), rng)
+                    played += 1
+                    title.view(market, round_)
+                    title.record(round_)
+                    if title.actions(round_):
+                        featured += 1
+                        while "free_spin" in title.actions(round_):
+                            round_ = title.act(round_, "free_spin", rng)
+                        title.finish(round_, rng)
+                    if featured >= 3:
+                        break
+        return played
+
     def prepare_house_accounts(self) -> None:
         """Create (once, committed) and remember every house account the markets can use."""
         with self.db.write() as connection:

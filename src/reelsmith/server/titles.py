@@ -61,6 +61,10 @@ class Title(ABC):
     def bet_json(self, bet: Any) -> dict[str, Any]: ...
 
     @abstractmethod
+    def sample_bet(self, market: Market) -> Any:
+        """The smallest bet the market takes for this title (for warming the engine up)."""
+
+    @abstractmethod
     def lower(self, market: Market, balance_minor: int, bet: Any) -> Any | None:
         """The bet to play when the balance may not cover ``bet`` (None: no bet fits)."""
 
@@ -142,6 +146,10 @@ class DaysOfTheTsar(Title):
 
     def bet_minor(self, market: Market, bet: CoinBet) -> int:
         return bet.total_coins * market.currency.to_minor(bet.coin_size)
+
+    def sample_bet(self, market: Market) -> CoinBet:
+        size = min(market.game(self.game_id).coin_sizes)
+        return self.rules.bets.validate(self.rules.bets.max_lines, 1, str(size))
 
     def bet_json(self, bet: CoinBet) -> dict[str, Any]:
         return {
@@ -263,6 +271,9 @@ class SultanSpins(Title):
 
     def bet_minor(self, market: Market, bet: Decimal) -> int:
         return market.currency.to_minor(bet)
+
+    def sample_bet(self, market: Market) -> Decimal:
+        return min(self._allowed(market))
 
     def bet_json(self, bet: Decimal) -> dict[str, Any]:
         return {"bet": f"{bet:.2f}"}
