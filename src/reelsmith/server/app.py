@@ -734,13 +734,15 @@ def create_app(
             )
         )
 
-    @app.post(
-        "/api/games/{game}/rounds/{round_id}/free-spin",
-        tags=["player"],
-        openapi_extra=documented(ActionRequest),
-    )
-    async def free_spin(game: str, round_id: str, request: Request) -> JSONResponse:
-        claims, body, key = await step_request(request, ActionRequest)
+    async def act(
+        request: Request,
+        game: str,
+        round_id: str,
+        model: type[ActionRequest] | type[GambleRequest],
+        action: Callable[[Any], str],
+    ) -> JSONResponse:
+        """A step of an open round: ``action`` names it from the request's body."""
+        claims, body, key = await step_request(request, model)
         return reply(
             await call(
                 service.act,
@@ -748,7 +750,7 @@ def create_app(
                 claims.session_id,
                 game,
                 round_id,
-                "free_spin",
+                action(body),
                 body.model_dump(),
                 key,
                 fingerprint(request, body),
@@ -756,24 +758,21 @@ def create_app(
         )
 
     @app.post(
+        "/api/games/{game}/rounds/{round_id}/free-spin",
+        tags=["player"],
+        openapi_extra=documented(ActionRequest),
+    )
+    async def free_spin(game: str, round_id: str, request: Request) -> JSONResponse:
+        return await act(request, game, round_id, ActionRequest, lambda _body: "free_spin")
+
+    @app.post(
         "/api/games/{game}/rounds/{round_id}/gamble",
         tags=["player"],
         openapi_extra=documented(GambleRequest),
     )
     async def gamble(game: str, round_id: str, request: Request) -> JSONResponse:
-        claims, body, key = await step_request(request, GambleRequest)
-        return reply(
-            await call(
-                service.act,
-                claims.player_id,
-                claims.session_id,
-                game,
-                round_id,
-                f"gamble {body.choice}",
-                body.model_dump(),
-                key,
-                fingerprint(request, body),
-            )
+        return await act(
+            request, game, round_id, GambleRequest, lambda body: f"gamble {body.choice}"
         )
 
     @app.post(
@@ -782,20 +781,7 @@ def create_app(
         openapi_extra=documented(ActionRequest),
     )
     async def collect(game: str, round_id: str, request: Request) -> JSONResponse:
-        claims, body, key = await step_request(request, ActionRequest)
-        return reply(
-            await call(
-                service.act,
-                claims.player_id,
-                claims.session_id,
-                game,
-                round_id,
-                "collect",
-                body.model_dump(),
-                key,
-                fingerprint(request, body),
-            )
-        )
+        return await act(request, game, round_id, ActionRequest, lambda _body: "collect")
 
     @app.post("/api/games/{game}/autoplay", tags=["player"], status_code=201)
     async def autoplay(

@@ -98,12 +98,7 @@ class Database:
         a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
         """
         if self.is_sqlite:
-            with (
-                self._write_lock,
-                self._writer(),
-                self.engine.connect() as connection,
-                connection.begin(),
-            ):
+            with self._writer(), self.engine.connect() as connection, connection.begin():
                 yield connection
         else:
             with self.engine.connect() as connection, connection.begin():
@@ -111,15 +106,16 @@ class Database:
 
     @contextmanager
     def _writer(self) -> Iterator[None]:
-        """Hold the SQLite file's writer lock (across processes; the caller holds this
-        process's thread lock, as ``flock`` does not exclude threads sharing the file)."""
-        if self._writer_file is None:
-            self._writer_file = os.open(self._writer_path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self._writer_file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._writer_file, fcntl.LOCK_UN)
+        """Hold the SQLite writer locks: this process's thread lock, then the file's lock
+        shared across processes (``flock`` does not exclude threads sharing the file)."""
+        with self._write_lock:
+            if self._writer_file is None:
+                self._writer_file = os.open(self._writer_path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._writer_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._writer_file, fcntl.LOCK_UN)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -152,7 +148,6 @@ class Database:
         with contextlib.ExitStack() as held, self.engine.connect() as connection:
             if self.is_sqlite:
                 # processes starting together on one file migrate one after another
-                held.enter_context(self._write_lock)
                 held.enter_context(self._writer())
                 connection = connection.execution_options(sqlite_begin="DEFERRED")
             else:
