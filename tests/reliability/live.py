@@ -135,12 +135,14 @@ class LiveServer:
                 self.process.wait()
 
     def rss_kib(self) -> int:
-        """The server process's resident memory (VmRSS from /proc), in KiB."""
+        """The server process's own resident memory (RssAnon from /proc), in KiB: what a
+        leak would grow. The database file's pages SQLite reads through its memory map are
+        resident too (in RssFile), up to the map's size, but they are the file's cache."""
         status = Path(f"/proc/{self.pid}/status").read_text()
         for line in status.splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith("RssAnon:"):
                 return int(line.split()[1])
-        raise RuntimeError("no VmRSS")
+        raise RuntimeError("no RssAnon")
 
 
 class Client:

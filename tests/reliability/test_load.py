@@ -132,7 +132,8 @@ def test_ten_minutes_at_the_benchmark_rate(tmp_path):
             "load (SQLite, 1 worker, 32 clients)",
             f"{elapsed:.0f} s, {counts['requests']:,} requests, "
             f"{counts['requests'] / elapsed:,.0f} per second, {counts['errors']} errors, "
-            f"{report.rounds:,} rounds, {report.discrepancies} money discrepancies; server RSS "
+            f"{report.rounds:,} rounds, {report.discrepancies} money discrepancies; "
+            "server memory (RssAnon) "
             f"start {rss[0] / 1024:.0f} MiB, after warm-up {warm[0] / 1024:.0f} MiB, "
             f"end {rss[-1] / 1024:.0f} MiB, max {max(rss) / 1024:.0f} MiB "
             f"({len(rss)} samples every {SAMPLE_EVERY:.0f} s)",
@@ -142,7 +143,7 @@ def test_ten_minutes_at_the_benchmark_rate(tmp_path):
         ]
         figures.note(
             "load (SQLite, 1 worker, 32 clients)",
-            "RSS at each minute (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in minutes),
+            "RssAnon at each minute (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in minutes),
         )
         figures.note(
             "load (SQLite, 1 worker, 32 clients)",

@@ -38,6 +38,22 @@ def test_rounds_open_two_days_are_resolved_and_paid(api):
     assert api.op("GET", "/operator/ledger/verify", key=None).json()["ok"]
 
 
+def test_the_stale_round_search_reads_only_open_rounds(api):
+    """The job's search goes through the index of open rounds (a round that completes with
+    its spin is never in it), on both databases."""
+    from reelsmith.server.service import STALE_ROUNDS
+
+    with api.db.read() as connection:
+        if api.db.is_sqlite:
+            plan = connection.execute(
+                text(f"EXPLAIN QUERY PLAN {STALE_ROUNDS}"), {"cutoff": 0}
+            ).fetchall()
+        else:
+            connection.execute(text("SET LOCAL enable_seqscan = off"))
+            plan = connection.execute(text(f"EXPLAIN {STALE_ROUNDS}"), {"cutoff": 0}).fetchall()
+    assert "ix_rounds_open_updated" in " ".join(str(row) for row in plan), plan
+
+
 def test_a_pending_gamble_is_collected_after_two_days(api):
     player = api.player()
     api.login(player)

@@ -37,9 +37,9 @@ from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
 from reelsmith.server.markets import load_markets
 from reelsmith.server.metrics import Metrics
-from reelsmith.server.service import GameService, json_text, request_hash
+from reelsmith.server.service import GameService, Rendered, json_text, request_hash
 from reelsmith.server.settings import Settings
-from reelsmith.store.db import Database
+from reelsmith.store.db import CommitGroup, Database
 
 log = logging.getLogger("reelsmith.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -302,7 +302,7 @@ class Observe:
         finally:
             elapsed = time.perf_counter() - start
             route = getattr(scope.get("route"), "path", "unmatched")
-            self.metrics.latency.labels(route, scope["method"]).observe(elapsed)
+            self.metrics.child(self.metrics.latency, route, scope["method"]).observe(elapsed)
             if log.isEnabledFor(logging.INFO):
                 log.handle(
                     logs.request_record(
@@ -536,11 +536,15 @@ def create_app(
 
     operator = Depends(operator_key)
 
-    # Where the player's endpoints run the service. On SQLite, on the event loop itself: the
-    # database admits one writer at a time and a spin's statements take microseconds each, so
-    # handing every request to a thread only adds the cost of the hand-off (measured: a fifth
-    # of a spin's CPU). On PostgreSQL, on a pool of threads as large as the connection pool:
-    # its statements wait on the network and many players' transactions run at once.
+    # Where the player's endpoints run the service. On SQLite, on the event loop itself, in
+    # commit groups: the database admits one writer at a time and a spin's statements take
+    # microseconds each, so handing every request to a thread only adds the cost of the
+    # hand-off (measured: a fifth of a spin's CPU), and the requests of one pass of the loop
+    # share a transaction and its commit (see CommitGroup). On PostgreSQL, on a pool of
+    # threads as large as the connection pool: its statements wait on the network and many
+    # players' transactions run at once.
+    group = CommitGroup(db) if db.is_sqlite else None
+    app.state.commit_group = group
     executor = (
         None
         if db.is_sqlite
@@ -549,15 +553,17 @@ def create_app(
         )
     )
 
-    async def call(function: Callable[..., Any], *args: Any) -> Any:
-        if executor is None:
-            return function(*args)
+    async def call(function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
+        if group is not None:
+            return await group.run(function, *args, writes=writes)
         return await asyncio.get_running_loop().run_in_executor(
             executor, functools.partial(function, *args)
         )
 
     def reply(result: tuple[int, dict[str, Any]]) -> Response:
         status, body = result
+        if isinstance(body, Rendered):  # its text is written already
+            return Response(body.text.encode(), status, media_type="application/json")
         return FastJSONResponse(body, status_code=status)
 
     def fingerprint(request: Request, body: BaseModel | None) -> str:
@@ -731,6 +737,7 @@ def create_app(
                 body.model_dump(),
                 key,
                 fingerprint(request, body),
+                writes=True,
             )
         )
 
@@ -754,6 +761,7 @@ def create_app(
                 body.model_dump(),
                 key,
                 fingerprint(request, body),
+                writes=True,
             )
         )
 
@@ -799,6 +807,7 @@ def create_app(
                 body.model_dump(),
                 key,
                 fingerprint(request, body),
+                writes=True,
             )
         )
 
@@ -813,6 +822,7 @@ def create_app(
                 autoplay_id,
                 key,
                 fingerprint(request, None),
+                writes=True,
             )
         )
 

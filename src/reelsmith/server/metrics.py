@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -34,15 +36,25 @@ class Metrics:
             registry=self.registry,
         )
         self._totals: dict[str, list[int]] = {}
+        # each label set's child, looked up once (prometheus_client's labels() checks and
+        # joins the label values, under a lock, on every call)
+        self._children: dict[tuple[Any, ...], Any] = {}
+
+    def child(self, metric: Any, *labels: str) -> Any:
+        key = (metric, *labels)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(*labels)
+        return found
 
     def bet(self, game: str, minor: int) -> None:
-        self.bets.labels(game).inc(minor)
+        self.child(self.bets, game).inc(minor)
         self._update(game, minor, 0)
 
     def round_finished(self, game: str, status: str, paid_minor: int) -> None:
-        self.rounds.labels(game, status).inc()
+        self.child(self.rounds, game, status).inc()
         if paid_minor:
-            self.wins.labels(game).inc(paid_minor)
+            self.child(self.wins, game).inc(paid_minor)
         self._update(game, 0, paid_minor)
 
     def _update(self, game: str, bet: int, win: int) -> None:
@@ -50,7 +62,7 @@ class Metrics:
         totals[0] += bet
         totals[1] += win
         if totals[0]:
-            self.rtp.labels(game).set(totals[1] / totals[0])
+            self.child(self.rtp, game).set(totals[1] / totals[0])
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

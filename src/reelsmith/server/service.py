@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, desc, insert, select, update
+from sqlalchemy import Connection, desc, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from reelsmith.engine.bets import BetError
@@ -48,6 +48,24 @@ from reelsmith.store.tables import (
 from reelsmith.wallet import ledger
 
 log = logging.getLogger("reelsmith.server")
+
+
+# 'open' written out, not bound: a planner uses a partial index (ix_rounds_open_updated, open
+# rounds only) only when the query's condition visibly implies the index's
+STALE_ROUNDS = (
+    "SELECT id, player_id, game FROM rounds WHERE status = 'open' AND updated_ms < :cutoff"
+)
+
+
+class Rendered(dict[str, Any]):
+    """A response with its JSON text, written once: the text stored with the request's
+    idempotency key is the one sent (and sent again on a retry)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, data: dict[str, Any], text: str) -> None:
+        super().__init__(data)
+        self.text = text
 
 
 def json_text(data: Any, sort_keys: bool) -> str:
@@ -281,10 +299,13 @@ class GameService:
                     "idempotency_key_reused",
                     "this Idempotency-Key was used with a different request",
                 )
-            holder["replay"] = (int(row["status_code"]), json.loads(row["response"]))
+            text = str(row["response"])
+            holder["replay"] = (int(row["status_code"]), Rendered(json.loads(text), text))
             yield holder
             return
         yield holder
+        # key order kept (not sorted): a replay is byte-for-byte the first response
+        holder["text"] = json_text(holder["response"], sort_keys=False)
         sql.run(
             connection,
             "INSERT INTO idempotency_keys (scope, key, request_hash, status_code, response,"
@@ -294,8 +315,7 @@ class GameService:
                 "key": key,
                 "hash": fingerprint,
                 "status": holder.get("status", 200),
-                # key order kept (not sorted): a replay is byte-for-byte the first response
-                "response": json_text(holder["response"], sort_keys=False),
+                "response": holder["text"],
                 "now": self.clock.now_ms(),
             },
         )
@@ -324,7 +344,7 @@ class GameService:
                             return holder["replay"]  # type: ignore[no-any-return]
                         status, response = work(connection, player)
                         holder["status"], holder["response"] = status, response
-                    return status, response
+                    return status, Rendered(response, holder["text"])
             except IntegrityError:
                 # a concurrent request with the same key won the race: return its response
                 if attempt == 2:
@@ -571,12 +591,15 @@ class GameService:
         now: int,
         resolved_by: str = "player",
         started_with: int | None = None,
+        new_round: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Move the money a step settles and write the round's new state and its step.
 
         ``started_with`` is the bet when this step is the spin that started the round: the
         player's round count and the session's bets move here too, in the same statements as
-        the audit head and the session's wins."""
+        the audit head and the session's wins. ``new_round`` is then the new round's row (its
+        columns known at the start): the round is written once, with the state this step
+        leaves it in, rather than inserted and then updated."""
         outcome = title.outcome(market, engine_round)
         game_account = self._house_account(connection, f"game:{title.game_id}", player.currency)
         balance = player.balance_minor
@@ -602,25 +625,38 @@ class GameService:
         paid = outcome.win_minor + outcome.jackpot_minor
         view_text = _dumps(view)
         record_text = _dumps(record)
-        sql.run(
-            connection,
-            "UPDATE rounds SET status = :status, record = :record, view = :view, win_minor = :win,"
-            " updated_ms = :now, balance_after = :after, completed_ms = :completed,"
-            " resolved_by = :resolved WHERE id = :id",
-            {
-                "status": outcome.status,
-                "record": record_text,
-                "view": view_text,
-                "win": paid,
-                "now": now,
-                "after": balance if finished else None,
-                "completed": now if finished else None,
-                "resolved": (resolved_by if outcome.status == "complete" else "void")
-                if finished
-                else None,
-                "id": round_id,
-            },
-        )
+        settled_row = {
+            "status": outcome.status,
+            "record": record_text,
+            "view": view_text,
+            "win": paid,
+            "now": now,
+            "after": balance if finished else None,
+            "completed": now if finished else None,
+            "resolved": (resolved_by if outcome.status == "complete" else "void")
+            if finished
+            else None,
+            "id": round_id,
+        }
+        if new_round is None:
+            sql.run(
+                connection,
+                "UPDATE rounds SET status = :status, record = :record, view = :view,"
+                " win_minor = :win, updated_ms = :now, balance_after = :after,"
+                " completed_ms = :completed, resolved_by = :resolved WHERE id = :id",
+                settled_row,
+            )
+        else:
+            sql.run(
+                connection,
+                "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
+                " bet_minor, bet, status, record, view, win_minor, balance_before,"
+                " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms)"
+                " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
+                " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
+                " :resolved, :created, :now, :completed)",
+                {**new_round, **settled_row},
+            )
         if finished:
             self._save_state(connection, player.id, title, engine_round, now)
         sql.run(
@@ -796,28 +832,20 @@ class GameService:
                 raise bad_request("invalid_request", str(exc)) from None
             round_id = str(uuid.uuid4())
             game_account = self._house_account(connection, f"game:{game}", player.currency)
-            sql.run(
-                connection,
-                "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
-                " bet_minor, bet, status, record, view, win_minor, balance_before, autoplay_id,"
-                " created_ms, updated_ms) VALUES (:id, :player, :number, :session, :game,"
-                " :variant, :currency, :bet_minor, :bet, 'open', '{}', '{}', 0, :before,"
-                " :autoplay, :now, :now)",
-                {
-                    "id": round_id,
-                    "player": player.id,
-                    "number": player.rounds_played + 1,
-                    "session": session_id,
-                    "game": game,
-                    "variant": market.game(game).variant,
-                    "currency": player.currency,
-                    "bet_minor": bet_minor,
-                    "bet": _dumps(title.bet_json(bet)),
-                    "before": player.balance_minor,
-                    "autoplay": autoplay["id"] if autoplay else None,
-                    "now": now,
-                },
-            )
+            new_round = {
+                "id": round_id,
+                "player": player.id,
+                "number": player.rounds_played + 1,
+                "session": session_id,
+                "game": game,
+                "variant": market.game(game).variant,
+                "currency": player.currency,
+                "bet_minor": bet_minor,
+                "bet": _dumps(title.bet_json(bet)),
+                "before": player.balance_minor,
+                "autoplay": autoplay["id"] if autoplay else None,
+                "created": now,
+            }
             try:
                 ledger.post(
                     connection,
@@ -844,6 +872,7 @@ class GameService:
                 "spin",
                 now,
                 started_with=bet_minor,
+                new_round=new_round,
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
             if autoplay:
@@ -1328,11 +1357,7 @@ class GameService:
         with self.db.read() as connection:
             stale = [
                 (str(r.id), str(r.player_id), str(r.game))
-                for r in connection.execute(
-                    select(rounds.c.id, rounds.c.player_id, rounds.c.game).where(
-                        rounds.c.status == "open", rounds.c.updated_ms < cutoff
-                    )
-                )
+                for r in connection.execute(text(STALE_ROUNDS), {"cutoff": cutoff})
             ]
         resolved = []
         for round_id, player_id, game in stale:

@@ -8,6 +8,7 @@ cannot be read, or whose expiry has passed is refused.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -47,6 +48,17 @@ def sign(secret: str, claims: Claims) -> str:
 
 
 def verify(secret: str, token: str, now_ms: int) -> Claims:
+    claims = _signed_claims(secret, token)
+    if now_ms >= claims.expires_ms:
+        raise TokenError("session_expired", "the session has expired; start a new session")
+    return claims
+
+
+@functools.lru_cache(maxsize=16384)
+def _signed_claims(secret: str, token: str) -> Claims:
+    """The claims of a token whose signature matches. A player sends the same token with
+    every request: its signature is checked, and its claims read, once (a refusal is not
+    kept: it is checked again each time). The expiry is checked on every use."""
     try:
         body_text, signature_text = token.split(".")
         body = _unb64(body_text)
@@ -58,9 +70,6 @@ def verify(secret: str, token: str, now_ms: int) -> Claims:
         raise TokenError("invalid_token", "the session token's signature is not valid")
     try:
         data = json.loads(body)
-        claims = Claims(str(data["sub"]), str(data["sid"]), int(data["exp"]))
+        return Claims(str(data["sub"]), str(data["sid"]), int(data["exp"]))
     except (ValueError, KeyError, TypeError):
         raise TokenError("invalid_token", "the session token is malformed") from None
-    if now_ms >= claims.expires_ms:
-        raise TokenError("session_expired", "the session has expired; start a new session")
-    return claims

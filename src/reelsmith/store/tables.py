@@ -114,7 +114,14 @@ rounds = Table(
     Column("updated_ms", BigInteger, nullable=False),
     Column("completed_ms", BigInteger, nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
-    Index("ix_rounds_status_updated", "status", "updated_ms"),
+    # open rounds only (the stale-round job's search): a round that completes with its spin
+    # never enters it
+    Index(
+        "ix_rounds_open_updated",
+        "updated_ms",
+        sqlite_where=text("status = 'open'"),
+        postgresql_where=text("status = 'open'"),
+    ),
     Index(
         "uq_rounds_one_open",
         "player_id",
