@@ -51,23 +51,29 @@ def writer(db: Database, who: str, fail: bool = False) -> Any:
 
 def test_the_calls_of_one_pass_share_a_commit_and_answer_after_it(database):
     group = CommitGroup(database)
-    seen_before_answer: list[list[str]] = []
+    seen_while_writing: dict[str, list[str]] = {}
 
-    async def call(who: str) -> str:
-        result = await group.run(writer(database, who), writes=True)
-        return str(result)
+    def write(who: str) -> str:
+        with database.write() as connection:
+            connection.execute(text("INSERT INTO marks VALUES (:who)"), {"who": who})
+        seen_while_writing[who] = marks(database)  # another connection: nothing committed
+        return who
 
     async def main() -> list[str]:
-        tasks = [asyncio.ensure_future(call(who)) for who in ("a", "b", "c")]
-        await asyncio.sleep(0)  # the three calls have run their writes, nothing is committed
-        seen_before_answer.append(marks(database))
-        assert not any(task.done() for task in tasks)
-        return list(await asyncio.gather(*tasks))
+        return list(
+            await asyncio.gather(*(group.run(write, who, writes=True) for who in ("a", "b", "c")))
+        )
 
     assert asyncio.run(main()) == ["a", "b", "c"]
-    assert seen_before_answer == [[]]
+    assert seen_while_writing == {"a": [], "b": [], "c": []}
     assert marks(database) == ["a", "b", "c"]
     assert (group.groups, group.calls) == (1, 3)
+
+
+def test_reads_run_at_once_outside_any_group(database):
+    group = CommitGroup(database)
+    assert asyncio.run(group.run(marks, database)) == []
+    assert (group.groups, group.calls) == (0, 0)
 
 
 def test_a_failing_call_leaves_nothing_and_the_others_are_kept(database):
@@ -154,18 +160,31 @@ def test_a_call_waiting_for_another_process_leaves_the_loop_free(database, tmp_p
     assert group.groups == 1  # the two waiters joined one transaction
 
 
-def test_a_write_outside_the_group_on_its_thread_is_refused_not_deadlocked(database):
+def test_a_thread_holding_the_writer_lock_cannot_wait_for_it_again(database):
+    assert database._acquire_writer(blocking=False)
+    try:
+        with pytest.raises(RuntimeError, match="already holds the SQLite writer lock"):
+            database._acquire_writer(blocking=True)  # waiting would never end
+    finally:
+        database._release_writer()
+    assert marks(database) == []
+
+
+def test_the_loop_answers_other_requests_while_a_group_runs_elsewhere(database, tmp_path):
+    """A group's locks are held for its calls and its commit only: between groups, another
+    process (here: another open file) takes the writer lock at once."""
     group = CommitGroup(database)
+    other = os.open(f"{tmp_path}/group.db-writer", os.O_RDWR)
 
     async def main() -> None:
-        call = asyncio.ensure_future(group.run(writer(database, "a"), writes=True))
-        await asyncio.sleep(0)  # the group's transaction is open, its commit not yet run
-        with pytest.raises(RuntimeError, match="already holds the SQLite writer lock"):
-            writer(database, "b")()
-        await call
+        await group.run(writer(database, "a"), writes=True)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: no BlockingIOError
+        fcntl.flock(other, fcntl.LOCK_UN)
 
-    asyncio.run(main())
-    assert marks(database) == ["a"]
+    try:
+        asyncio.run(main())
+    finally:
+        os.close(other)
 
 
 def test_postgresql_is_not_grouped(tmp_path):

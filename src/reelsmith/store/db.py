@@ -112,9 +112,9 @@ class Database:
         a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
         """
         if self.is_sqlite:
-            joined = _JOINED.get()
-            if joined is not None and joined.group.database is self:
-                with joined.group.savepoint(joined) as connection:
+            group = _JOINED.get()
+            if group is not None and group.database is self:
+                with group.savepoint() as connection:
                     yield connection
                 return
             with self._writer(), self.engine.connect() as connection, connection.begin():
@@ -277,93 +277,138 @@ class Checkpointer:
                 self.failures += 1  # still bounds the log; try again next period
 
 
-class _Joined:
-    """One call run by a `CommitGroup`: the commit it waits for, once it has written."""
-
-    __slots__ = ("committed", "group")
-
-    def __init__(self, group: CommitGroup) -> None:
-        self.group = group
-        self.committed: asyncio.Future[None] | None = None
-
-
-# The call a commit group is running on this context (the event loop's current task), if any.
-_JOINED: ContextVar[_Joined | None] = ContextVar("reelsmith_commit_group", default=None)
+# The commit group whose transaction the running call writes in (set while a group runs its
+# calls; a call's `Database.write` then opens a savepoint in it).
+_JOINED: ContextVar[CommitGroup | None] = ContextVar("reelsmith_commit_group", default=None)
 
 
 class CommitGroup:
-    """Group commit for SQLite on the server's event loop: the write transactions of the
-    requests the loop runs in one pass share one database transaction and one commit, and
-    each request answers only once that commit is done.
+    """Group commit for SQLite on the server's event loop: the write calls the loop's
+    requests make in one pass run together, one after another, in one database transaction
+    with one commit, and each request answers only once that commit is done.
 
-    SQLite admits one writer at a time, and a server process runs its SQLite calls on the
-    event loop, one after another. A commit writes every page the transaction changed into
-    the write-ahead log; the requests of one pass touch mostly the same pages (the wallets'
-    and the tables' last pages, their indexes' hot pages), so one commit for all of them
-    writes and later checkpoints those pages once instead of once per request.
+    A request's write call is queued, and the first one queued in a pass schedules the
+    group's run after the requests already ready to run, which queue theirs. The run takes
+    the writer locks (as `Database.write` does), runs every queued call, each in a savepoint
+    of its own, commits, lets the locks go and only then answers the calls. The locks are
+    held for the calls and the commit alone, not for the rest of the loop's work (reading
+    requests, writing responses), which matters when several server processes share the
+    file: one process's requests are read and answered while another's group writes.
 
-    The first call that writes opens the transaction (taking the writer locks, as
-    `Database.write` does) and schedules its commit on the loop, after the requests already
-    ready to run; every call's writes run inside a savepoint of their own, so a call that
-    fails (a refusal, an error) rolls back its own writes alone, and the others are kept.
-    Nothing is answered before the commit: a request's response waits for it, and if the
-    commit fails every request of the group fails with it and none of their writes remain
-    (they were all in the one transaction)."""
+    A commit writes every page its transaction changed into the write-ahead log; the calls of
+    a group touch mostly the same pages (the wallets' and the tables' last pages, their
+    indexes' hot pages), so one commit for all of them writes and later checkpoints those
+    pages once instead of once per request.
+
+    A call that fails (a refusal, an error) rolls back its own savepoint alone: the others
+    are kept. If the commit fails, every call of the group fails with it and none of their
+    writes remain (they were all in the one transaction). When the locks are taken (another
+    process is writing, or a thread of this one), the group waits for them on a thread of
+    its own while the loop serves other requests, whose write calls join the waiting group.
+    """
 
     def __init__(self, database: Database) -> None:
         if not database.is_sqlite:
             raise ValueError("group commit is for SQLite (PostgreSQL commits per player)")
         self.database = database
         self.groups = 0  # transactions committed (or failed)
-        self.calls = 0  # calls that wrote in them
+        self.calls = 0  # write calls run in them
+        self._queued: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._scheduled = False  # a run is scheduled or waiting for the locks
         self._connection: Connection | None = None
-        self._committed: asyncio.Future[None] | None = None
-        self._opening: asyncio.Future[None] | None = None
-        self._waiting = 0  # calls waiting for the writer locks (or woken and yet to run)
         self._broken: BaseException | None = None
 
     async def run(self, function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
-        """``function(*args)`` on this thread; its writes commit with the group's, and the
-        result is returned (or its exception raised) only once they are committed.
+        """``function(*args)``; with ``writes``, run in the next group and returned (or its
+        exception raised) once the group has committed. Without, run now (a read)."""
+        if not writes:
+            return function(*args)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        self._queued.append((function, args, answer))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._start)
+        return await answer
 
-        ``writes`` says the call writes: the group's transaction is then open before it runs,
-        and if the writer locks are held (by another process on the file, or a thread of
-        this one) the loop serves other requests while this call waits for them."""
-        if writes:
-            while self._connection is None:
-                await self._open_waiting()
-        joined = _Joined(self)
-        token = _JOINED.set(joined)
-        try:
-            result = function(*args)
-        except BaseException:
-            _JOINED.reset(token)
-            await self._wait(joined, failed=True)
-            raise
-        _JOINED.reset(token)
-        await self._wait(joined, failed=False)
-        return result
-
-    async def _wait(self, joined: _Joined, failed: bool) -> None:
-        if joined.committed is None:
+    def _start(self) -> None:
+        """Run the queued calls now if the writer locks are free, else once a thread has
+        taken them (the calls queued meanwhile join)."""
+        if self.database._acquire_writer(blocking=False):
+            self._run_queued()
             return
+        loop = asyncio.get_running_loop()
+        taken = loop.run_in_executor(None, self.database._acquire_writer, True)
+
+        def locked(done: asyncio.Future[bool]) -> None:
+            if done.cancelled() or done.exception() is not None:
+                self._fail_queued(done.exception() or RuntimeError("the writer lock was lost"))
+                return
+            self._run_queued()
+
+        taken.add_done_callback(locked)
+
+    def _fail_queued(self, exc: BaseException) -> None:
+        queued, self._queued, self._scheduled = self._queued, [], False
+        for _function, _args, answer in queued:
+            if not answer.done():
+                answer.set_exception(exc)
+
+    def _run_queued(self) -> None:
+        """The group: the writer locks are held; every queued call, then the commit."""
+        queued, self._queued, self._scheduled = self._queued, [], False
+        self.database._writer_thread = threading.get_ident()
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
         try:
-            # shielded: a request cancelled while it waits must not cancel the others' commit
-            await asyncio.shield(joined.committed)
-        except Exception:
-            if not failed:  # a call that failed already has its own error to report
+            connection = self.database.engine.connect()
+            try:
+                connection.begin()
+                self._connection, self._broken = connection, None
+                token = _JOINED.set(self)
+                try:
+                    for function, args, answer in queued:
+                        if answer.done():  # its request was cancelled before the group ran
+                            continue
+                        self.calls += 1
+                        try:
+                            outcomes.append((answer, True, function(*args)))
+                        except Exception as exc:
+                            outcomes.append((answer, False, exc))
+                finally:
+                    _JOINED.reset(token)
+                    self._connection = None
+                if self._broken is not None:
+                    raise self._broken
+                connection.commit()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    connection.rollback()
                 raise
+            finally:
+                connection.close()  # back to the pool
+        except BaseException as exc:  # the group's transaction failed: every call fails too
+            for _function, _args, answer in queued:
+                if not answer.done():
+                    answer.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        finally:
+            self.groups += 1
+            self.database._release_writer()
+        for answer, ok, value in outcomes:
+            if answer.done():
+                continue
+            if ok:
+                answer.set_result(value)
+            else:
+                answer.set_exception(value)
 
     @contextmanager
-    def savepoint(self, joined: _Joined) -> Iterator[Connection]:
+    def savepoint(self) -> Iterator[Connection]:
         """A call's write transaction: a savepoint in the group's transaction."""
-        if self._connection is None:  # a call that was not said to write: open it here
-            self.database._acquire_writer(blocking=True)
-            self._begin()
         connection = self._connection
         assert connection is not None
-        joined.committed = self._committed
-        self.calls += 1
         raw = connection.connection.driver_connection
         assert raw is not None
         raw.execute("SAVEPOINT step")
@@ -377,80 +422,6 @@ class CommitGroup:
                 self._broken = exc
             raise
         raw.execute("RELEASE step")
-
-    async def _open_waiting(self) -> None:
-        """Open the group's transaction, waiting for the writer locks off the event loop if
-        they are taken; every call waiting for them shares one wait, and the commit waits for
-        all of them to have run."""
-        if self._opening is None and self.database._acquire_writer(blocking=False):
-            self._begin()
-            return
-        if self._opening is None:
-            self._opening = asyncio.ensure_future(self._acquire_in_thread())
-        self._waiting += 1
-        try:
-            # shielded: one waiter cancelled must not cancel the others' wait
-            await asyncio.shield(self._opening)
-        finally:
-            self._waiting -= 1
-
-    async def _acquire_in_thread(self) -> None:
-        loop = asyncio.get_running_loop()
-        acquired = loop.run_in_executor(None, self.database._acquire_writer, True)
-        try:
-            await asyncio.shield(acquired)
-        except asyncio.CancelledError:  # the loop is going away: let the locks go once taken
-            acquired.add_done_callback(
-                lambda done: done.exception() is None and self.database._release_writer()
-            )
-            raise
-        finally:
-            self._opening = None
-        self._begin()
-
-    def _begin(self) -> None:
-        """Begin the group's transaction; the writer locks are held (and released here if it
-        cannot begin). Its commit runs after the requests already ready to run, which join."""
-        try:
-            connection = self.database.engine.connect()
-            try:
-                connection.begin()
-            except BaseException:
-                connection.close()
-                raise
-        except BaseException:
-            self.database._release_writer()
-            raise
-        self.database._writer_thread = threading.get_ident()
-        self._connection, self._broken = connection, None
-        self._committed = asyncio.get_running_loop().create_future()
-        asyncio.get_running_loop().call_soon(self._commit)
-
-    def _commit(self) -> None:
-        if self._waiting:  # calls woken by the locks have yet to run: they join first
-            asyncio.get_running_loop().call_soon(self._commit)
-            return
-        connection, committed = self._connection, self._committed
-        assert connection is not None and committed is not None
-        self._connection = self._committed = None
-        self.groups += 1
-        try:
-            if self._broken is not None:
-                raise self._broken
-            connection.commit()
-        except BaseException as exc:
-            with contextlib.suppress(Exception):
-                connection.rollback()
-            committed.set_exception(exc)
-            committed.exception()  # retrieved here: no warning if every waiter was cancelled
-        else:
-            committed.set_result(None)
-        finally:
-            self._broken = None
-            try:
-                connection.close()  # back to the pool
-            finally:
-                self.database._release_writer()
 
 
 def null_pool_engine(url: str) -> Engine:
