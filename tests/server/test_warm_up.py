@@ -57,3 +57,28 @@ def test_serve_app_warms_up_and_freezes(monkeypatch, tmp_path):
     served = app_module.serve_app()
     assert warmed and warmed[0] > 0
     assert served.state.freeze_startup_objects is True
+
+
+def test_the_served_app_collects_young_objects_less_often(monkeypatch, tmp_path):
+    """Started, the served app freezes its startup objects and collects the young generation
+    every YOUNG_COLLECTION_EVERY allocations (a test's own app leaves the collector alone)."""
+    import asyncio
+    import gc
+
+    from reelsmith.server import app as app_module
+
+    monkeypatch.setenv("REELSMITH_DATABASE_URL", f"sqlite:///{tmp_path}/served.db")
+    monkeypatch.setenv("REELSMITH_SECRET_KEY", "warm-secret")
+    monkeypatch.setenv("REELSMITH_OPERATOR_API_KEY", "warm-operator")
+    calls: list[object] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "set_threshold", lambda *limits: calls.append(limits))
+    monkeypatch.setattr(gc, "get_threshold", lambda: (700, 10, 10))
+    served = app_module.serve_app()
+
+    async def start_and_stop() -> None:
+        async with served.router.lifespan_context(served):
+            pass
+
+    asyncio.run(start_and_stop())
+    assert calls == ["freeze", (app_module.YOUNG_COLLECTION_EVERY, 10, 10)]

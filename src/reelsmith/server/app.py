@@ -419,6 +419,9 @@ async def step_request(
     return claims, body, request.headers.get("idempotency-key")
 
 
+# The served app's young-generation collection threshold (see the lifespan).
+YOUNG_COLLECTION_EVERY = 20_000
+
 IdempotencyKey = Annotated[str | None, Header(alias="idempotency-key")]
 
 
@@ -472,6 +475,13 @@ def create_app(
             # every request in flight, every few thousand requests).
             gc.collect()
             gc.freeze()
+            # A young collection every 20,000 allocations instead of 700: a request makes a
+            # few thousand short-lived objects (rows, JSON, the round's records), nearly all
+            # freed by reference counting; collecting them 700 at a time cost about a
+            # twentieth of a request's CPU (in-process, six runs each: median 0.84 against
+            # 0.90 ms per request).
+            _young, older, oldest = gc.get_threshold()
+            gc.set_threshold(YOUNG_COLLECTION_EVERY, older, oldest)
         yield
         if checkpointer is not None:
             checkpointer.stop()
