@@ -12,7 +12,8 @@ collects). The baseline, measured in the same run with the same clients, is the 
 server's processes (and, for PostgreSQL, not the database's) spent per request.
 
 Runs on SQLite (one and two workers) and, when PostgreSQL is reachable, on PostgreSQL (two
-workers).
+workers). ``BENCH_CONFIGS`` picks some of them (``sqlite1,sqlite2,postgresql2``; all by
+default), ``BENCH_SECONDS`` sets the length of each measurement.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ PG_URL = os.environ.get(
 BET = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
 GAMBLE = os.environ.get("BENCH_GAMBLE", "") not in ("", "0")
 ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = ("sqlite1", "sqlite2", "postgresql2")
+CHOSEN = [c.strip() for c in os.environ.get("BENCH_CONFIGS", ",".join(CONFIGS)).split(",")]
+for _config in CHOSEN:
+    if _config not in CONFIGS:
+        raise SystemExit(f"BENCH_CONFIGS: unknown {_config!r}; known: {', '.join(CONFIGS)}")
 
 
 def free_port() -> int:
@@ -283,8 +289,12 @@ def main() -> None:
         f"{header[6]:>8}{'CPU ms/req':>13}"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        run("SQLite, 1 worker", f"sqlite:///{tmp}/bench1.db", 1)
-        run("SQLite, 2 workers", f"sqlite:///{tmp}/bench2.db", 2)
+        if "sqlite1" in CHOSEN:
+            run("SQLite, 1 worker", f"sqlite:///{tmp}/bench1.db", 1)
+        if "sqlite2" in CHOSEN:
+            run("SQLite, 2 workers", f"sqlite:///{tmp}/bench2.db", 2)
+    if "postgresql2" not in CHOSEN:
+        return
     try:
         import psycopg
 

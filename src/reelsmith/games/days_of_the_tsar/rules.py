@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from functools import cache
@@ -29,7 +29,7 @@ from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.gamble import CHOICES, Card, draw_card, guessed, is_colour
 from reelsmith.engine.model import GameModel, ModelError, Variant, check_spacing, weight_table
-from reelsmith.engine.rounds import guarded_step
+from reelsmith.engine.rounds import guarded_step, replaced
 from reelsmith.engine.screen import Screen, to_screen, window
 from reelsmith.rng import (
     Draw,
@@ -297,7 +297,7 @@ class TsarRound:
 
 def _void(round_: TsarRound, reason: str) -> TsarRound:
     """Malfunctions void all plays and pays: no win, the bet is returned, the reason kept."""
-    return replace(
+    return replaced(
         round_, phase=Phase.VOIDED, win_coins=0, free_spins_remaining=0, void_reason=reason
     )
 
@@ -325,10 +325,10 @@ def _spin(
 def _after_win(rules: TsarRules, round_: TsarRound) -> TsarRound:
     """The spins are over: offer the gamble on a win, else the round is complete."""
     win = round_.spin_win_coins
-    round_ = replace(round_, win_coins=win, free_spins_remaining=0)
+    round_ = replaced(round_, win_coins=win, free_spins_remaining=0)
     if win > 0 and round_.options.gamble_allowed and gamble_choices(rules.model, round_, win):
-        return replace(round_, phase=Phase.GAMBLE)
-    return replace(round_, phase=Phase.COMPLETE)
+        return replaced(round_, phase=Phase.GAMBLE)
+    return replaced(round_, phase=Phase.COMPLETE)
 
 
 def start_round(
@@ -369,7 +369,7 @@ def start_round(
             )
         awarded = sum(reveals)
         record = SpinRecord("base", stops, screen, wins, reveals, awarded, awarded)
-        round_ = replace(
+        round_ = replaced(
             round_, spins=(record,), free_spins_awarded=awarded, free_spins_remaining=awarded
         )
         if awarded:
@@ -391,7 +391,7 @@ def play_free_spin(model: GameModel, round_: TsarRound, rng: RandomSource) -> Ts
         added = wins.scatter_count * rules.extra_spins_per_egg
         remaining = round_.free_spins_remaining - 1 + added
         record = SpinRecord("free", stops, screen, wins, (), added, remaining)
-        round_ = replace(
+        round_ = replaced(
             round_,
             spins=(*round_.spins, record),
             free_spins_awarded=round_.free_spins_awarded + added,
@@ -443,10 +443,10 @@ def gamble(model: GameModel, round_: TsarRound, choice: str, rng: RandomSource) 
         multiplier = rules.colour_multiplier if is_colour(choice) else rules.suit_multiplier
         result = round_.win_coins * multiplier if won else 0
         record = GambleRecord(choice, card, round_.win_coins, won, result)
-        round_ = replace(round_, gambles=(*round_.gambles, record), win_coins=result)
+        round_ = replaced(round_, gambles=(*round_.gambles, record), win_coins=result)
         if not won or not gamble_choices(model, round_):
             # lost, or a limit reached: the round settles (a win is collected automatically)
-            return replace(round_, phase=Phase.COMPLETE)
+            return replaced(round_, phase=Phase.COMPLETE)
         return round_
 
     return _guarded(round_, rng, f"gamble {choice}", step)
@@ -456,7 +456,7 @@ def collect(round_: TsarRound) -> TsarRound:
     """Take the win; the round is complete."""
     if round_.phase is not Phase.GAMBLE:
         raise RuleError(f"nothing to collect: the round is {round_.phase}")
-    return replace(round_, phase=Phase.COMPLETE, actions=(*round_.actions, "collect"))
+    return replaced(round_, phase=Phase.COMPLETE, actions=(*round_.actions, "collect"))
 
 
 def finish(model: GameModel, round_: TsarRound, rng: RandomSource) -> TsarRound:
