@@ -93,3 +93,17 @@ def test_the_checkpointer_copies_the_log_and_the_log_starts_over(tmp_path):
     pages, copied = database.checkpoint()
     assert copied == pages  # nothing left behind
     database.dispose()
+
+
+def test_sqlite_connections_read_through_a_memory_map(tmp_path):
+    """Every connection maps the file (MMAP_BYTES): after another process's commit drops a
+    connection's page cache, it refills from the map rather than by a read call per page."""
+    from reelsmith.store.db import MMAP_BYTES
+
+    database = Database(f"sqlite:///{tmp_path}/mapped.db")
+    try:
+        with database.read() as connection:
+            mapped = connection.execute(text("PRAGMA mmap_size")).scalar_one()
+        assert mapped == MMAP_BYTES > 0
+    finally:
+        database.dispose()

@@ -668,7 +668,7 @@ class GameService:
                 " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms)"
                 " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
                 " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
-                " :resolved, :created, :now, :completed)",
+                " :resolved, :now, :now, :completed)",
                 {**new_round, **settled_row},
             )
         if finished:
@@ -846,8 +846,7 @@ class GameService:
                 raise bad_request("invalid_request", str(exc)) from None
             round_id = time_ordered_id(now)
             game_account = self._house_account(connection, f"game:{game}", player.currency)
-            new_round = {
-                "id": round_id,
+            new_round = {  # the columns known at the start; _settle adds the id and the rest
                 "player": player.id,
                 "number": player.rounds_played + 1,
                 "session": session_id,
@@ -858,7 +857,6 @@ class GameService:
                 "bet": _dumps(title.bet_json(bet)),
                 "before": player.balance_minor,
                 "autoplay": autoplay["id"] if autoplay else None,
-                "created": now,
             }
             try:
                 ledger.post(
