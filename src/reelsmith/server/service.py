@@ -15,7 +15,7 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,7 +40,6 @@ from reelsmith.store import audit, sql
 from reelsmith.store.db import Database
 from reelsmith.store.tables import (
     autoplays,
-    game_states,
     players,
     round_steps,
     rounds,
@@ -53,6 +52,14 @@ log = logging.getLogger("reelsmith.server")
 
 # 'open' written out, not bound: a planner uses a partial index (ix_rounds_open_updated, open
 # rounds only) only when the query's condition visibly implies the index's
+IDEMPOTENCY_QUERY = (
+    "SELECT request_hash, status_code, response FROM idempotency_keys"
+    " WHERE scope = :scope AND key = :key"
+)
+OPEN_ROUND_QUERY = (
+    "SELECT * FROM rounds WHERE player_id = :player AND game = :game AND status = 'open'"
+)
+ROUND_QUERY = "SELECT * FROM rounds WHERE id = :id"
 STALE_ROUNDS = (
     "SELECT id, player_id, game FROM rounds WHERE status = 'open' AND updated_ms < :cutoff"
 )
@@ -248,9 +255,7 @@ class GameService:
                 "unknown_market", f"unknown market {market_id!r}; the markets are {known}"
             ) from None
 
-    def _player(self, connection: Connection, player_id: str, lock: bool) -> Player:
-        """The player and its wallet; ``lock`` takes the player's row lock (PostgreSQL) for the
-        rest of the transaction (SQLite's write transaction already excludes other writers)."""
+    def _player_query(self, lock: bool) -> str:
         query = (
             "SELECT p.id, p.external_ref, p.currency, p.market, p.last_round_ms, p.rounds_played,"
             " p.audit_seq, p.audit_hash, a.id AS account_id, a.balance"
@@ -262,7 +267,12 @@ class GameService:
             # every row it locks, but a joined row it does not lock as of before the wait (a
             # stale balance, under READ COMMITTED).
             query += " FOR UPDATE OF p, a"
-        row = sql.one(connection, query, {"id": player_id})
+        return query
+
+    def _player(self, connection: Connection, player_id: str, lock: bool) -> Player:
+        """The player and its wallet; ``lock`` takes the player's row lock (PostgreSQL) for the
+        rest of the transaction (SQLite's write transaction already excludes other writers)."""
+        row = sql.one(connection, self._player_query(lock), {"id": player_id})
         if row is None:
             raise not_found(f"player {player_id}")
         return Player(
@@ -300,12 +310,7 @@ class GameService:
             raise bad_request(
                 "invalid_idempotency_key", "the Idempotency-Key is longer than 128 characters"
             )
-        row = sql.one(
-            connection,
-            "SELECT request_hash, status_code, response FROM idempotency_keys"
-            " WHERE scope = :scope AND key = :key",
-            {"scope": scope, "key": key},
-        )
+        row = sql.one(connection, IDEMPOTENCY_QUERY, {"scope": scope, "key": key})
         holder: dict[str, Any] = {}
         if row is not None:
             if row["request_hash"] != fingerprint:
@@ -320,7 +325,7 @@ class GameService:
         yield holder
         # key order kept (not sorted): a replay is byte-for-byte the first response
         holder["text"] = json_text(holder["response"], sort_keys=False)
-        sql.run(
+        sql.send(
             connection,
             "INSERT INTO idempotency_keys (scope, key, request_hash, status_code, response,"
             " created_ms) VALUES (:scope, :key, :hash, :status, :response, :now)",
@@ -341,13 +346,23 @@ class GameService:
         fingerprint: str,
         work: Callable[[Connection, Player | None], tuple[int, dict[str, Any]]],
         player_id: str | None = None,
+        prefetch: Sequence[tuple[str, dict[str, Any]]] = (),
     ) -> tuple[int, dict[str, Any]]:
         """Run ``work`` in one write transaction under the idempotency key; with ``player_id``
         the player's row is locked first and ``work`` gets the player (wallet and audit head
-        as of the lock)."""
+        as of the lock). ``prefetch`` names reads ``work`` will make first: on PostgreSQL they
+        go to the server with the lock and the idempotency lookup, in one round trip."""
         for attempt in range(3):
             try:
                 with self.db.write() as connection:
+                    if player_id is not None:
+                        sql.prefetch(connection, self._player_query(True), {"id": player_id})
+                        if key:
+                            sql.prefetch(
+                                connection, IDEMPOTENCY_QUERY, {"scope": scope, "key": key}
+                            )
+                        for query, params in prefetch:
+                            sql.prefetch(connection, query, params)
                     player = (
                         None
                         if player_id is None
@@ -536,11 +551,7 @@ class GameService:
     # player: games and rounds
     # ------------------------------------------------------------------------------
     def _open_round(self, connection: Connection, player_id: str, game: str) -> Any:
-        return sql.one(
-            connection,
-            "SELECT * FROM rounds WHERE player_id = :player AND game = :game AND status = 'open'",
-            {"player": player_id, "game": game},
-        )
+        return sql.one(connection, OPEN_ROUND_QUERY, {"player": player_id, "game": game})
 
     def _load_state(self, connection: Connection, player_id: str, title: Title, bet: Any) -> Any:
         key = title.state_key(bet)
@@ -561,26 +572,20 @@ class GameService:
         if kept is None:
             return
         key, state = kept
-        where = (
-            game_states.c.player_id == player_id,
-            game_states.c.game == title.game_id,
-            game_states.c.bet_key == key,
+        sql.send(
+            connection,
+            "INSERT INTO game_states (player_id, game, bet_key, state, updated_ms)"
+            " VALUES (:player, :game, :key, :state, :now)"
+            " ON CONFLICT (player_id, game, bet_key)"
+            " DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms",
+            {
+                "player": player_id,
+                "game": title.game_id,
+                "key": key,
+                "state": _dumps(state),
+                "now": now,
+            },
         )
-        found = connection.execute(select(game_states.c.bet_key).where(*where)).first()
-        if found is None:
-            connection.execute(
-                insert(game_states).values(
-                    player_id=player_id,
-                    game=title.game_id,
-                    bet_key=key,
-                    state=_dumps(state),
-                    updated_ms=now,
-                )
-            )
-        else:
-            connection.execute(
-                update(game_states).where(*where).values(state=_dumps(state), updated_ms=now)
-            )
 
     def _source(self, forced: list[int] | None) -> RandomSource:
         if forced is None:
@@ -653,7 +658,7 @@ class GameService:
             "id": round_id,
         }
         if new_round is None:
-            sql.run(
+            sql.send(
                 connection,
                 "UPDATE rounds SET status = :status, record = :record, view = :view,"
                 " win_minor = :win, updated_ms = :now, balance_after = :after,"
@@ -661,7 +666,7 @@ class GameService:
                 settled_row,
             )
         else:
-            sql.run(
+            sql.send(
                 connection,
                 "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
                 " bet_minor, bet, status, record, view, win_minor, balance_before,"
@@ -673,7 +678,7 @@ class GameService:
             )
         if finished:
             self._save_state(connection, player.id, title, engine_round, now)
-        sql.run(
+        sql.send(
             connection,
             "INSERT INTO round_steps (round_id, seq, action, view, balance_after, created_ms)"
             " VALUES (:round, :seq, :action, :view, :balance, :now)",
@@ -707,7 +712,7 @@ class GameService:
         )
         player.audit_seq += 1
         started = started_with is not None
-        sql.run(
+        sql.send(
             connection,
             "UPDATE players SET audit_seq = :seq, audit_hash = :hash"
             + (", last_round_ms = :now, rounds_played = rounds_played + 1" if started else "")
@@ -715,7 +720,7 @@ class GameService:
             {"seq": player.audit_seq, "hash": player.audit_hash, "now": now, "id": player.id},
         )
         if started or finished:
-            sql.run(
+            sql.send(
                 connection,
                 "UPDATE sessions SET bets_minor = bets_minor + :bet, rounds = rounds + :started,"
                 " wins_minor = wins_minor + :wins"
@@ -866,7 +871,7 @@ class GameService:
                     [(player.account_id, -bet_minor), (game_account, bet_minor)],
                     now,
                     round_id,
-                    wallets=(player.account_id,),
+                    wallets={player.account_id: player.balance_minor},
                 )
             except ledger.InsufficientFundsError:
                 raise ApiError(
@@ -896,7 +901,12 @@ class GameService:
             )
 
         return self._run_idempotent(
-            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            prefetch=[(OPEN_ROUND_QUERY, {"player": player_id, "game": game})],
         )
 
     def act(
@@ -917,7 +927,7 @@ class GameService:
             assert locked is not None
             player = locked
             market = self.market(player.market)
-            row = sql.one(connection, "SELECT * FROM rounds WHERE id = :id", {"id": round_id})
+            row = sql.one(connection, ROUND_QUERY, {"id": round_id})
             if row is None or row["player_id"] != player.id or row["game"] != game:
                 raise not_found(f"round {round_id}")
             if row["status"] != "open":
@@ -962,7 +972,12 @@ class GameService:
             )
 
         return self._run_idempotent(
-            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            prefetch=[(ROUND_QUERY, {"id": round_id})],
         )
 
     def _restore(self, title: Title, row: Any) -> Any:
@@ -1230,7 +1245,7 @@ class GameService:
                 status, reason = "stopped", "loss_limit"
             elif remaining <= 0 and settled["finished"]:
                 status, reason = "finished", "rounds_done"
-        sql.run(
+        sql.send(
             connection,
             "UPDATE autoplays SET remaining = :remaining, net_minor = :net, status = :status,"
             " stop_reason = :reason, updated_ms = :now WHERE id = :id",

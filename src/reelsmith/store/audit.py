@@ -66,7 +66,7 @@ def append(
         "payload": text,
     }
     digest = entry_hash(prev, body)
-    sql.run(
+    sql.send(
         connection,
         "INSERT INTO audit_log"
         " (player_id, seq, kind, round_id, payload, prev_hash, hash, created_ms)"
@@ -83,7 +83,7 @@ def append(
         },
     )
     if move_head:
-        sql.run(
+        sql.send(
             connection,
             "UPDATE players SET audit_seq = :seq, audit_hash = :hash WHERE id = :id",
             {"seq": seq, "hash": digest, "id": player_id},

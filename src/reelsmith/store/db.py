@@ -33,6 +33,8 @@ from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
+from reelsmith.store import sql
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 # SQLite checkpoints the WAL into the database file when it passes this many pages (16 MiB),
 # in the transaction that commits past it, which is also when the log starts over from its
@@ -83,6 +85,8 @@ class Database:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             self._configure_sqlite()
+        else:
+            self._configure_postgresql()
 
     def _configure_sqlite(self) -> None:
         @event.listens_for(self.engine, "connect")
@@ -104,6 +108,14 @@ class Database:
             cursor.execute(f"BEGIN {mode}")
             cursor.close()
 
+    def _configure_postgresql(self) -> None:
+        @event.listens_for(self.engine, "before_cursor_execute")
+        def send_batch_first(connection: Connection, *_args: Any) -> None:
+            # a statement built with SQLAlchemy runs after those the transaction queued
+            batch = sql.batch_of(connection)
+            if batch is not None and batch.queued:
+                batch.flush(connection)
+
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A write transaction: committed when the block ends, rolled back on any error.
@@ -120,8 +132,16 @@ class Database:
             with self._writer(), self.engine.connect() as connection, connection.begin():
                 yield connection
         else:
-            with self.engine.connect() as connection, connection.begin():
-                yield connection
+            # the statements a write sends without needing an answer wait in a batch and go
+            # with the next read or with the COMMIT, in one round trip (see store.sql)
+            with self.engine.connect() as connection:
+                connection.info[sql.BATCH] = sql.Batch()
+                try:
+                    with connection.begin():
+                        yield connection
+                        sql.flush(connection, commit=True)
+                finally:
+                    connection.info.pop(sql.BATCH, None)
 
     @contextmanager
     def _writer(self) -> Iterator[None]:

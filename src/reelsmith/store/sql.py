@@ -5,18 +5,34 @@ Statements are written once with ``:name`` parameters and translated per dialect
 ``%(name)s``). Executing them on the driver's cursor skips SQLAlchemy's expression building,
 compilation and result wrapping, which together cost more than the statements themselves.
 Both SQLite (3.35+) and PostgreSQL support ``RETURNING``.
+
+On PostgreSQL every statement is a round trip to the server, and a round trip costs more than
+most of these statements: the client's send and wait, the server's wake-up, read and reply.
+So inside a write transaction (`Database.write`, which opens a `Batch`), statements whose
+result the caller does not need (`send`) wait, and go to the server with the next statement
+that needs an answer, or with the COMMIT, all in one round trip (psycopg's pipeline mode: the
+server runs them one after another, in order, as if sent one by one). Reads the caller will
+need soon can be sent ahead (`prefetch`), so that several reads share one round trip too.
+On SQLite, which runs in the server's own process, every statement runs at once.
+
+A statement that fails in a batch fails the round trip that carried it: the error is raised
+there (by the next read, or by the commit) and the transaction rolls back as a whole, as it
+would have had the statement been sent alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 _PARAM = re.compile(r"(?<!:):(\w+)")
+BATCH = "reelsmith.batch"  # the key of a write transaction's Batch in Connection.info
 
 
 @cache
@@ -26,18 +42,115 @@ def _translate(sql: str, dialect: str) -> str:
     return sql
 
 
+class Batch:
+    """The statements of one PostgreSQL write transaction waiting to be sent, and the rows of
+    the reads sent ahead of time."""
+
+    def __init__(self) -> None:
+        # (statement, parameters, the cursor of a prefetched read or None for a write)
+        self.queued: list[tuple[str, dict[str, Any], Any]] = []
+        self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        self.round_trips = 0  # pipelines sent: one round trip each
+        self.statements = 0  # statements they carried (the COMMIT not counted)
+        self._cursor: Any = None  # the cursor that carries the writes
+
+    def flush(
+        self,
+        connection: Connection,
+        then: tuple[str, dict[str, Any]] | None = None,
+        commit: bool = False,
+    ) -> Any:
+        """Send the queued statements, then ``then`` (its cursor is returned, its result
+        ready), then with ``commit`` the COMMIT, in one round trip."""
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        queued, self.queued = self.queued, []
+        if self._cursor is None:
+            self._cursor = raw.cursor()
+        reads: list[tuple[tuple[str, tuple[tuple[str, Any], ...]], Any]] = []
+        cursor = None
+        self.round_trips += 1
+        self.statements += len(queued) + (then is not None)
+        with _driver_errors(connection), raw.pipeline():
+            for statement, params, read in queued:
+                if read is None:
+                    self._cursor.execute(statement, params)
+                    stale, reads = reads, []  # a write after a read: its row may be stale
+                    for _key, old in stale:
+                        old.close()
+                else:
+                    read.execute(statement, params)
+                    reads.append(((statement, _frozen(params)), read))
+            if then is not None:
+                cursor = raw.cursor()
+                cursor.execute(*then)
+            if commit:
+                raw.commit()
+        if then is not None and not _is_read(then[0]):
+            reads = []
+        for key, read in reads:
+            self.prefetched[key] = _first_row(read)
+            read.close()
+        return cursor
+
+
+@contextmanager
+def _driver_errors(connection: Connection, statement: str | None = None) -> Iterator[None]:
+    """The driver's errors as SQLAlchemy's (`IntegrityError` and the rest), as a statement
+    run through SQLAlchemy would raise them."""
+    dbapi = connection.dialect.loaded_dbapi
+    try:
+        yield
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(
+            statement, None, exc, dbapi.Error, dialect=connection.dialect
+        ) from exc
+
+
+def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(params.items()))
+
+
+def _first_row(cursor: Any) -> Any:
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return dict(zip([column[0] for column in cursor.description], row, strict=True))
+
+
+def batch_of(connection: Connection) -> Batch | None:
+    """The write transaction's batch (PostgreSQL, inside `Database.write`), else None."""
+    return connection.info.get(BATCH)  # type: ignore[no-any-return]
+
+
 def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None) -> Any:
     # The statement belongs to the connection's open transaction: SQLAlchemy begins it on the
     # same driver connection (see Database: BEGIN IMMEDIATE on SQLite) and commits it.
     if not connection.in_transaction():
         raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
+    statement = _translate(sql, connection.dialect.name)
+    batch = batch_of(connection)
+    if batch is not None and not _is_read(statement):
+        batch.prefetched.clear()  # a write may change what an earlier read found
+    if batch is not None and batch.queued:
+        return batch.flush(connection, then=(statement, dict(params or {})))
     cursor = connection.connection.cursor()
-    cursor.execute(_translate(sql, connection.dialect.name), dict(params or {}))
+    with _driver_errors(connection, statement):
+        cursor.execute(statement, dict(params or {}))
+    if batch is not None:
+        batch.round_trips += 1
+        batch.statements += 1
     return cursor
 
 
+@cache
+def _is_read(statement: str) -> bool:
+    return statement.lstrip()[:6].upper() == "SELECT"
+
+
 def run(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> int:
-    """Execute ``sql`` (``:name`` parameters) on ``connection``; the number of rows it changed."""
+    """Execute ``sql`` (``:name`` parameters) on ``connection`` now; the number of rows it
+    changed."""
     cursor = _execute(connection, sql, params)
     try:
         return int(cursor.rowcount)
@@ -45,14 +158,47 @@ def run(connection: Connection, sql: str, params: Mapping[str, Any] | None = Non
         cursor.close()
 
 
+def send(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> None:
+    """Execute ``sql``, a statement whose result the caller does not need. In a PostgreSQL
+    write transaction it is queued and sent with the next statement that needs an answer or
+    with the commit (an error it meets is raised there); elsewhere it runs now."""
+    batch = batch_of(connection)
+    if batch is None:
+        run(connection, sql, params)
+        return
+    if not connection.in_transaction():
+        raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
+    batch.prefetched.clear()
+    batch.queued.append((_translate(sql, connection.dialect.name), dict(params or {}), None))
+
+
+def prefetch(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> None:
+    """Send the read ``sql`` with the next round trip, so that a later `one` of the same
+    statement and parameters finds its row without one of its own. In order with the other
+    statements: it sees the writes queued before it; a write queued or run after it makes
+    its row stale, and it is dropped (the later `one` then reads afresh). A no-op outside
+    PostgreSQL write transactions."""
+    batch = batch_of(connection)
+    if batch is None:
+        return
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    statement = _translate(sql, connection.dialect.name)
+    batch.queued.append((statement, dict(params or {}), raw.cursor()))
+
+
 def one(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
     """The first row as a dict keyed by column name, or None."""
+    batch = batch_of(connection)
+    if batch is not None:
+        key = (_translate(sql, connection.dialect.name), _frozen(params or {}))
+        if any(queued[0] == key[0] and queued[2] is not None for queued in batch.queued):
+            batch.flush(connection)  # the read was sent ahead: send it now, with the rest
+        if key in batch.prefetched:
+            return batch.prefetched.pop(key)
     cursor = _execute(connection, sql, params)
     try:
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        return dict(zip([column[0] for column in cursor.description], row, strict=True))
+        return _first_row(cursor)
     finally:
         cursor.close()
 
@@ -65,3 +211,11 @@ def scalar(connection: Connection, sql: str, params: Mapping[str, Any] | None = 
         return None if row is None else row[0]
     finally:
         cursor.close()
+
+
+def flush(connection: Connection, commit: bool = False) -> None:
+    """Send what the write transaction's batch holds (with ``commit``, and the COMMIT) in one
+    round trip; a no-op without a batch (and without anything queued, unless ``commit``)."""
+    batch = batch_of(connection)
+    if batch is not None and (batch.queued or commit):
+        batch.flush(connection, commit=commit)

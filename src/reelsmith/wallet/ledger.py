@@ -9,7 +9,7 @@ zero (checked here and by a database constraint).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,20 +81,38 @@ def post(
     entries: Sequence[tuple[int, int]],
     now_ms: int,
     round_id: str | None = None,
-    wallets: Collection[int] | None = None,
-) -> int:
+    wallets: Collection[int] | Mapping[int, int] | None = None,
+) -> None:
     """Record one balanced transaction: ``entries`` are ``(account id, amount)`` pairs summing to
     zero. Wallet balances move with it; a wallet that would go negative raises
     :class:`InsufficientFundsError` and nothing is written.
 
     ``wallets`` names the entries' player wallets when the caller knows them (the others are
-    house accounts, which keep no cached balance); without it every account is tried."""
+    house accounts, which keep no cached balance); without it every account is tried. As a
+    mapping it also gives their balances, read under the player's lock: the cover is then
+    checked here, and nothing needs an answer from the database, so on PostgreSQL the whole
+    transaction waits in the write's batch (see `store.sql`). The database's own check
+    (``ck_wallet_not_negative``) still refuses a wallet going negative."""
     if kind not in KINDS:
         raise ValueError(f"unknown transaction kind {kind!r}")
     if sum(amount for _, amount in entries) != 0 or len(entries) < 2:
         raise ValueError(f"{kind}: postings must be two or more and sum to zero: {entries}")
+    known = wallets if isinstance(wallets, Mapping) else None
+    if known is not None:
+        for account_id, amount in entries:
+            if account_id in known and known[account_id] + amount < 0:
+                raise InsufficientFundsError(known[account_id], -amount)
     for account_id, amount in entries:
         if wallets is not None and account_id not in wallets:
+            continue
+        if known is not None or amount >= 0:
+            # covered (or a credit): nothing to learn from the answer
+            sql.send(
+                connection,
+                "UPDATE accounts SET balance = balance + :amount"
+                " WHERE id = :id AND player_id IS NOT NULL",
+                {"amount": amount, "id": account_id},
+            )
             continue
         # wallets only: house accounts have no player and no cached balance to guard
         moved = sql.run(
@@ -103,7 +121,7 @@ def post(
             "WHERE id = :id AND player_id IS NOT NULL AND balance + :amount >= 0",
             {"amount": amount, "id": account_id},
         )
-        if moved == 0 and amount < 0:
+        if moved == 0:
             row = sql.one(
                 connection,
                 "SELECT balance, player_id FROM accounts WHERE id = :id",
@@ -111,24 +129,40 @@ def post(
             )
             if row is not None and row["player_id"] is not None:
                 raise InsufficientFundsError(int(row["balance"]), -amount)
-    transaction_id = int(
-        sql.scalar(
-            connection,
-            "INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms) "
-            "VALUES (:kind, :player_id, :round_id, :now) RETURNING id",
-            {"kind": kind, "player_id": player_id, "round_id": round_id, "now": now_ms},
-        )
-    )
-    values = ", ".join(f"(:t, :a{i}, :m{i})" for i in range(len(entries)))
-    params: dict[str, Any] = {"t": transaction_id}
+    params: dict[str, Any] = {
+        "kind": kind,
+        "player_id": player_id,
+        "round_id": round_id,
+        "now": now_ms,
+    }
     for i, (account_id, amount) in enumerate(entries):
         params[f"a{i}"], params[f"m{i}"] = account_id, amount
+    if connection.dialect.name == "postgresql":
+        # one statement: the postings take the new transaction's id inside the server
+        values = ", ".join(
+            f"(CAST(:a{i} AS INTEGER), CAST(:m{i} AS BIGINT))" for i in range(len(entries))
+        )
+        sql.send(
+            connection,
+            "WITH t AS (INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms)"
+            " VALUES (:kind, :player_id, :round_id, :now) RETURNING id)"
+            " INSERT INTO postings (transaction_id, account_id, amount)"
+            f" SELECT t.id, v.account, v.amount FROM t, (VALUES {values}) AS v (account, amount)",
+            params,
+        )
+        return
+    params["t"] = sql.scalar(
+        connection,
+        "INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms) "
+        "VALUES (:kind, :player_id, :round_id, :now) RETURNING id",
+        params,
+    )
+    values = ", ".join(f"(:t, :a{i}, :m{i})" for i in range(len(entries)))
     sql.run(
         connection,
         f"INSERT INTO postings (transaction_id, account_id, amount) VALUES {values}",
         params,
     )
-    return transaction_id
 
 
 @dataclass(frozen=True)
