@@ -37,7 +37,6 @@ class Settings:
     resolver_interval_seconds: float = 60.0
     max_body_bytes: int = 65_536
     history_limit: int = 100
-    database_threads: int = 16  # threads running players' requests on PostgreSQL (SQLite: 1)
     log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
     generated: list[str] = field(default_factory=list)
 
@@ -59,6 +58,11 @@ class Settings:
             if env is not None:
                 values[name] = env
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if "database_threads" in values:
+            raise SettingsError(
+                "setting database_threads is no longer used: players' requests run in commit"
+                " groups on each process's event loop, on PostgreSQL as on SQLite; remove it"
+            )
         unknown = set(values) - set(names)
         if unknown:
             raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
@@ -75,8 +79,6 @@ class Settings:
             except ValueError:
                 raise SettingsError(f"setting {name}: {value!r} is not a {kind.__name__}") from None
         settings = cls(**converted)
-        if settings.database_threads < 1:
-            raise SettingsError(f"setting database_threads: {settings.database_threads} is below 1")
         if not settings.secret_key:
             settings.secret_key = secrets.token_urlsafe(32)
             settings.generated.append("secret_key")

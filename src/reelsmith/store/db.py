@@ -123,12 +123,12 @@ class Database:
         On SQLite, writers of this process queue on a lock first: SQLite admits one writer at
         a time, and waiting on a lock is fairer and faster than SQLite's busy-wait sleeps.
         """
+        group = _JOINED.get()
+        if group is not None and group.database is self:
+            with group.savepoint() as connection:
+                yield connection
+            return
         if self.is_sqlite:
-            group = _JOINED.get()
-            if group is not None and group.database is self:
-                with group.savepoint() as connection:
-                    yield connection
-                return
             with self._writer(), self.engine.connect() as connection, connection.begin():
                 yield connection
         else:
@@ -302,38 +302,60 @@ class Checkpointer:
 _JOINED: ContextVar[CommitGroup | None] = ContextVar("reelsmith_commit_group", default=None)
 
 
+# How often a call that met a deadlock or a serialization failure (PostgreSQL) is run again, in
+# a later group, before its error is its answer.
+TRANSIENT_RETRIES = 3
+_TRANSIENT_SQLSTATES = ("40P01", "40001")  # deadlock detected, serialization failure
+
+
+def _transient(exc: BaseException) -> bool:
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) in _TRANSIENT_SQLSTATES
+
+
 class CommitGroup:
-    """Group commit for SQLite on the server's event loop: the write calls the loop's
-    requests make in one pass run together, one after another, in one database transaction
-    with one commit, and each request answers only once that commit is done.
+    """Group commit on the server's event loop: the write calls the loop's requests make in
+    one pass run together, one after another, in one database transaction with one commit,
+    and each request answers only once that commit is done.
 
     A request's write call is queued, and the first one queued in a pass schedules the
-    group's run after the requests already ready to run, which queue theirs. The run takes
-    the writer locks (as `Database.write` does), runs every queued call, each in a savepoint
-    of its own, commits, lets the locks go and only then answers the calls. The locks are
-    held for the calls and the commit alone, not for the rest of the loop's work (reading
-    requests, writing responses), which matters when several server processes share the
-    file: one process's requests are read and answered while another's group writes.
-
-    A commit writes every page its transaction changed into the write-ahead log; the calls of
-    a group touch mostly the same pages (the wallets' and the tables' last pages, their
-    indexes' hot pages), so one commit for all of them writes and later checkpoints those
-    pages once instead of once per request.
+    group's run after the requests already ready to run, which queue theirs. The run runs
+    every queued call, each in a savepoint of its own, commits and only then answers the
+    calls.
 
     A call that fails (a refusal, an error) rolls back its own savepoint alone: the others
     are kept. If the commit fails, every call of the group fails with it and none of their
-    writes remain (they were all in the one transaction). When the locks are taken (another
-    process is writing, or a thread of this one), the group waits for them on a thread of
-    its own while the loop serves other requests, whose write calls join the waiting group.
+    writes remain (they were all in the one transaction).
+
+    On SQLite the run first takes the writer locks (as `Database.write` does), and holds them
+    for the calls and the commit alone, not for the rest of the loop's work (reading
+    requests, writing responses), which matters when several server processes share the
+    file: one process's requests are read and answered while another's group writes. When
+    the locks are taken (another process is writing, or a thread of this one), the group
+    waits for them on a thread of its own while the loop serves other requests, whose write
+    calls join the waiting group. A commit writes every page its transaction changed into
+    the write-ahead log; the calls of a group touch mostly the same pages (the wallets' and
+    the tables' last pages, their indexes' hot pages), so one commit for all of them writes
+    and later checkpoints those pages once instead of once per request.
+
+    On PostgreSQL the calls lock their players' rows as they go (``FOR UPDATE``), and the
+    locks are held until the group commits. A call's statements travel in batches (see
+    `store.sql`): its reads in one round trip, its writes and the savepoint's release in
+    another, so an error is its own; the group's COMMIT is one more, and one flush of the
+    write-ahead log for the whole group. No thread hands a request over: while the loop
+    waits for the database, the other server processes and the database use the cores.
+    Two processes' groups that lock the same players in opposite orders deadlock; the
+    database breaks the deadlock by failing one call, which is run again in the next group
+    (up to ``TRANSIENT_RETRIES`` times), as is a call that met a serialization failure.
     """
 
     def __init__(self, database: Database) -> None:
-        if not database.is_sqlite:
-            raise ValueError("group commit is for SQLite (PostgreSQL commits per player)")
         self.database = database
         self.groups = 0  # transactions committed (or failed)
         self.calls = 0  # write calls run in them
-        self._queued: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self.retried = 0  # calls run again after a deadlock or serialization failure
+        # (function, args, its answer, how many times it met a transient failure)
+        self._queued: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]]
+        self._queued = []
         self._scheduled = False  # a run is scheduled or waiting for the locks
         self._connection: Connection | None = None
         self._broken: BaseException | None = None
@@ -345,16 +367,21 @@ class CommitGroup:
             return function(*args)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
-        self._queued.append((function, args, answer))
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._start)
+        self._queue(function, args, answer, 0)
         return await answer
 
+    def _queue(
+        self, function: Callable[..., Any], args: tuple[Any, ...], answer: Any, failures: int
+    ) -> None:
+        self._queued.append((function, args, answer, failures))
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._start)
+
     def _start(self) -> None:
-        """Run the queued calls now if the writer locks are free, else once a thread has
-        taken them (the calls queued meanwhile join)."""
-        if self.database._acquire_writer(blocking=False):
+        """Run the queued calls now if the writer locks are free (or there are none: on
+        PostgreSQL), else once a thread has taken them (the calls queued meanwhile join)."""
+        if not self.database.is_sqlite or self.database._acquire_writer(blocking=False):
             self._run_queued()
             return
         loop = asyncio.get_running_loop()
@@ -370,44 +397,55 @@ class CommitGroup:
 
     def _fail_queued(self, exc: BaseException) -> None:
         queued, self._queued, self._scheduled = self._queued, [], False
-        for _function, _args, answer in queued:
+        for _function, _args, answer, _failures in queued:
             if not answer.done():
                 answer.set_exception(exc)
 
     def _run_queued(self) -> None:
-        """The group: the writer locks are held; every queued call, then the commit."""
+        """The group: (on SQLite, the writer locks are held) every queued call, then the
+        commit."""
         queued, self._queued, self._scheduled = self._queued, [], False
-        self.database._writer_thread = threading.get_ident()
+        database = self.database
+        if database.is_sqlite:
+            database._writer_thread = threading.get_ident()
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        again: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]] = []
         try:
-            connection = self.database.engine.connect()
+            connection = database.engine.connect()
             try:
+                if not database.is_sqlite:
+                    connection.info[sql.BATCH] = sql.Batch()
                 connection.begin()
                 self._connection, self._broken = connection, None
                 token = _JOINED.set(self)
                 try:
-                    for function, args, answer in queued:
+                    for function, args, answer, failures in queued:
                         if answer.done():  # its request was cancelled before the group ran
                             continue
                         self.calls += 1
                         try:
                             outcomes.append((answer, True, function(*args)))
                         except Exception as exc:
-                            outcomes.append((answer, False, exc))
+                            if _transient(exc) and failures < TRANSIENT_RETRIES:
+                                again.append((function, args, answer, failures + 1))
+                            else:
+                                outcomes.append((answer, False, exc))
                 finally:
                     _JOINED.reset(token)
                     self._connection = None
                 if self._broken is not None:
                     raise self._broken
+                sql.flush(connection, commit=True)  # PostgreSQL: the COMMIT, with the rest
                 connection.commit()
             except BaseException:
                 with contextlib.suppress(Exception):
                     connection.rollback()
                 raise
             finally:
+                connection.info.pop(sql.BATCH, None)
                 connection.close()  # back to the pool
         except BaseException as exc:  # the group's transaction failed: every call fails too
-            for _function, _args, answer in queued:
+            for _function, _args, answer, _failures in queued:
                 if not answer.done():
                     answer.set_exception(exc)
             if not isinstance(exc, Exception):
@@ -415,7 +453,8 @@ class CommitGroup:
             return
         finally:
             self.groups += 1
-            self.database._release_writer()
+            if database.is_sqlite:
+                database._release_writer()
         for answer, ok, value in outcomes:
             if answer.done():
                 continue
@@ -423,25 +462,47 @@ class CommitGroup:
                 answer.set_result(value)
             else:
                 answer.set_exception(value)
+        for call in again:  # rolled back to their savepoints: run in the next group
+            self.retried += 1
+            self._queue(*call)
 
     @contextmanager
     def savepoint(self) -> Iterator[Connection]:
         """A call's write transaction: a savepoint in the group's transaction."""
         connection = self._connection
         assert connection is not None
-        raw = connection.connection.driver_connection
-        assert raw is not None
-        raw.execute("SAVEPOINT step")
+        if self.database.is_sqlite:
+            raw = connection.connection.driver_connection
+            assert raw is not None
+            raw.execute("SAVEPOINT step")
+            try:
+                yield connection
+            except BaseException:
+                try:
+                    raw.execute("ROLLBACK TO step")
+                    raw.execute("RELEASE step")
+                except BaseException as exc:  # the transaction is unusable: the group fails
+                    self._broken = exc
+                raise
+            raw.execute("RELEASE step")
+            return
+        batch = sql.batch_of(connection)
+        assert batch is not None
+        sql.send(connection, "SAVEPOINT step")
         try:
             yield connection
+            sql.send(connection, "RELEASE step")
+            sql.flush(connection)  # the call's writes: an error they meet is the call's own
         except BaseException:
-            try:
-                raw.execute("ROLLBACK TO step")
-                raw.execute("RELEASE step")
-            except BaseException as exc:  # the transaction is unusable: the group fails
-                self._broken = exc
+            begun = not any(statement == "SAVEPOINT step" for statement, *_ in batch.queued)
+            batch.discard()  # what the call queued and never sent
+            if begun:
+                try:
+                    sql.run(connection, "ROLLBACK TO step")
+                    sql.run(connection, "RELEASE step")
+                except BaseException as exc:  # the transaction is unusable: the group fails
+                    self._broken = exc
             raise
-        raw.execute("RELEASE step")
 
 
 def null_pool_engine(url: str) -> Engine:

@@ -54,6 +54,14 @@ class Batch:
         self.statements = 0  # statements they carried (the COMMIT not counted)
         self._cursor: Any = None  # the cursor that carries the writes
 
+    def discard(self) -> None:
+        """Forget what is queued and what was read ahead (the caller rolls back)."""
+        for _statement, _params, read in self.queued:
+            if read is not None:
+                read.close()
+        self.queued.clear()
+        self.prefetched.clear()
+
     def flush(
         self,
         connection: Connection,
