@@ -80,8 +80,12 @@ class Database:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = 10
             kwargs["pool_pre_ping"] = True
+            # psycopg prepares no statements of its own: after any rollback it deallocates
+            # every prepared statement of the connection (DEALLOCATE ALL) when it has some,
+            # and with them the hot path's (see store.pgwire), which prepares its own
+            kwargs["connect_args"] = {"prepare_threshold": None}
             if schema:
-                kwargs["connect_args"] = {"options": f"-csearch_path={schema}"}
+                kwargs["connect_args"]["options"] = f"-csearch_path={schema}"
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             self._configure_sqlite()
@@ -303,9 +307,11 @@ _JOINED: ContextVar[CommitGroup | None] = ContextVar("reelsmith_commit_group", d
 
 
 # How often a call that met a deadlock or a serialization failure (PostgreSQL) is run again, in
-# a later group, before its error is its answer.
+# a later group, before its error is its answer. So is a call whose prepared statement was
+# deallocated by something else on its connection (store.pgwire prepares it afresh).
 TRANSIENT_RETRIES = 3
-_TRANSIENT_SQLSTATES = ("40P01", "40001")  # deadlock detected, serialization failure
+# deadlock detected, serialization failure, prepared statement does not exist
+_TRANSIENT_SQLSTATES = ("40P01", "40001", "26000")
 
 
 def _transient(exc: BaseException) -> bool:

@@ -31,6 +31,8 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
+from reelsmith.store import pgwire
+
 _PARAM = re.compile(r"(?<!:):(\w+)")
 BATCH = "reelsmith.batch"  # the key of a write transaction's Batch in Connection.info
 
@@ -42,23 +44,24 @@ def _translate(sql: str, dialect: str) -> str:
     return sql
 
 
+@cache
+def _is_read(statement: str) -> bool:
+    return statement.lstrip()[:6].upper() == "SELECT"
+
+
 class Batch:
     """The statements of one PostgreSQL write transaction waiting to be sent, and the rows of
     the reads sent ahead of time."""
 
     def __init__(self) -> None:
-        # (statement, parameters, the cursor of a prefetched read or None for a write)
-        self.queued: list[tuple[str, dict[str, Any], Any]] = []
+        # (statement, parameters, whether it is a read sent ahead)
+        self.queued: list[tuple[str, dict[str, Any], bool]] = []
         self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-        self.round_trips = 0  # pipelines sent: one round trip each
-        self.statements = 0  # statements they carried (the COMMIT not counted)
-        self._cursor: Any = None  # the cursor that carries the writes
+        self.round_trips = 0  # batches sent: one round trip each
+        self.statements = 0  # statements they carried (BEGIN and COMMIT not counted)
 
     def discard(self) -> None:
         """Forget what is queued and what was read ahead (the caller rolls back)."""
-        for _statement, _params, read in self.queued:
-            if read is not None:
-                read.close()
         self.queued.clear()
         self.prefetched.clear()
 
@@ -67,39 +70,28 @@ class Batch:
         connection: Connection,
         then: tuple[str, dict[str, Any]] | None = None,
         commit: bool = False,
-    ) -> Any:
-        """Send the queued statements, then ``then`` (its cursor is returned, its result
-        ready), then with ``commit`` the COMMIT, in one round trip."""
+    ) -> pgwire.Result | None:
+        """Send the queued statements, then ``then`` (its result is returned), then with
+        ``commit`` the COMMIT, in one round trip."""
         raw = connection.connection.driver_connection
-        assert raw is not None
         queued, self.queued = self.queued, []
-        if self._cursor is None:
-            self._cursor = raw.cursor()
-        reads: list[tuple[tuple[str, tuple[tuple[str, Any], ...]], Any]] = []
-        cursor = None
+        statements = [(statement, params) for statement, params, _read in queued]
+        if then is not None:
+            statements.append(then)
         self.round_trips += 1
-        self.statements += len(queued) + (then is not None)
-        with _driver_errors(connection), raw.pipeline():
-            for statement, params, read in queued:
-                if read is None:
-                    self._cursor.execute(statement, params)
-                    stale, reads = reads, []  # a write after a read: its row may be stale
-                    for _key, old in stale:
-                        old.close()
-                else:
-                    read.execute(statement, params)
-                    reads.append(((statement, _frozen(params)), read))
-            if then is not None:
-                cursor = raw.cursor()
-                cursor.execute(*then)
-            if commit:
-                raw.commit()
+        self.statements += len(statements)
+        with _driver_errors(connection):
+            results = pgwire.run(raw, statements, commit=commit)
+        fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        for (statement, params, read), result in zip(queued, results, strict=False):
+            if read:
+                fresh[(statement, _frozen(params))] = result.first()
+            else:
+                fresh.clear()  # a write after a read: its row may be stale
         if then is not None and not _is_read(then[0]):
-            reads = []
-        for key, read in reads:
-            self.prefetched[key] = _first_row(read)
-            read.close()
-        return cursor
+            fresh.clear()
+        self.prefetched.update(fresh)
+        return results[-1] if then is not None else None
 
 
 @contextmanager
@@ -119,51 +111,42 @@ def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(params.items()))
 
 
-def _first_row(cursor: Any) -> Any:
-    row = cursor.fetchone()
-    if row is None:
-        return None
-    return dict(zip([column[0] for column in cursor.description], row, strict=True))
-
-
 def batch_of(connection: Connection) -> Batch | None:
     """The write transaction's batch (PostgreSQL, inside `Database.write`), else None."""
     return connection.info.get(BATCH)  # type: ignore[no-any-return]
 
 
-def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None) -> Any:
+def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None) -> pgwire.Result:
+    """Run ``sql`` now (with whatever the batch holds, first); its row count and first row."""
     # The statement belongs to the connection's open transaction: SQLAlchemy begins it on the
     # same driver connection (see Database: BEGIN IMMEDIATE on SQLite) and commits it.
     if not connection.in_transaction():
         raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
-    statement = _translate(sql, connection.dialect.name)
     batch = batch_of(connection)
-    if batch is not None and not _is_read(statement):
-        batch.prefetched.clear()  # a write may change what an earlier read found
-    if batch is not None and batch.queued:
-        return batch.flush(connection, then=(statement, dict(params or {})))
-    cursor = connection.connection.cursor()
-    with _driver_errors(connection, statement):
-        cursor.execute(statement, dict(params or {}))
     if batch is not None:
-        batch.round_trips += 1
-        batch.statements += 1
-    return cursor
-
-
-@cache
-def _is_read(statement: str) -> bool:
-    return statement.lstrip()[:6].upper() == "SELECT"
+        if not _is_read(sql):
+            batch.prefetched.clear()  # a write may change what an earlier read found
+        result = batch.flush(connection, then=(sql, dict(params or {})))
+        assert result is not None
+        return result
+    statement = _translate(sql, connection.dialect.name)
+    cursor = connection.connection.cursor()
+    try:
+        with _driver_errors(connection, statement):
+            cursor.execute(statement, dict(params or {}))
+        if cursor.description is None:
+            return pgwire.Result(cursor.rowcount)
+        row = cursor.fetchone()
+        columns = [column[0] for column in cursor.description]
+        return pgwire.Result(cursor.rowcount, columns, [] if row is None else [tuple(row)])
+    finally:
+        cursor.close()
 
 
 def run(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> int:
     """Execute ``sql`` (``:name`` parameters) on ``connection`` now; the number of rows it
     changed."""
-    cursor = _execute(connection, sql, params)
-    try:
-        return int(cursor.rowcount)
-    finally:
-        cursor.close()
+    return _execute(connection, sql, params).rowcount
 
 
 def send(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> None:
@@ -177,7 +160,7 @@ def send(connection: Connection, sql: str, params: Mapping[str, Any] | None = No
     if not connection.in_transaction():
         raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
     batch.prefetched.clear()
-    batch.queued.append((_translate(sql, connection.dialect.name), dict(params or {}), None))
+    batch.queued.append((sql, dict(params or {}), False))
 
 
 def prefetch(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> None:
@@ -187,43 +170,32 @@ def prefetch(connection: Connection, sql: str, params: Mapping[str, Any] | None 
     its row stale, and it is dropped (the later `one` then reads afresh). A no-op outside
     PostgreSQL write transactions."""
     batch = batch_of(connection)
-    if batch is None:
-        return
-    raw = connection.connection.driver_connection
-    assert raw is not None
-    statement = _translate(sql, connection.dialect.name)
-    batch.queued.append((statement, dict(params or {}), raw.cursor()))
+    if batch is not None:
+        batch.queued.append((sql, dict(params or {}), True))
 
 
 def one(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
     """The first row as a dict keyed by column name, or None."""
     batch = batch_of(connection)
     if batch is not None:
-        key = (_translate(sql, connection.dialect.name), _frozen(params or {}))
-        if any(queued[0] == key[0] and queued[2] is not None for queued in batch.queued):
+        if any(read and queued == sql for queued, _params, read in batch.queued):
             batch.flush(connection)  # the read was sent ahead: send it now, with the rest
+        key = (sql, _frozen(params or {}))
         if key in batch.prefetched:
             return batch.prefetched.pop(key)
-    cursor = _execute(connection, sql, params)
-    try:
-        return _first_row(cursor)
-    finally:
-        cursor.close()
+    return _execute(connection, sql, params).first()
 
 
 def scalar(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
     """The first column of the first row, or None."""
-    cursor = _execute(connection, sql, params)
-    try:
-        row = cursor.fetchone()
-        return None if row is None else row[0]
-    finally:
-        cursor.close()
+    result = _execute(connection, sql, params)
+    return result.rows[0][0] if result.rows else None
 
 
 def flush(connection: Connection, commit: bool = False) -> None:
     """Send what the write transaction's batch holds (with ``commit``, and the COMMIT) in one
-    round trip; a no-op without a batch (and without anything queued, unless ``commit``)."""
+    round trip; a no-op without a batch or with nothing queued (the caller's commit then
+    commits, if a transaction is open)."""
     batch = batch_of(connection)
-    if batch is not None and (batch.queued or commit):
+    if batch is not None and batch.queued:
         batch.flush(connection, commit=commit)
