@@ -6,9 +6,10 @@ time). On SQLite, writers first queue on a lock shared by every process using th
 file (``flock`` on ``<database>-writer``): a writer waiting there wakes the moment the
 previous one commits, where SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries,
 so several server processes can share one SQLite file without those sleeps. The server
-runs its SQLite writes in commit groups (`CommitGroup`): the write transactions of one pass
-of its event loop share one transaction and one commit, each in a savepoint of its own, and
-each request answers once that commit is done.
+runs its writes in commit groups (`CommitGroup`), on either database: the write transactions
+of one pass of its event loop share one transaction and one commit, each in a savepoint of
+its own, and each request answers once that commit is done. On PostgreSQL a write
+transaction's statements travel in batches, one round trip each (see `store.sql`).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
 process being killed. SQLite's own automatic checkpoints, every ``WAL_CHECKPOINT_PAGES``, keep
