@@ -377,3 +377,100 @@ def test_the_retired_thread_setting_is_refused_by_name():
 
     with pytest.raises(SettingsError, match="database_threads is no longer used"):
         Settings.load(database_threads=16)
+
+
+def test_a_postgresql_group_commits_while_the_loop_runs_the_next(tmp_path):
+    """The loop does not wait for a PostgreSQL group's COMMIT: here the COMMIT takes 0.3 s
+    (a deferred trigger sleeps), the loop keeps running, a later group commits first, and
+    the slow call answers only once its own commit is done."""
+    db, schema = make_database("postgresql", tmp_path)
+    try:
+        db.migrate()
+        with db.write() as connection:
+            connection.exec_driver_sql("CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)")
+            connection.exec_driver_sql("CREATE TABLE slow (who VARCHAR(8) PRIMARY KEY)")
+            connection.exec_driver_sql(
+                "CREATE FUNCTION sleepy() RETURNS trigger LANGUAGE plpgsql AS"
+                " $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$"
+            )
+            connection.exec_driver_sql(
+                "CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON slow"
+                " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION sleepy()"
+            )
+        group = CommitGroup(db)
+        answered: list[str] = []
+        ticks = 0
+
+        def insert(table: str, who: str) -> str:
+            with db.write() as connection:
+                sql.send(connection, f"INSERT INTO {table} VALUES (:who)", {"who": who})
+            return who
+
+        def committed(table: str) -> list[str]:
+            with db.read() as connection:
+                rows = connection.exec_driver_sql(f"SELECT who FROM {table}").all()
+            return [row[0] for row in rows]
+
+        async def call(table: str, who: str) -> None:
+            await group.run(insert, table, who, writes=True)
+            answered.append(who)
+            assert committed(table) == [who]  # committed before it answered
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        async def main() -> None:
+            tick = asyncio.ensure_future(ticker())
+            slow = asyncio.ensure_future(call("slow", "s"))
+            await asyncio.sleep(0.05)
+            await call("marks", "m")  # a later group, committed while the first still is
+            await slow
+            tick.cancel()
+
+        asyncio.run(main())
+        assert answered == ["m", "s"]
+        assert ticks >= 15
+        assert group.groups == 2
+    finally:
+        db.dispose()
+        drop_schema(schema or "")
+
+
+def test_a_failed_postgresql_commit_fails_its_calls_and_frees_the_connection(tmp_path):
+    db, schema = make_database("postgresql", tmp_path)
+    try:
+        db.migrate()
+        with db.write() as connection:
+            connection.exec_driver_sql("CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)")
+            connection.exec_driver_sql(
+                "CREATE TABLE child (who VARCHAR(8) REFERENCES marks (who)"
+                " DEFERRABLE INITIALLY DEFERRED)"
+            )
+        group = CommitGroup(db)
+
+        def insert(table: str, who: str) -> str:
+            with db.write() as connection:
+                sql.send(connection, f"INSERT INTO {table} VALUES (:who)", {"who": who})
+            return who
+
+        async def main() -> list[Any]:
+            return list(
+                await asyncio.gather(
+                    group.run(insert, "marks", "a", writes=True),
+                    group.run(insert, "child", "nobody", writes=True),  # fails at COMMIT
+                    return_exceptions=True,
+                )
+            )
+
+        results = asyncio.run(main())
+        assert all(isinstance(result, IntegrityError) for result in results), results
+        assert asyncio.run(group.run(insert, "marks", "b", writes=True)) == "b"
+        with db.read() as connection:
+            assert connection.exec_driver_sql("SELECT who FROM marks").all() == [("b",)]
+        assert db.engine.pool.checkedout() == 0  # every connection back in the pool
+    finally:
+        db.dispose()
+        drop_schema(schema or "")

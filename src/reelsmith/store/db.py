@@ -347,9 +347,12 @@ class CommitGroup:
     On PostgreSQL the calls lock their players' rows as they go (``FOR UPDATE``), and the
     locks are held until the group commits. A call's statements travel in batches (see
     `store.sql`): its reads in one round trip, its writes and the savepoint's release in
-    another, so an error is its own; the group's COMMIT is one more, and one flush of the
-    write-ahead log for the whole group. No thread hands a request over: while the loop
-    waits for the database, the other server processes and the database use the cores.
+    another, so an error is its own. The group's COMMIT (one flush of the write-ahead log for
+    the whole group) is sent with its last writes, and the loop does not wait for it: it
+    serves requests and runs the next group, on another connection, and answers the group's
+    calls when the database answers the COMMIT (a slow flush stalls no one else). No thread
+    hands a request over: while the loop waits for a call's reads or writes, the other
+    server processes and the database use the cores.
     Two processes' groups that lock the same players in opposite orders deadlock; the
     database breaks the deadlock by failing one call, which is run again in the next group
     (up to ``TRANSIENT_RETRIES`` times), as is a call that met a serialization failure.
@@ -410,13 +413,15 @@ class CommitGroup:
 
     def _run_queued(self) -> None:
         """The group: (on SQLite, the writer locks are held) every queued call, then the
-        commit."""
+        commit. On PostgreSQL the commit is sent and the loop goes on: the calls are answered
+        when the database has committed (`_committed`)."""
         queued, self._queued, self._scheduled = self._queued, [], False
         database = self.database
         if database.is_sqlite:
             database._writer_thread = threading.get_ident()
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
         again: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]] = []
+        committing = None
         try:
             connection = database.engine.connect()
             try:
@@ -442,26 +447,79 @@ class CommitGroup:
                     self._connection = None
                 if self._broken is not None:
                     raise self._broken
-                sql.flush(connection, commit=True)  # PostgreSQL: the COMMIT, with the rest
-                connection.commit()
+                committing = sql.send_commit(connection)  # PostgreSQL: sent, not waited for
+                if committing is None:
+                    connection.commit()
             except BaseException:
+                committing = None
                 with contextlib.suppress(Exception):
                     connection.rollback()
                 raise
             finally:
-                connection.info.pop(sql.BATCH, None)
-                connection.close()  # back to the pool
+                if committing is None:
+                    connection.info.pop(sql.BATCH, None)
+                    connection.close()  # back to the pool
         except BaseException as exc:  # the group's transaction failed: every call fails too
-            for _function, _args, answer, _failures in queued:
-                if not answer.done():
-                    answer.set_exception(exc)
+            self._fail(queued, exc)
             if not isinstance(exc, Exception):
                 raise
             return
         finally:
-            self.groups += 1
+            if committing is None:
+                self.groups += 1
             if database.is_sqlite:
                 database._release_writer()
+        if committing is None:
+            self._answer(outcomes, again)
+            return
+        loop = asyncio.get_running_loop()
+        socket = committing.pgconn.socket
+
+        def readable() -> None:
+            try:
+                if not committing.poll():
+                    return  # more to come
+            except BaseException:  # the connection broke: results() raises it below
+                committing.done = True
+            loop.remove_reader(socket)
+            self._committed(connection, committing, queued, outcomes, again)
+
+        loop.add_reader(socket, readable)
+
+    def _committed(
+        self,
+        connection: Connection,
+        committing: Any,
+        queued: list[Any],
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
+        again: list[Any],
+    ) -> None:
+        """A PostgreSQL group's COMMIT has been answered: answer its calls (or, if it failed,
+        fail them all)."""
+        self.groups += 1
+        try:
+            with sql.driver_errors(connection):
+                committing.results()
+            connection.commit()  # SQLAlchemy's account: the database has committed already
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                connection.rollback()
+            self._fail(queued, exc)
+            return
+        finally:
+            connection.info.pop(sql.BATCH, None)
+            with contextlib.suppress(Exception):
+                connection.close()  # back to the pool
+        self._answer(outcomes, again)
+
+    def _fail(self, queued: list[Any], exc: BaseException) -> None:
+        for _function, _args, answer, _failures in queued:
+            if not answer.done():
+                answer.set_exception(exc)
+
+    def _answer(
+        self, outcomes: list[tuple[asyncio.Future[Any], bool, Any]], again: list[Any]
+    ) -> None:
         for answer, ok, value in outcomes:
             if answer.done():
                 continue

@@ -123,13 +123,6 @@ class _Prepared:
 _PREPARED: weakref.WeakKeyDictionary[Any, _Prepared] = weakref.WeakKeyDictionary()
 
 
-def _next_result(pgconn: Any) -> Any:
-    while pgconn.is_busy():  # wait with Python's lock let go, then read what came
-        select.select([pgconn.socket], [], [])
-        pgconn.consume_input()
-    return pgconn.get_result()
-
-
 def run(
     raw: Any, statements: list[tuple[str, dict[str, Any]]], commit: bool = False
 ) -> list[Result]:
@@ -137,38 +130,66 @@ def run(
     round trip, after BEGIN if no transaction is open and before COMMIT with ``commit``; their
     results, in order. The first error the server reports is raised (psycopg's exception
     for it) once the round trip is over; the statements after it did not run."""
-    pgconn = raw.pgconn
-    prepared = _PREPARED.get(raw)
-    if prepared is None:
-        prepared = _PREPARED[raw] = _Prepared()
-    begin = pgconn.transaction_status == _IDLE
-    if begin and (raw.isolation_level is not None or raw.read_only is not None):
-        raise RuntimeError("a batch begins plain transactions only (no isolation or read-only)")
-    sends = []  # (statement text, its name if it must be prepared first, its parameters)
-    for sql, params in statements:
-        text, names = positional(sql)
+    exchange = Exchange(raw, statements, commit)
+    exchange.wait()
+    return exchange.results()
+
+
+class Exchange:
+    """One batch on the wire: sent when made; its answers read as they come (`poll`, which
+    never waits, for a caller watching the socket itself) or all at once (`wait`)."""
+
+    def __init__(
+        self, raw: Any, statements: list[tuple[str, dict[str, Any]]], commit: bool = False
+    ) -> None:
+        self.raw = raw
+        pgconn = self.pgconn = raw.pgconn
+        prepared = _PREPARED.get(raw)
+        if prepared is None:
+            prepared = _PREPARED[raw] = _Prepared()
+        self._prepared = prepared
+        begin = pgconn.transaction_status == _IDLE
+        if begin and (raw.isolation_level is not None or raw.read_only is not None):
+            raise RuntimeError("a batch begins plain transactions only (no isolation or read-only)")
+        sends = []  # (statement text, its parameters)
+        for sql, params in statements:
+            text, names = positional(sql)
+            try:
+                values = [_param(params[n]) for n in names]
+            except KeyError as exc:
+                raise KeyError(f"no parameter {exc} for {sql!r}") from None
+            sends.append((text, values))
+        # per command sent, in order: ("begin"|"commit", None), ("prepare", text), ("run", i)
+        self._expected: list[tuple[str, Any]] = []
+        self._fresh: dict[bytes, bytes] = {}  # statements prepared by this batch
+        self._results = [Result() for _ in statements]
+        self._failure: Exception | None = None
+        self._next = 0  # the command whose answer comes next
+        self._answered = False  # its answer has come (its end, a null result, is next)
+        self.done = False
+        pgconn.enter_pipeline_mode()
         try:
-            values = [_param(params[n]) for n in names]
-        except KeyError as exc:
-            raise KeyError(f"no parameter {exc} for {sql!r}") from None
-        sends.append((text, values))
-    # per command sent, in order: ("begin"|"commit", None), ("prepare", text), ("run", index)
-    expected: list[tuple[str, Any]] = []
-    pgconn.enter_pipeline_mode()
-    try:
+            self._send(sends, begin, commit)
+        except BaseException:
+            self.done = True
+            raise
+
+    def _send(
+        self, sends: list[tuple[bytes, list[bytes | None]]], begin: bool, commit: bool
+    ) -> None:
+        pgconn, expected = self.pgconn, self._expected
         if begin:
             pgconn.send_query_params(b"BEGIN", None)
             expected.append(("begin", None))
-        fresh: dict[bytes, bytes] = {}
         for index, (text, values) in enumerate(sends):
             if _control(text):  # savepoints: cheap to parse, and nothing to deallocate
                 pgconn.send_query_params(text, None)
                 expected.append(("run", index))
                 continue
-            name = prepared.names.get(text) or fresh.get(text)
+            name = self._prepared.names.get(text) or self._fresh.get(text)
             if name is None:
-                name = fresh[text] = f"rs_{prepared.made}".encode("ascii")
-                prepared.made += 1
+                name = self._fresh[text] = f"rs_{self._prepared.made}".encode("ascii")
+                self._prepared.made += 1
                 pgconn.send_prepare(name, text)
                 expected.append(("prepare", text))
             pgconn.send_query_prepared(name, values)
@@ -179,35 +200,63 @@ def run(
         pgconn.pipeline_sync()
         while pgconn.flush():
             select.select([], [pgconn.socket], [])
-        results = [Result() for _ in statements]
-        failure: Exception | None = None
-        for kind, what in expected:
-            result = _next_result(pgconn)
-            while _next_result(pgconn) is not None:  # the command's end
-                pass
-            status = result.status
-            if status == pq.ExecStatus.FATAL_ERROR and failure is None:
-                failure = errors.error_from_result(result, encoding=raw.info.encoding)
-                if isinstance(failure, errors.InvalidSqlStatementName):
-                    # deallocated behind this module's back: prepare afresh next time
-                    prepared.names.clear()
-            if status not in _OK:
-                continue  # the error, or skipped after it (PIPELINE_ABORTED)
-            if kind == "prepare":
-                prepared.names[what] = fresh[what]
-            elif kind == "run" and failure is None:
-                try:
-                    results[what] = _read(result)
-                except TypeError as exc:  # raised once every result is read
-                    failure = exc
-        sync = _next_result(pgconn)
-        if sync is None or sync.status != pq.ExecStatus.PIPELINE_SYNC:
-            raise errors.InternalError("the batch's results did not end where it did")
-    finally:
-        pgconn.exit_pipeline_mode()
-    if failure is not None:
-        raise failure
-    return results
+
+    def poll(self) -> bool:
+        """Read what has come without waiting; True once every answer has (the batch is
+        over, and the connection out of pipeline mode)."""
+        pgconn = self.pgconn
+        if self.done:
+            return True
+        pgconn.consume_input()
+        while not pgconn.is_busy():
+            result = pgconn.get_result()
+            if self._next == len(self._expected):  # all answered: the sync is next
+                if result is None or result.status != pq.ExecStatus.PIPELINE_SYNC:
+                    self._failure = self._failure or errors.InternalError(
+                        "the batch's answers did not end where it did"
+                    )
+                self.done = True
+                pgconn.exit_pipeline_mode()
+                return True
+            if self._answered:
+                if result is None:  # the command's end
+                    self._answered = False
+                    self._next += 1
+                continue
+            if result is None:
+                continue
+            self._answered = True
+            self._take(self._expected[self._next], result)
+        return False
+
+    def wait(self) -> None:
+        """Read every answer, waiting for them (with Python's lock let go)."""
+        while not self.poll():
+            select.select([self.pgconn.socket], [], [])
+
+    def results(self) -> list[Result]:
+        """The statements' results; raises the batch's first error instead, if it met one."""
+        if self._failure is not None:
+            raise self._failure
+        return self._results
+
+    def _take(self, expected: tuple[str, Any], result: Any) -> None:
+        kind, what = expected
+        status = result.status
+        if status == pq.ExecStatus.FATAL_ERROR and self._failure is None:
+            self._failure = errors.error_from_result(result, encoding=self.raw.info.encoding)
+            if isinstance(self._failure, errors.InvalidSqlStatementName):
+                # deallocated behind this module's back: prepare afresh next time
+                self._prepared.names.clear()
+        if status not in _OK:
+            return  # the error, or skipped after it (PIPELINE_ABORTED)
+        if kind == "prepare":
+            self._prepared.names[what] = self._fresh[what]
+        elif kind == "run" and self._failure is None:
+            try:
+                self._results[what] = _read(result)
+            except TypeError as exc:  # raised once every answer is read
+                self._failure = exc
 
 
 def _read(result: Any) -> Result:

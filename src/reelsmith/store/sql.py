@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
+from psycopg import pq
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
@@ -80,7 +81,7 @@ class Batch:
             statements.append(then)
         self.round_trips += 1
         self.statements += len(statements)
-        with _driver_errors(connection):
+        with driver_errors(connection):
             results = pgwire.run(raw, statements, commit=commit)
         fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         for (statement, params, read), result in zip(queued, results, strict=False):
@@ -95,7 +96,7 @@ class Batch:
 
 
 @contextmanager
-def _driver_errors(connection: Connection, statement: str | None = None) -> Iterator[None]:
+def driver_errors(connection: Connection, statement: str | None = None) -> Iterator[None]:
     """The driver's errors as SQLAlchemy's (`IntegrityError` and the rest), as a statement
     run through SQLAlchemy would raise them."""
     dbapi = connection.dialect.loaded_dbapi
@@ -132,7 +133,7 @@ def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None)
     statement = _translate(sql, connection.dialect.name)
     cursor = connection.connection.cursor()
     try:
-        with _driver_errors(connection, statement):
+        with driver_errors(connection, statement):
             cursor.execute(statement, dict(params or {}))
         if cursor.description is None:
             return pgwire.Result(cursor.rowcount)
@@ -190,6 +191,25 @@ def scalar(connection: Connection, sql: str, params: Mapping[str, Any] | None = 
     """The first column of the first row, or None."""
     result = _execute(connection, sql, params)
     return result.rows[0][0] if result.rows else None
+
+
+def send_commit(connection: Connection) -> pgwire.Exchange | None:
+    """Send what the write transaction's batch holds and the COMMIT, without waiting for the
+    answer: the caller watches the exchange (`pgwire.Exchange.poll`) and then takes its
+    results inside `driver_errors`. None without a batch, or with no transaction open (the
+    caller's commit then does what there is to do)."""
+    batch = batch_of(connection)
+    if batch is None:
+        return None
+    raw = connection.connection.driver_connection
+    if not batch.queued and raw.pgconn.transaction_status == pq.TransactionStatus.IDLE:
+        return None
+    statements = [(statement, params) for statement, params, _read in batch.queued]
+    batch.queued = []
+    batch.round_trips += 1
+    batch.statements += len(statements)
+    with driver_errors(connection):
+        return pgwire.Exchange(raw, statements, commit=True)
 
 
 def flush(connection: Connection, commit: bool = False) -> None:
