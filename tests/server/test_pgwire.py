@@ -172,3 +172,15 @@ def test_a_group_call_that_lost_its_prepared_statements_runs_again(db: Database)
     with db.read() as connection:
         found = connection.exec_driver_sql("SELECT who FROM marks ORDER BY who").all()
     assert [row[0] for row in found] == ["a", "b"]
+
+
+def test_an_exchange_that_broke_off_raises_instead_of_answering() -> None:
+    url = os.environ["REELSMITH_TEST_DATABASE_URL"].replace("+psycopg", "")
+    connection = psycopg.connect(url, prepare_threshold=None)
+    try:
+        exchange = pgwire.Exchange(connection, [("SELECT 1 AS one", {})], commit=True)
+        exchange.fail(psycopg.OperationalError("the server went away"))
+        with pytest.raises(psycopg.OperationalError, match="went away"):
+            exchange.results()
+    finally:
+        connection.pgconn.finish()  # mid-batch: the connection is given up, as a broken one is

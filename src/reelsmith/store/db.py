@@ -479,8 +479,8 @@ class CommitGroup:
             try:
                 if not committing.poll():
                     return  # more to come
-            except BaseException:  # the connection broke: results() raises it below
-                committing.done = True
+            except Exception as exc:  # the connection broke: the commit is not known to be done
+                committing.fail(exc)
             loop.remove_reader(socket)
             self._committed(connection, committing, queued, outcomes, again)
 

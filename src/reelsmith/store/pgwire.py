@@ -229,6 +229,13 @@ class Exchange:
             self._take(self._expected[self._next], result)
         return False
 
+    def fail(self, exc: Exception) -> None:
+        """The exchange broke off (the connection failed while its answers were awaited):
+        `results` raises ``exc`` unless the server had reported an error already."""
+        self.done = True
+        if self._failure is None:
+            self._failure = exc
+
     def wait(self) -> None:
         """Read every answer, waiting for them (with Python's lock let go)."""
         while not self.poll():
