@@ -10,6 +10,7 @@ import os
 import uuid
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -45,6 +46,23 @@ def drop_schema(schema: str) -> None:
         connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         connection.commit()
     admin.dispose()
+
+
+@contextmanager
+def scratch_database(kind: str, tmp_path: Any, *statements: str) -> Iterator[Database]:
+    """A migrated database of ``kind`` (PostgreSQL: in a schema of its own) after
+    ``statements`` ran in one write; disposed of (the schema dropped) afterwards."""
+    db, schema = make_database(kind, tmp_path)
+    try:
+        db.migrate()  # on PostgreSQL, creates the test's schema
+        with db.write() as connection:
+            for statement in statements:
+                connection.exec_driver_sql(statement)
+        yield db
+    finally:
+        db.dispose()
+        if schema:
+            drop_schema(schema)
 
 
 class Api:

@@ -24,22 +24,14 @@ from reelsmith.server.settings import Settings
 from reelsmith.store import sql
 from reelsmith.store.db import CommitGroup, Database
 
-from .conftest import OPERATOR_KEY, SECRET, drop_schema, make_database
+from .conftest import OPERATOR_KEY, SECRET, drop_schema, make_database, scratch_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Any) -> Any:
-    db, schema = make_database(request.param, tmp_path)
-    if db.is_sqlite:  # the file the tests name
-        db.dispose()
-        db = Database(f"sqlite:///{tmp_path}/group.db")
-    db.migrate()  # on PostgreSQL, creates the test's schema
-    with db.write() as connection:
-        connection.execute(text("CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"))
-    yield db
-    db.dispose()
-    if schema:
-        drop_schema(schema)
+    marks = "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
+    with scratch_database(request.param, tmp_path, marks) as db:
+        yield db
 
 
 @pytest.fixture
@@ -383,20 +375,16 @@ def test_a_postgresql_group_commits_while_the_loop_runs_the_next(tmp_path):
     """The loop does not wait for a PostgreSQL group's COMMIT: here the COMMIT takes 0.3 s
     (a deferred trigger sleeps), the loop keeps running, a later group commits first, and
     the slow call answers only once its own commit is done."""
-    db, schema = make_database("postgresql", tmp_path)
-    try:
-        db.migrate()
-        with db.write() as connection:
-            connection.exec_driver_sql("CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)")
-            connection.exec_driver_sql("CREATE TABLE slow (who VARCHAR(8) PRIMARY KEY)")
-            connection.exec_driver_sql(
-                "CREATE FUNCTION sleepy() RETURNS trigger LANGUAGE plpgsql AS"
-                " $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$"
-            )
-            connection.exec_driver_sql(
-                "CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON slow"
-                " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION sleepy()"
-            )
+    with scratch_database(
+        "postgresql",
+        tmp_path,
+        "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)",
+        "CREATE TABLE slow (who VARCHAR(8) PRIMARY KEY)",
+        "CREATE FUNCTION sleepy() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$",
+        "CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON slow"
+        " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION sleepy()",
+    ) as db:
         group = CommitGroup(db)
         answered: list[str] = []
         ticks = 0
@@ -434,21 +422,15 @@ def test_a_postgresql_group_commits_while_the_loop_runs_the_next(tmp_path):
         assert answered == ["m", "s"]
         assert ticks >= 15
         assert group.groups == 2
-    finally:
-        db.dispose()
-        drop_schema(schema or "")
 
 
 def test_a_failed_postgresql_commit_fails_its_calls_and_frees_the_connection(tmp_path):
-    db, schema = make_database("postgresql", tmp_path)
-    try:
-        db.migrate()
-        with db.write() as connection:
-            connection.exec_driver_sql("CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)")
-            connection.exec_driver_sql(
-                "CREATE TABLE child (who VARCHAR(8) REFERENCES marks (who)"
-                " DEFERRABLE INITIALLY DEFERRED)"
-            )
+    with scratch_database(
+        "postgresql",
+        tmp_path,
+        "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)",
+        "CREATE TABLE child (who VARCHAR(8) REFERENCES marks (who) DEFERRABLE INITIALLY DEFERRED)",
+    ) as db:
         group = CommitGroup(db)
 
         def insert(table: str, who: str) -> str:
@@ -471,6 +453,3 @@ def test_a_failed_postgresql_commit_fails_its_calls_and_frees_the_connection(tmp
         with db.read() as connection:
             assert connection.exec_driver_sql("SELECT who FROM marks").all() == [("b",)]
         assert db.engine.pool.checkedout() == 0  # every connection back in the pool
-    finally:
-        db.dispose()
-        drop_schema(schema or "")

@@ -17,7 +17,7 @@ from psycopg import errors
 from reelsmith.store import pgwire, sql
 from reelsmith.store.db import CommitGroup, Database
 
-from .conftest import drop_schema, make_database
+from .conftest import scratch_database
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("REELSMITH_TEST_DATABASE_URL"), reason="needs PostgreSQL"
@@ -142,11 +142,8 @@ def test_statements_deallocated_behind_its_back_are_prepared_again(
 
 @pytest.fixture
 def db(tmp_path: Any) -> Iterator[Database]:
-    database, schema = make_database("postgresql", tmp_path)
-    database.migrate()
-    yield database
-    database.dispose()
-    drop_schema(schema or "")
+    with scratch_database("postgresql", tmp_path) as database:
+        yield database
 
 
 def test_a_group_call_that_lost_its_prepared_statements_runs_again(db: Database) -> None:

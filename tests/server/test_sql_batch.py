@@ -15,19 +15,14 @@ from reelsmith.store import sql
 from reelsmith.store.db import Database
 from reelsmith.wallet import ledger
 
-from .conftest import drop_schema, make_database
+from .conftest import scratch_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Database]:
-    database, schema = make_database(request.param, tmp_path)
-    database.migrate()
-    with database.write() as connection:
-        connection.execute(text("CREATE TABLE scratch (id INTEGER PRIMARY KEY, value INTEGER)"))
-    yield database
-    database.dispose()
-    if schema:
-        drop_schema(schema)
+    scratch = "CREATE TABLE scratch (id INTEGER PRIMARY KEY, value INTEGER)"
+    with scratch_database(request.param, tmp_path, scratch) as database:
+        yield database
 
 
 def values(db: Database) -> dict[int, int]:

@@ -66,14 +66,14 @@ class Batch:
         self.queued.clear()
         self.prefetched.clear()
 
-    def flush(
+    def send(
         self,
         connection: Connection,
         then: tuple[str, dict[str, Any]] | None = None,
         commit: bool = False,
-    ) -> pgwire.Result | None:
-        """Send the queued statements, then ``then`` (its result is returned), then with
-        ``commit`` the COMMIT, in one round trip."""
+    ) -> tuple[list[tuple[str, dict[str, Any], bool]], pgwire.Exchange]:
+        """Send the queued statements, then ``then``, then with ``commit`` the COMMIT, in one
+        round trip, without waiting for the answers: what was queued, and the exchange."""
         raw = connection.connection.driver_connection
         queued, self.queued = self.queued, []
         statements = [(statement, params) for statement, params, _read in queued]
@@ -82,7 +82,20 @@ class Batch:
         self.round_trips += 1
         self.statements += len(statements)
         with driver_errors(connection):
-            results = pgwire.run(raw, statements, commit=commit)
+            return queued, pgwire.Exchange(raw, statements, commit=commit)
+
+    def flush(
+        self,
+        connection: Connection,
+        then: tuple[str, dict[str, Any]] | None = None,
+        commit: bool = False,
+    ) -> pgwire.Result | None:
+        """`send`, and wait for the answers: ``then``'s result is returned, and the reads
+        sent ahead are kept for `one`."""
+        queued, exchange = self.send(connection, then, commit)
+        with driver_errors(connection):
+            exchange.wait()
+            results = exchange.results()
         fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         for (statement, params, read), result in zip(queued, results, strict=False):
             if read:
@@ -204,12 +217,7 @@ def send_commit(connection: Connection) -> pgwire.Exchange | None:
     raw = connection.connection.driver_connection
     if not batch.queued and raw.pgconn.transaction_status == pq.TransactionStatus.IDLE:
         return None
-    statements = [(statement, params) for statement, params, _read in batch.queued]
-    batch.queued = []
-    batch.round_trips += 1
-    batch.statements += len(statements)
-    with driver_errors(connection):
-        return pgwire.Exchange(raw, statements, commit=True)
+    return batch.send(connection, commit=True)[1]
 
 
 def flush(connection: Connection, commit: bool = False) -> None:
