@@ -1,6 +1,7 @@
 /** The lobby: every title the player's market offers, with a note when a round is open. */
 import { symbolSvg } from './art/sprite.js';
 import { h } from './dom.js';
+import { t } from './messages.js';
 import { themeOf } from './titles/index.js';
 
 const HERO = {
@@ -15,7 +16,7 @@ export async function renderLobby(app, view) {
     h(
       'section',
       { class: 'lobby', 'aria-labelledby': 'lobby-title' },
-      h('h1', { id: 'lobby-title', class: 'lobby-title' }, 'Choose a game'),
+      h('h1', { id: 'lobby-title', class: 'lobby-title' }, t('lobby.title')),
       h('div', { class: 'lobby-grid' }, ...cards),
     ),
   );
@@ -41,9 +42,9 @@ async function lobbyCard(app, game) {
       { class: 'lobby-body' },
       h('h2', { class: 'lobby-name' }, game.name),
       rules ? h('p', { class: 'lobby-desc' }, rules.description) : null,
-      h('p', { class: 'lobby-rtp' }, `Return to player ${game.variant}%`),
-      open ? h('p', { class: 'lobby-open', role: 'note' }, 'A round is in progress: continue it.') : null,
-      h('a', { class: 'btn btn-accent lobby-play', href: `#/play/${game.id}` }, open ? `Continue ${game.name}` : `Play ${game.name}`),
+      h('p', { class: 'lobby-rtp' }, t('lobby.rtp', { rtp: game.variant })),
+      open ? h('p', { class: 'lobby-open', role: 'note' }, t('lobby.round_open')) : null,
+      h('a', { class: 'btn btn-accent lobby-play', href: `#/play/${game.id}` }, t(open ? 'lobby.continue' : 'lobby.play', { game: game.name })),
     ),
   );
 }

@@ -8,7 +8,7 @@ import { installDevHook } from './dev.js';
 import { sleep } from './dom.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
-import { describe, Messages } from './messages.js';
+import { describe, loadMessages, locale, Messages, t } from './messages.js';
 import { Money } from './money.js';
 import { Motion } from './motion.js';
 import { forget, obtainSession, SessionError } from './session.js';
@@ -49,6 +49,7 @@ class App {
   }
 
   async start() {
+    await loadMessages();
     installSprites();
     document.addEventListener('keydown', (event) => this.game?.onKey(event));
     window.addEventListener('hashchange', () => this.route());
@@ -83,11 +84,10 @@ class App {
     }
     this.me = me;
     this.market = me.market;
-    this.money = Money.fromMarket(me.market);
+    this.money = Money.fromMarket(me.market, locale(me.market.locale));
     this.motion.allowTurbo(me.market.turbo);
     this.gate ??= new RoundGate(me.market.min_round_ms);
     this.gate.minMs = me.market.min_round_ms;
-    document.documentElement.lang = this.money.locale;
     this.setBalance(me.balance.minor);
     this.net.parentElement.hidden = !me.market.show_session_net;
     if (me.market.show_session_net) {
@@ -108,16 +108,16 @@ class App {
       if (match) {
         const info = (await this.api.get('/api/games')).games.find((g) => g.id === match[1]);
         if (!info) {
-          this.messages.show('That game is not offered here.', { kind: 'warning' });
+          this.messages.show(t('app.game_not_offered_here'), { kind: 'warning' });
           window.location.hash = '#/';
           return;
         }
         const game = new Game(this, info);
         this.game = game;
-        document.title = `${info.name} · reelsmith`;
+        document.title = t('app.game_title', { game: info.name });
         await game.mount(this.view);
       } else {
-        document.title = 'reelsmith';
+        document.title = t('app.title');
         await renderLobby(this, this.view);
       }
       this.view.focus({ preventScroll: true });
@@ -147,7 +147,7 @@ class App {
   handleError(error) {
     if (error instanceof ApiError && error.status === 401) return; // sessionEnded shows it
     if (error instanceof ApiError && error.code === 'unreachable') {
-      this.messages.show(describe(error), { actions: [{ label: 'Reload', run: () => window.location.reload() }] });
+      this.messages.show(describe(error), { actions: [{ label: t('app.reload'), run: () => window.location.reload() }] });
       return;
     }
     if (error instanceof ApiError) this.messages.error(error);
@@ -159,8 +159,8 @@ class App {
     return new Promise((resolve) => {
       this.messages.show(describe(error), {
         actions: [
-          { label: 'Retry', run: () => { this.messages.clear(); resolve(true); } },
-          { label: 'Cancel', run: () => { this.messages.clear(); resolve(false); } },
+          { label: t('app.retry'), run: () => { this.messages.clear(); resolve(true); } },
+          { label: t('app.cancel'), run: () => { this.messages.clear(); resolve(false); } },
         ],
       });
       document.body.dataset.unreachable = 'true';
@@ -170,12 +170,12 @@ class App {
   sessionEnded(error) {
     if (this.game) this.game.autoStop = true;
     const demo = this.session?.demo;
-    const text = error.code === 'session_expired' ? 'Your session has expired.' : 'Your session is not valid any more.';
+    const reason = t(error.code === 'session_expired' ? 'error.session_expired' : 'error.invalid_token');
     this.messages.show(
-      demo ? `${text} Start a new one to keep playing; an open round will be waiting.` : `${text} Please open the game again from your account.`,
+      t(demo ? 'app.session_renew' : 'app.session_reopen', { reason }),
       {
         kind: 'error',
-        actions: demo ? [{ label: 'Start a new session', run: () => this.renew() }] : [],
+        actions: demo ? [{ label: t('app.start_new_session'), run: () => this.renew() }] : [],
       },
     );
     document.body.dataset.session = 'expired';
@@ -196,7 +196,7 @@ class App {
   startFailed(error) {
     if (error instanceof ApiError && error.status === 401) return; // sessionEnded explained it
     const text = error instanceof SessionError || error instanceof ApiError ? describe(error) : String(error?.message || error);
-    this.messages.show(text, { actions: [{ label: 'Try again', run: () => window.location.reload() }] });
+    this.messages.show(text, { actions: [{ label: t('app.try_again'), run: () => window.location.reload() }] });
     document.body.dataset.ready = 'failed';
   }
 }

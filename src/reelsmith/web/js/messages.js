@@ -1,26 +1,139 @@
 /**
- * Messages for the player: one banner for problems that need attention (with actions such as
- * Retry), short notices for everything else. Server error codes become plain sentences.
+ * Every sentence the player reads comes from a message catalogue (`/web/i18n/<language>.json`,
+ * one flat object of keys to text): `t('key', {name: value})` looks a key up in the player's
+ * language, falling back to English, and fills `{name}` placeholders. A value may be an object
+ * of plural forms (`{"one": "…", "other": "…"}`), chosen by `Intl.PluralRules` for the
+ * `count` parameter. `loadMessages()` must have resolved before the first `t()`: call `t()`
+ * when rendering, never at a module's top level.
+ *
+ * The language is the `lang` address parameter when given (and then remembered), else the one
+ * remembered, else the browser's (`navigator.languages`), else English. Money and dates are
+ * formatted for it (`locale()` combines it with the market's region).
+ *
+ * The banner and notices are here too: one banner for problems that need attention (with
+ * actions such as Retry), short notices for everything else. Server error codes become
+ * sentences of the catalogue.
  */
 import { h } from './dom.js';
 
-const TEXT = {
-  insufficient_balance: 'Your balance does not cover this bet. Lower the bet or add funds.',
-  session_expired: 'Your session has expired.',
-  invalid_token: 'Your session is not valid any more.',
-  missing_token: 'You are not signed in.',
-  unreachable: 'The game server cannot be reached. Check your connection and try again.',
-  rate_limited: 'Too many requests: please slow down.',
-  min_round_duration: 'Please wait a moment before the next round.',
-  autoplay_not_allowed: 'Autoplay is not available in your market.',
-  game_not_offered: 'This game is not offered in your market.',
-  internal_error: 'Something went wrong on the server. Your last action was not applied.',
-  round_record_corrupt: 'This round cannot be continued; support has been notified.',
-};
+/** The languages shipped; the first is the fallback for a missing key. */
+export const LANGUAGES = ['en', 'de'];
+const STORE_KEY = 'reelsmith.language';
+
+const state = { language: 'en', catalogue: {}, fallback: {}, plurals: null };
+
+async function readCatalogue(language) {
+  // The address goes through the page's import map like every module (fingerprinted files).
+  const module = await import(`/web/i18n/${language}.json`, { with: { type: 'json' } });
+  return module.default;
+}
+
+/** The first shipped language among `wanted` (BCP 47 tags such as "de-AT"), or null. */
+export function matchLanguage(wanted) {
+  for (const tag of wanted) {
+    const primary = String(tag || '').toLowerCase().split(/[-_]/)[0];
+    if (LANGUAGES.includes(primary)) return primary;
+  }
+  return null;
+}
+
+/** The language the player asked for: address parameter, remembered choice, browser. */
+export function chooseLanguage() {
+  const asked = new URLSearchParams(window.location.search).get('lang');
+  if (asked && matchLanguage([asked])) {
+    try {
+      localStorage.setItem(STORE_KEY, matchLanguage([asked]));
+    } catch {
+      /* storage may be disabled; the address still decides */
+    }
+    return matchLanguage([asked]);
+  }
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORE_KEY);
+  } catch {
+    stored = null;
+  }
+  return matchLanguage([stored]) || matchLanguage(navigator.languages || [navigator.language]) || LANGUAGES[0];
+}
+
+/** Remember `language` as the player's choice (a setting); takes effect on the next load. */
+export function rememberLanguage(language) {
+  if (!LANGUAGES.includes(language)) throw new Error(`language "${language}" is not shipped (${LANGUAGES.join(', ')})`);
+  localStorage.setItem(STORE_KEY, language);
+}
+
+/** Load the catalogue of `language` (default: chooseLanguage()) and its English fallback. */
+export async function loadMessages(language = chooseLanguage()) {
+  if (!LANGUAGES.includes(language)) throw new Error(`language "${language}" is not shipped (${LANGUAGES.join(', ')})`);
+  const [fallback, catalogue] = await Promise.all([
+    readCatalogue(LANGUAGES[0]),
+    language === LANGUAGES[0] ? null : readCatalogue(language),
+  ]);
+  state.language = language;
+  state.fallback = fallback;
+  state.catalogue = catalogue ?? fallback;
+  state.plurals = new Intl.PluralRules(language);
+  document.documentElement.lang = language;
+  return language;
+}
+
+/** The player's language ("en", "de"). */
+export function language() {
+  return state.language;
+}
+
+/**
+ * The BCP 47 locale for formatting money, numbers and dates: the player's language with the
+ * market's region ("en_IE" and German -> "de-IE"), or the market's locale when it is in the
+ * player's language already.
+ */
+export function locale(marketLocale = '') {
+  const [lang, region] = String(marketLocale || '').split(/[-_]/);
+  if (lang && lang.toLowerCase() === state.language) return String(marketLocale).replace(/_/g, '-');
+  const tag = region ? `${state.language}-${region}` : state.language;
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return state.language;
+  }
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Whether the catalogue (or its English fallback) has `key`. */
+export function has(key) {
+  return key in state.catalogue || key in state.fallback;
+}
+
+/** The text of `key` in the player's language, placeholders filled from `params`. */
+export function t(key, params = {}) {
+  let value = key in state.catalogue ? state.catalogue[key] : state.fallback[key];
+  if (value === undefined) {
+    console.error(`message catalogue: no text for "${key}"`);
+    return key;
+  }
+  if (typeof value === 'object') {
+    const count = Number(params.count);
+    const form = state.plurals ? state.plurals.select(count) : 'other';
+    value = value[form] ?? value.other;
+  }
+  return fill(value, params);
+}
+
+/** A date and time (Date or ISO text) in the player's language and the market's region. */
+export function formatDate(value, marketLocale = '', options = { dateStyle: 'medium', timeStyle: 'medium' }) {
+  const date = value instanceof Date ? value : new Date(value);
+  return new Intl.DateTimeFormat(locale(marketLocale), options).format(date);
+}
 
 /** A sentence for an ApiError (falls back to the server's own message). */
 export function describe(error) {
-  return TEXT[error.code] || error.message || 'Something went wrong.';
+  const key = `error.${error.code}`;
+  if (error.code && has(key)) return t(key);
+  return error.message || t('error.unknown');
 }
 
 export class Messages {
@@ -38,7 +151,7 @@ export class Messages {
       ...actions.map((action) =>
         h('button', { type: 'button', class: 'btn btn-small', onclick: () => action.run() }, action.label),
       ),
-      h('button', { type: 'button', class: 'btn-icon banner-close', 'aria-label': 'Dismiss', onclick: () => this.clear() }, '×'),
+      h('button', { type: 'button', class: 'btn-icon banner-close', 'aria-label': t('banner.dismiss'), onclick: () => this.clear() }, '×'),
     );
     this.banner.hidden = false;
   }

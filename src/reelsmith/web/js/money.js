@@ -54,9 +54,10 @@ export class Money {
     this.numberFmt = new Intl.NumberFormat(this.locale);
   }
 
-  static fromMarket(market) {
+  /** The market's currency; `locale` (default: the market's) decides how amounts are written. */
+  static fromMarket(market, locale = market.locale) {
     return new Money({
-      locale: market.locale,
+      locale,
       currency: market.currency,
       exponent: market.currency_exponent,
     });
