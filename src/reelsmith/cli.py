@@ -269,7 +269,8 @@ def play(
     rng = SeededSource(seed) if seed is not None else SystemSource()
 
     def read(prompt: str) -> str:
-        console.print(f"{prompt} > ", end="")
+        # A prompt is plain text: "[c]ollect" is the key to type, not console markup.
+        console.print(f"{prompt} > ", end="", markup=False, highlight=False)
         line = sys.stdin.readline()
         if not line:
             raise EOFError
@@ -328,10 +329,22 @@ def serve(
             "REELSMITH_DEV_MODE": str(settings.dev_mode),
         }
     )
-    console.print(f"reelsmith serving on http://{host}:{port}/ (database {settings.database_url})")
+    # One line each, never wrapped at the terminal's width: a URL or a key broken across two
+    # lines cannot be copied.
+    console.print(
+        f"reelsmith serving on http://{host}:{port}/ (database {settings.database_url})",
+        soft_wrap=True,
+        markup=False,
+        highlight=False,
+    )
     os.environ.setdefault("REELSMITH_LOG_JSON", "true")
     if "operator_api_key" in settings.generated:
-        console.print(f"operator API key for this run: {settings.operator_api_key}")
+        console.print(
+            f"operator API key for this run: {settings.operator_api_key}",
+            soft_wrap=True,
+            markup=False,
+            highlight=False,
+        )
     uvicorn.run(
         "reelsmith.server.app:serve_app",
         factory=True,
