@@ -2,20 +2,32 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two installs into the one .venv: what running needs (the core package), and everything
+# (the core, the lab's and the cluster's extras, the test tools). Each stamp is newer than
+# pyproject.toml once its install is done; the full install also makes the core one current,
+# so `make run` after `make test` installs nothing, and `make test` after `make run` adds the
+# rest.
 STAMP := $(VENV)/.installed
+CORE_STAMP := $(VENV)/.installed-core
 
-.PHONY: run play test test-slow test-long reliability-report lint format bench clean
+.PHONY: run play test test-slow test-long reliability-report lint format bench wheel-smoke clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,lab,cluster]'
+	touch $(STAMP) $(CORE_STAMP)
+
+$(CORE_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE_STAMP)
+
+run: $(CORE_STAMP)
 	$(BIN)/reelsmith serve --demo --host 127.0.0.1 --port 8000
 
-play: $(STAMP)
+play: $(CORE_STAMP)
 	$(BIN)/reelsmith play days-of-the-tsar
 
 test: $(STAMP)
@@ -49,6 +61,11 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# The built wheel, installed into a fresh venv outside the source tree, serving the web client
+# and a round of each title (CI runs it before `make test`).
+wheel-smoke:
+	$(PYTHON) tests/packaging/wheel_smoke.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache

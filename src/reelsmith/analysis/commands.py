@@ -24,6 +24,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRe
 from reelsmith.analysis.titles import NotAvailableError, title_function
 from reelsmith.analysis.volatility import VOLATILITIES
 from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.extras import MissingExtraError, require
 from reelsmith.games import UnknownGameError, game_folder, load_game
 
 console = Console()
@@ -138,7 +139,8 @@ def analyze(
     try:
         if report is not None:
             check_output_file(report, "--report")
-    except LabInputError as exc:
+            require("lab", "--report draws the PAR sheet's plots")
+    except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
     function = _function(game, "analyze")
     model = _model(game, variant)
@@ -199,12 +201,9 @@ def simulate(
         from reelsmith.analysis.tsar_simulation import ClusterError, check_cluster_address
 
         try:
-            import ray  # noqa: F401
-        except ImportError:
-            fail("--cluster needs Ray: pip install ray")
-        try:
+            require("cluster", "--cluster runs the chunks on a cluster")
             check_cluster_address(cluster)
-        except ClusterError as exc:
+        except (MissingExtraError, ClusterError) as exc:
             fail(str(exc))
 
     with _progress("simulating", counted=True) as progress:
