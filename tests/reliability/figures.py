@@ -2,7 +2,7 @@
 
 Every test that proves something adds what it did here (requests sent, kills survived, inputs
 tried, money discrepancies found, RNG p-values); ``conftest.py`` prints them in pytest's terminal
-summary, so the numbers in the README's Reliability section are the ones a run printed.
+summary, so the numbers in docs/reliability.md are the ones a run printed.
 """
 
 from __future__ import annotations

@@ -469,15 +469,13 @@ def create_app(
         if getattr(_app.state, "freeze_startup_objects", False):
             # The objects made so far (the games' models, the compiled evaluators, the app)
             # live as long as the process: taken out of the collector's reach, a full
-            # collection no longer walks them all (about 200,000 objects: a 95 ms pause of
-            # every request in flight, every few thousand requests).
+            # collection no longer walks them all, pausing every request in flight.
             gc.collect()
             gc.freeze()
             # A young collection every 20,000 allocations instead of 700: a request makes a
             # few thousand short-lived objects (rows, JSON, the round's records), nearly all
-            # freed by reference counting; collecting them 700 at a time cost about a
-            # twentieth of a request's CPU (in-process, six runs each: median 0.84 against
-            # 0.90 ms per request).
+            # freed by reference counting, so collecting them 700 at a time spends CPU on
+            # every request for nearly nothing.
             _young, older, oldest = gc.get_threshold()
             gc.set_threshold(YOUNG_COLLECTION_EVERY, older, oldest)
         yield
@@ -546,8 +544,8 @@ def create_app(
     # groups (see CommitGroup): the write calls of one pass of the loop share a transaction
     # and its commit. A spin's statements take microseconds each on SQLite, and on PostgreSQL
     # they travel in two batches; handing every request to a thread instead only adds the
-    # cost of the hand-off (measured on SQLite: a fifth of a spin's CPU) and, on PostgreSQL,
-    # a commit, a flush of the write-ahead log and three round trips per request.
+    # cost of the hand-off and, on PostgreSQL, a commit, a flush of the write-ahead log and
+    # three round trips per request.
     group = CommitGroup(db)
     app.state.commit_group = group
 

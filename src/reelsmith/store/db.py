@@ -13,8 +13,8 @@ transaction's statements travel in batches, one round trip each (see `store.sql`
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
 process being killed. SQLite's own automatic checkpoints, every ``WAL_CHECKPOINT_PAGES``, keep
-the WAL bounded (a background thread running only PASSIVE checkpoints let it grow without end
-under continuous writes: 16.9 GB in a 10-minute soak).
+the WAL bounded (a background thread running only PASSIVE checkpoints lets it grow without end
+under continuous writes: the log never starts over).
 """
 
 from __future__ import annotations
@@ -42,15 +42,14 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # beginning. SQLite's default, 1,000 pages, checkpoints every 40 or so spins (a spin writes
 # about 25 pages); a spin rewrites the same hot pages (the wallet, the tables' last pages,
 # their indexes), which a checkpoint copies once however many times the log holds them, so
-# fewer, larger checkpoints copy and sync far less (a loop of spins: 0.80 -> 0.65 ms wall per
-# request). The server's `Checkpointer` does most of the copying before that point.
+# fewer, larger checkpoints copy and sync far less. The server's `Checkpointer` does most of
+# the copying before that point.
 WAL_CHECKPOINT_PAGES = 4000
 # SQLite reads the database file through a memory map of up to this size rather than a read
 # call per page. A connection's page cache is dropped whenever another connection (another
 # server process) has committed; with two server processes on one file that is every commit
-# group, and refilling the cache from the map costs far less than from read calls (two
-# workers, A/B runs of bench_server.py: 1,084 and 1,092 requests/s with the map, 978 and
-# 1,047 without; p99 46 ms against 65-71 ms).
+# group, and refilling the cache from the map costs far less than from read calls
+# (docs/performance.md has the runs with and without it).
 MMAP_BYTES = 256 * 1024 * 1024
 # How often the server's checkpointer copies the log into the database file.
 CHECKPOINT_EVERY_SECONDS = 0.02
@@ -267,13 +266,13 @@ class Checkpointer:
 
     Left to SQLite, the transaction whose commit passes ``WAL_CHECKPOINT_PAGES`` copies the
     whole log and syncs the file before its request can answer, and every request queued
-    behind it waits: in a loop of spins, a 15 ms stall every 160 spins, a tenth of the time.
+    behind it waits, so the whole server stalls at every checkpoint.
     Here, every ``CHECKPOINT_EVERY_SECONDS`` a PASSIVE checkpoint copies what the log holds
     without taking or waiting for any lock (SQLite runs it outside Python's global lock, so
     on the other core). SQLite's own checkpoint stays on: when the log passes its mark, the
     committing transaction copies only the little this thread has not, and the log starts
     over (a checkpointer alone never gets a log that writers keep appending to wholly copied,
-    so the log would never start over: it grew to 16.9 GB in a ten-minute soak)."""
+    so the log would never start over and would grow without bound)."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
