@@ -5,6 +5,7 @@ lines are never wrapped at the terminal's width, and the terminal game's prompts
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,10 @@ def test_serve_start_up_lines_are_not_wrapped_on_a_narrow_terminal(tmp_path: Pat
         "COLUMNS": "40",
         "PYTHONUNBUFFERED": "1",
     }
-    command = [sys.executable, "-m", "reelsmith.cli", "serve", "--port", "1"]
+    with socket.socket() as probe:  # a port nothing listens on (the server is stopped
+        probe.bind(("127.0.0.1", 0))  # before it would listen anyway)
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "reelsmith.cli", "serve", "--port", str(port)]
     process = subprocess.Popen(
         [*command, "--database-url", database_url],
         stdout=subprocess.PIPE,
@@ -39,7 +43,7 @@ def test_serve_start_up_lines_are_not_wrapped_on_a_narrow_terminal(tmp_path: Pat
     finally:
         process.kill()
         process.wait(timeout=30)
-    assert first == f"reelsmith serving on http://127.0.0.1:1/ (database {database_url})"
+    assert first == f"reelsmith serving on http://127.0.0.1:{port}/ (database {database_url})"
     # no key was configured, so the process made one up and prints it, whole, on one line
     assert second.startswith("operator API key for this run: ")
     key = second.removeprefix("operator API key for this run: ")

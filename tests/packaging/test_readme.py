@@ -1,0 +1,190 @@
+"""The README's examples are real: its operator and player sessions run, as printed, against a
+server started the way the README starts it, and answer what the README shows.
+
+The README's ``$ ...`` lines in the two API sections are run by bash (curl and jq, as a reader
+would), against a live ``reelsmith serve`` on a free port whose operator key is the one the
+README exports. Each printed answer is compared with the real one: exactly, except for what a
+new server makes up (ids, tokens, expiry times) and what the reels decide (a spin's win and
+balance), which must still have the README's shape. The README's own ids are swapped for the
+live ones as they appear, so ``PLAYER=...`` and the round's replay use this run's values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+# Made up by the server, different in every run: compared by type alone.
+VOLATILE = {"id", "token", "session_id", "round_id", "expires_ms"}
+# Decided by the reels (a win, free spins that leave the round open): compared by shape alone
+# in a spin's answer.
+DRAWN = {"balance", "win", "celebrate", "status"}
+
+
+@dataclass
+class Example:
+    command: str
+    printed: list[str]
+
+
+def section(title: str) -> str:
+    start = README.index(f"### {title}\n")
+    end = README.find("\n### ", start + 1)
+    return README[start:end]
+
+
+def examples(text: str) -> list[Example]:
+    """The ``$`` commands of a section's code blocks (continuation lines joined) and the lines
+    each prints."""
+    found: list[Example] = []
+    for block in re.findall(r"^```\n(.*?)^```", text, flags=re.S | re.M):
+        lines = block.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.startswith("$ "):
+                found[-1].printed.append(line)
+                continue
+            command = line[2:]
+            while command.rstrip().endswith("\\"):
+                command = command.rstrip()[:-1] + " " + lines[i].strip()
+                i += 1
+            found.append(Example(command, []))
+    return found
+
+
+def exported_operator_key() -> str:
+    match = re.search(r"^\$ export REELSMITH_OPERATOR_API_KEY=(\S+)", README, flags=re.M)
+    assert match, "the README shows how the operator key is set (REELSMITH_OPERATOR_API_KEY)"
+    return match.group(1)
+
+
+def compare(printed: Any, real: Any, where: str, drawn: bool, ids: dict[str, str]) -> None:
+    """``real`` answers what ``printed`` shows; records the README's ids against the real."""
+    if isinstance(printed, dict):
+        assert isinstance(real, dict) and printed.keys() == real.keys(), (where, printed, real)
+        for key in printed:
+            here = f"{where}.{key}"
+            if key in VOLATILE:
+                assert type(printed[key]) is type(real[key]), (here, printed[key], real[key])
+                if isinstance(printed[key], str):
+                    ids[printed[key]] = real[key]
+            elif drawn and key in DRAWN:
+                assert type(printed[key]) is type(real[key]), (here, printed[key], real[key])
+                if isinstance(printed[key], dict):
+                    assert printed[key].keys() == real[key].keys(), (here, printed[key], real[key])
+            else:
+                compare(printed[key], real[key], here, drawn, ids)
+    else:
+        assert printed == real, (where, printed, real)
+
+
+def substitute(text: str, ids: dict[str, str]) -> str:
+    for printed, real in ids.items():
+        text = text.replace(printed, real)
+    return text
+
+
+def assignment(command: str, ids: dict[str, str]) -> tuple[str, str] | None:
+    """``NAME=value``: the README's value, or the live one where the README printed it (a
+    value cut short with ``...`` stands for the one it begins)."""
+    match = re.fullmatch(r"([A-Z_]+)=(\S+)", command.strip())
+    if not match:
+        return None
+    name, value = match.groups()
+    if value.endswith("..."):
+        starts = [real for printed, real in ids.items() if printed.startswith(value[:-3])]
+        assert len(starts) == 1, f"{command}: no single earlier value begins {value[:-3]!r}"
+        return name, starts[0]
+    return name, ids.get(value, value)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    if not (shutil.which("curl") and shutil.which("jq")):
+        pytest.skip("the README's examples use curl and jq")
+    from tests.reliability.live import free_port
+
+    folder = tmp_path_factory.mktemp("readme")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")}
+    env["REELSMITH_OPERATOR_API_KEY"] = exported_operator_key()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reelsmith.cli", "serve", "--port", str(port)],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        probe = subprocess.run(["curl", "-sf", f"{base}/healthz"], capture_output=True)
+        if probe.returncode == 0:
+            break
+        assert process.poll() is None, "reelsmith serve exited"
+        assert time.monotonic() < deadline, "reelsmith serve did not answer in 120 s"
+        time.sleep(0.25)
+    yield base
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def run_section(title: str, base: str, env: dict[str, str], ids: dict[str, str]) -> int:
+    ran = 0
+    for example in examples(section(title)):
+        command = substitute(example.command, ids)
+        assigned = assignment(command, ids)
+        if assigned:
+            env[assigned[0]] = assigned[1]
+            continue
+        assert command.startswith("curl "), f"not an example the test can run: {command}"
+        command = command.replace("localhost:8000", base.removeprefix("http://"))
+        result = subprocess.run(
+            ["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert result.returncode == 0, (command, result.stderr)
+        real = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+        printed = [json.loads(line) for line in example.printed]
+        assert len(real) == len(printed), (command, result.stdout)
+        for printed_doc, real_doc in zip(printed, real, strict=True):
+            compare(printed_doc, real_doc, command[:60], "/spin" in command, ids)
+        ran += 1
+    return ran
+
+
+def test_the_readme_operator_and_player_sessions_run_as_printed(live_server) -> None:
+    env = {"PATH": os.environ["PATH"]}
+    ids: dict[str, str] = {}
+    ran = run_section("Create, fund and launch a player (operator)", live_server, env, ids)
+    ran += run_section("Spin through the API (player)", live_server, env, ids)
+    # create, deposit, session, a wrong key; two spins, a reused key, a replay
+    assert ran == 8
+
+
+def test_the_readme_names_the_make_targets_that_do_what_it_says() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = re.search(r"^play:.*\n\t(.+)$", makefile, flags=re.M)
+    assert recipe and recipe.group(1).endswith("reelsmith play days-of-the-tsar")
+    assert "`make play` plays Days of the Tsar" in section("Play in the terminal")
+    assert "make run" in README and "make test" in README
+
+
+def test_the_readme_tells_how_a_player_opens_the_web_client_with_a_token() -> None:
+    # the client reads the launch token from ?token= (web/js/session.js; tests/web use it)
+    session_js = (ROOT / "src/reelsmith/web/js/session.js").read_text()
+    assert "searchParams.get('token')" in session_js
+    assert "/?token=" in section("Create, fund and launch a player (operator)")
