@@ -3,8 +3,9 @@
 Builds the wheel from a copy of the sources, installs it (the core, no extras) into a fresh
 venv in a temporary folder outside the source tree, and from there:
 
-- checks the install is the core one (no matplotlib, no Ray) and that a command needing an
-  extra says which one, with a non-zero exit;
+- checks the installed package has every file of ``src/reelsmith``, that the install is the
+  core one (no matplotlib, no Ray) and that a command needing an extra says which one, with a
+  non-zero exit;
 - starts ``reelsmith serve`` on a free loopback port;
 - loads the web client: ``/``, then every file it references, transitively (HTML ``src`` and
   ``href``, JavaScript imports, CSS ``url()`` and ``@import``), and every file of the installed
@@ -133,6 +134,16 @@ def check_installed(bin_dir: Path, work: Path) -> Path:
     package = Path(found["file"]).parent
     if not package.is_relative_to(work / "venv"):
         raise SmokeError(f"reelsmith was imported from {package}, not from the fresh venv")
+    source = ROOT / "src" / "reelsmith"
+    missing = sorted(
+        str(file.relative_to(source))
+        for file in source.rglob("*")
+        if file.is_file()
+        and "__pycache__" not in file.parts
+        and not (package / file.relative_to(source)).is_file()
+    )
+    if missing:
+        raise SmokeError(f"files of src/reelsmith missing from the installed package: {missing}")
     present = [module for module, there in found["extras"].items() if there]
     if present:
         raise SmokeError(f"the core install brought extras' modules: {', '.join(present)}")
