@@ -267,6 +267,8 @@ class References(html.parser.HTMLParser):
 JS_IMPORT = re.compile(r"""(?:\bimport|\bexport)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]""")
 JS_BARE_IMPORT = re.compile(r"""\bimport\s*\(?\s*['"]([^'"]+)['"]""")
 JS_WEB_PATH = re.compile(r"""['"`](/web/[^'"`\s$]+)['"`]""")
+JS_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+JS_LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
 CSS_IMPORT = re.compile(r"""@import\s+['"]([^'"]+)['"]""")
 
@@ -277,10 +279,14 @@ def references(kind: str, text: str) -> Iterator[str]:
         parser.feed(text)
         yield from parser.found
     elif kind in (".js", ".mjs"):
+        # a path named in a comment is not loaded; a computed one (`${...}`) is not followed,
+        # and the files it may name are served in the pass over the installed folder
+        text = JS_LINE_COMMENT.sub("", JS_BLOCK_COMMENT.sub("", text))
         yield from JS_IMPORT.findall(text)
         yield from JS_BARE_IMPORT.findall(text)
         yield from JS_WEB_PATH.findall(text)
     elif kind == ".css":
+        text = JS_BLOCK_COMMENT.sub("", text)
         yield from CSS_URL.findall(text)
         yield from CSS_IMPORT.findall(text)
 
