@@ -104,3 +104,23 @@ def test_every_module_imports_without_the_extras_and_the_test_tools() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "imported"
+
+
+def test_the_package_data_covers_every_file_the_package_reads() -> None:
+    # Every file of src/reelsmith that is not a module must match a package-data pattern, or
+    # the wheel leaves it out (the wheel smoke in CI checks the built wheel itself).
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    package = ROOT / "src" / "reelsmith"
+    patterns = setuptools["package-data"]["reelsmith"]
+    covered = {path for pattern in patterns for path in package.glob(pattern)}
+    data = {
+        path
+        for path in package.rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+    }
+    assert data, "the package has data files (models, markets, the web client)"
+    assert sorted(str(p.relative_to(package)) for p in data - covered) == []
+    # the migrations have no __init__.py: their modules are named as package data too, so
+    # they are packed whether or not setuptools takes their folders for namespace packages
+    migrations = set((package / "store" / "migrations").rglob("*.py"))
+    assert migrations and migrations <= covered
