@@ -14,7 +14,7 @@ from rich.console import Console
 from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.model import ModelError, model_document
 from reelsmith.engine.screen import GridError, parse_grid
-from reelsmith.games import UnknownGameError, load_game
+from reelsmith.games import UnknownGameError, resolve_title
 
 app = typer.Typer(
     help="reelsmith: slot titles to the letter of their rules, and the mathematics to prove them.",
@@ -25,7 +25,10 @@ app = typer.Typer(
 console = Console()
 err_console = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="Title id, e.g. days-of-the-tsar.")]
+GameArg = Annotated[
+    str,
+    typer.Argument(help="Title id (e.g. days-of-the-tsar) or a title folder / model.toml path."),
+]
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", help="RTP variant id, e.g. 96.00 (default: the model's).")
 ]
@@ -40,7 +43,7 @@ def fail(message: str) -> NoReturn:
 
 def _load(game: str, variant: str | None = None):  # type: ignore[no-untyped-def]
     try:
-        model = load_game(game)
+        model = resolve_title(game)
         model.variant(variant)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
@@ -133,7 +136,16 @@ def evaluate(
     if not texts:
         fail("give at least one --grid or a --grids file")
 
-    if loaded.id == "sultan-spins":
+    from reelsmith.engine.catalogue import is_catalogue
+
+    if is_catalogue(loaded):
+        if bet is not None or level:
+            fail(
+                f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
+                "not --bet or --level"
+            )
+        evaluator = _catalogue_evaluator(loaded, lines, coins_per_line, coin_size)
+    elif loaded.id == "sultan-spins":
         if lines is not None or coins_per_line is not None or coin_size is not None:
             fail("Sultan Spins takes --bet, not --lines, --coins-per-line or --coin-size")
         evaluator = _sultan_evaluator(loaded, bet, level)
@@ -188,6 +200,30 @@ def _tsar_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # 
     return _Evaluator(tsar.check_screen, lambda g: tsar.evaluate_grid(loaded, g, the_bet), describe)
 
 
+def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # type: ignore[no-untyped-def]
+    from reelsmith.engine import catalogue_round as catalogue
+
+    options = catalogue.bet_options(loaded)
+    default = options.default
+    try:
+        the_bet = options.validate(
+            default.lines if lines is None else lines,
+            default.coins_per_line if coins_per_line is None else coins_per_line,
+            default.coin_size if coin_size is None else parse_decimal(coin_size, "coin size"),
+        )
+    except BetError as exc:
+        fail(str(exc))
+    describe = (
+        f"bet {the_bet.lines} lines x {the_bet.coins_per_line} coins x {the_bet.coin_size} = "
+        f"{the_bet.total_coins} coins"
+    )
+    return _Evaluator(
+        lambda _model, _grid: None,
+        lambda g: catalogue.evaluate_grid(loaded, g, the_bet),
+        describe,
+    )
+
+
 def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
     from reelsmith.engine.errors import RuleError
     from reelsmith.games.sultan_spins import rules as sultan
@@ -228,7 +264,8 @@ def _print_evaluation(loaded, text, g, describe, result) -> None:  # type: ignor
         )
     if result.get("scatter_win"):
         s = result["scatter_win"]
-        console.print(f"  scatter: {s['count']} eggs = {s['coins']:,} coins")
+        scatter = loaded.symbols[loaded.scatter].name if loaded.scatter >= 0 else "scatter"
+        console.print(f"  scatter: {s['count']} x {scatter} = {s['coins']:,} coins")
     if "total_credits" in result:
         total = f"{result['total_coins']:,} coins = {result['total_credits']} credits"
     else:
@@ -276,8 +313,35 @@ def play(
             raise EOFError
         return line.rstrip("\n")
 
-    terminal = SultanTerminal if loaded.id == "sultan-spins" else TsarTerminal
+    from reelsmith.engine.catalogue import is_catalogue
+    from reelsmith.terminal.catalogue import CatalogueTerminal
+
+    if is_catalogue(loaded):
+        terminal: type = CatalogueTerminal
+    else:
+        terminal = SultanTerminal if loaded.id == "sultan-spins" else TsarTerminal
     terminal(loaded, console, rng, start, read, variant=variant).run()
+
+
+@app.command()
+def validate(
+    path: Annotated[Path, typer.Argument(help="A title folder (or its model.toml).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a model file and its variants; every problem on a line of its own."""
+    from reelsmith.modelio.validate import validate_folder
+
+    folder = path.parent if path.name == "model.toml" else path
+    problems = validate_folder(folder)
+    if as_json:
+        _print_json({"path": str(folder), "valid": not problems, "problems": problems})
+    else:
+        for problem in problems:
+            err_console.print(problem, markup=False, highlight=False, soft_wrap=True)
+        if not problems:
+            console.print(f"{folder}: valid", markup=False, highlight=False)
+    if problems:
+        raise typer.Exit(1)
 
 
 from reelsmith.analysis.commands import register as _register_math_lab  # noqa: E402

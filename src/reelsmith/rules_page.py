@@ -23,9 +23,18 @@ def _pays(row: Any, reels: int) -> dict[str, int]:
     return {str(k): int(row[k]) for k in range(1, reels + 1) if int(row[k]) > 0}
 
 
+def _help_module(model: GameModel) -> Any:
+    """A catalogue title's rules come from its model; a coded title has a help module."""
+    from reelsmith.engine.catalogue import is_catalogue
+
+    if is_catalogue(model):
+        return importlib.import_module("reelsmith.engine.catalogue_help")
+    return importlib.import_module(f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help")
+
+
 def rules_document(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:
     variant = model.variant(variant_id)
-    help_module = importlib.import_module(f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help")
+    help_module = _help_module(model)
     paytable = [
         {
             "symbol": s.id,

@@ -402,6 +402,9 @@ class CatalogueAnalysis:
     spins_given: dict[int, Moments]
     trigger: int
     seconds: float
+    #: ``{win: ways}`` of a base spin's own win, in coins at one coin on every payline.
+    base_wins: dict[int, int]
+    base_line: LineFigures
 
     @property
     def rtp(self) -> Fraction:
@@ -489,14 +492,10 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
             "beside a paying scatter needs the RTP route (analyze_rtp)"
         )
     base_pays = [int(p) for p in model.scatter_pays] if model.scatter >= 0 else [0]
-    base = screen_law(
-        enumerate_screens(
-            model, variant.reel_sets["base"], lines, counted=counted, counted_reels=mask
-        ),
-        base_pays,
-        lines,
-        free.trigger if free is not None else 0,
+    base_distribution = enumerate_screens(
+        model, variant.reel_sets["base"], lines, counted=counted, counted_reels=mask
     )
+    base = screen_law(base_distribution, base_pays, lines, free.trigger if free else 0)
     free_law: ScreenLaw | None = None
     free_given: dict[int, Moments] = {}
     spins_given: dict[int, Moments] = {}
@@ -541,4 +540,6 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
         spins_given=spins_given,
         trigger=free.trigger if free else 0,
         seconds=time.perf_counter() - started,
+        base_wins=base_distribution.screen_wins(np.asarray(base_pays, dtype=np.int64), lines),
+        base_line=line_figures(model, variant.reel_sets["base"]),
     )

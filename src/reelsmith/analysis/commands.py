@@ -25,12 +25,15 @@ from reelsmith.analysis.titles import NotAvailableError, title_function
 from reelsmith.analysis.volatility import VOLATILITIES
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from reelsmith.extras import MissingExtraError, require
-from reelsmith.games import UnknownGameError, game_folder, load_game
+from reelsmith.games import UnknownGameError, is_path_reference, resolve_title, title_folder
 
 console = Console()
 err_console = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="Title id, e.g. days-of-the-tsar.")]
+GameArg = Annotated[
+    str,
+    typer.Argument(help="Title id (e.g. days-of-the-tsar) or a title folder / model.toml path."),
+]
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", help="RTP variant id, e.g. 96.00 (default: the model's).")
 ]
@@ -54,20 +57,26 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _function(game: str, command: str) -> Any:
+def _function(game: str, command: str, model: GameModel) -> Any:
     try:
-        return title_function(game, command)
+        return title_function(model.id, command, model)
     except (UnknownGameError, NotAvailableError) as exc:
         fail(str(exc))
 
 
 def _model(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
+    """The title named by ``game`` (a shipped id or a path), or the model in ``folder``."""
     try:
-        model = load_game(game) if folder is None else load_model(folder)
+        model = resolve_title(game) if folder is None else load_model(folder)
         model.variant(variant)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
     return model
+
+
+def _folder(game: str) -> Path | None:
+    """The folder of a title given by path (None for a shipped title's id)."""
+    return title_folder(game).resolve() if is_path_reference(game) else None
 
 
 def parse_count(text: str, option: str) -> int:
@@ -142,8 +151,8 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
-    function = _function(game, "analyze")
     model = _model(game, variant)
+    function = _function(game, "analyze", model)
     result = function(model, variant)
     if report is not None:
         try:
@@ -193,8 +202,8 @@ def simulate(
             raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
     except LabInputError as exc:
         fail(str(exc))
-    function = _function(game, "simulate")
     model = _model(game, variant)
+    function = _function(game, "simulate", model)
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
@@ -213,11 +222,11 @@ def simulate(
             progress.advance(task, done)
 
         result = function(
-            game,
+            model.id,
             rounds,
             chosen_seed,
             variant_id=model.variant(variant).id,
-            folder=None,
+            folder=_folder(game),
             workers=chosen_workers,
             cluster=cluster,
             progress=advance,
@@ -264,9 +273,12 @@ def tune(
             raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
     except LabInputError as exc:
         fail(str(exc))
-    function = _function(game, "tune")
-    folder = game_dir if game_dir is not None else game_folder(game)
-    model = _model(game, base_variant, folder if game_dir is not None else None)
+    try:
+        folder = game_dir if game_dir is not None else title_folder(game)
+    except (UnknownGameError, ModelError) as exc:
+        fail(str(exc))
+    model = _model(game, base_variant, folder)
+    function = _function(game, "tune", model)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")

@@ -10,6 +10,9 @@ title's folder under ``reelsmith/games``) with any of these functions:
 ``tune_title(game_id, folder, target_rtp, *, volatility, base_variant, force, progress)``
     writes a new variant file and returns a ``LabReport`` describing it.
 
+A catalogue title (``mechanics = "catalogue"`` in its model, shipped or a model file of
+one's own) is served by the generic :mod:`reelsmith.analysis.catalogue`, whatever its id.
+
 A command whose function the title's module lacks (or a title without a module) is reported
 as not available yet, rather than failing half-way.
 """
@@ -23,6 +26,8 @@ from typing import Any, Protocol
 
 from rich.console import Console
 
+from reelsmith.engine.catalogue import is_catalogue
+from reelsmith.engine.model import GameModel
 from reelsmith.games import game_folder
 
 COMMAND_FUNCTIONS = {
@@ -44,7 +49,9 @@ class LabReport(Protocol):
     def render(self, console: Console) -> None: ...
 
 
-def _title_module(game_id: str) -> ModuleType | None:
+def _title_module(game_id: str, model: GameModel | None) -> ModuleType | None:
+    if model is not None and is_catalogue(model):
+        return importlib.import_module("reelsmith.analysis.catalogue")
     name = f"reelsmith.analysis.{game_folder(game_id).name}"
     try:
         return importlib.import_module(name)
@@ -54,14 +61,17 @@ def _title_module(game_id: str) -> ModuleType | None:
         raise
 
 
-def title_function(game_id: str, command: str) -> Callable[..., Any]:
-    """The function implementing ``command`` for ``game_id``.
+def title_function(
+    game_id: str, command: str, model: GameModel | None = None
+) -> Callable[..., Any]:
+    """The function implementing ``command`` for ``game_id`` (``model``: the title's model,
+    which decides for a catalogue title and for one loaded from a path).
 
     Raises ``UnknownGameError`` for a title reelsmith does not ship and
     :class:`NotAvailableError` for one without the command.
     """
     attribute = COMMAND_FUNCTIONS[command]
-    module = _title_module(game_id)
+    module = _title_module(game_id, model)
     function = getattr(module, attribute, None) if module is not None else None
     if not callable(function):
         raise NotAvailableError(f"{command} is not available for {game_id} yet")

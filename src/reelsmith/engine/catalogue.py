@@ -59,7 +59,7 @@ _GAMBLE_KEYS = frozenset(
     {"max_gambles", "win_limit_credits", "colour_multiplier", "suit_multiplier"}
 )
 _BET_KEYS = frozenset({"lines", "coins_per_line", "coin_sizes", "max_total_coins", "default"})
-_TOP_KEYS = frozenset(
+TOP_KEYS = frozenset(
     {
         "id",
         "name",
@@ -77,7 +77,6 @@ _TOP_KEYS = frozenset(
         "free_spins",
         "gamble",
         "bet",
-        "max_win",
     }
 )
 
@@ -308,7 +307,7 @@ def mechanics(model: GameModel) -> Mechanics:
     where = f"{model.source or model.id}"
     if not is_catalogue(model):
         raise ModelError(f'{where}: not a catalogue model (mechanics = "catalogue" is missing)')
-    check_keys(model.raw, _TOP_KEYS, where)
+    check_keys(model.raw, TOP_KEYS, where)
     check_keys(model.bet, _BET_KEYS, f"{where}: bet")
     if any(s.role == "gem" for s in model.symbols):
         raise ModelError(f"{where}: gem symbols need a plug-in mechanic; the catalogue has none")

@@ -462,3 +462,18 @@ def replay(model: GameModel, round_: CatalogueRound) -> CatalogueRound:
     return replay_from(
         model, round_.bet, round_.options, round_.variant, round_.actions, round_.draws
     )
+
+
+def evaluate_grid(model: GameModel, grid: Any, bet: CoinBet) -> dict[str, object]:
+    """Wins on one base-game screen for ``bet``, in the command line's JSON shape."""
+    rules = mechanics(model)
+    wins = evaluate_screen(model, grid, bet.lines, bet.coins_per_line, bet.total_coins)
+    free = rules.free_spins
+    triggers = int(count_symbol_on(grid, free.symbol, rules.trigger_mask)) if free else 0
+    return {
+        "line_wins": [w.to_json() for w in wins.line_wins],
+        "scatter_win": wins.scatter_win.to_json() if wins.scatter_win else None,
+        "total_coins": wins.total_coins,
+        "total_credits": str(credits(wins.total_coins, bet.coin_size)),
+        "free_spins_triggered": free is not None and triggers >= free.trigger,
+    }

@@ -1,0 +1,139 @@
+"""``reelsmith validate PATH``: every problem of a title folder, one line each.
+
+The loader stops at the first problem (a model that cannot load cannot be played); a game
+designer wants them all. This module checks each part of the files on its own, so one bad
+table does not hide the next: the TOML of every file, the top-level keys, the symbols, the
+paylines, the paytable (a pay for an undeclared symbol), each variant's strips (a strip
+holding an undeclared symbol), and then, if the parts are sound, the whole model as the
+engine loads it, its mechanics, and for each variant whether the free spins end on average.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from reelsmith.engine.model import MAX_REELS, MAX_ROWS, MIN_REELS, MIN_ROWS, ModelError
+
+
+def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        problems.append(f"{path}: no such file")
+    except UnicodeDecodeError:
+        problems.append(f"{path}: not UTF-8 text")
+    except tomllib.TOMLDecodeError as exc:
+        problems.append(f"{path}: not valid TOML: {exc}")
+    return None
+
+
+def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
+    """Checks of model.toml's parts, each on its own; returns the declared symbol ids."""
+    from reelsmith.engine.catalogue import TOP_KEYS
+
+    where = str(path)
+    if raw.get("mechanics") not in (None, "catalogue"):
+        problems.append(f'{where}: mechanics {raw["mechanics"]!r} is not "catalogue"')
+    if raw.get("mechanics") == "catalogue":
+        for key in sorted(set(raw) - TOP_KEYS):
+            problems.append(
+                f"{where}: unknown key {key!r}; the keys are: {', '.join(sorted(TOP_KEYS))}"
+            )
+    for key in ("id", "name", "reels", "rows", "default_variant", "paylines", "symbols"):
+        if key not in raw:
+            problems.append(f"{where}: missing key {key!r}")
+    reels, rows = raw.get("reels"), raw.get("rows")
+    if isinstance(reels, int) and not MIN_REELS <= reels <= MAX_REELS:
+        problems.append(f"{where}: reels must be {MIN_REELS}..{MAX_REELS}, got {reels}")
+    if isinstance(rows, int) and not MIN_ROWS <= rows <= MAX_ROWS:
+        problems.append(f"{where}: rows must be {MIN_ROWS}..{MAX_ROWS}, got {rows}")
+    symbols: set[str] = set()
+    for number, entry in enumerate(raw.get("symbols") or [], start=1):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            if entry["id"] in symbols:
+                problems.append(f"{where}: symbol {entry['id']!r} is declared twice")
+            symbols.add(entry["id"])
+        else:
+            problems.append(f"{where}: symbols[{number}] needs an id")
+    for symbol in sorted(set(raw.get("line_pays") or {}) - symbols):
+        problems.append(f"{where}: line_pays.{symbol}: {symbol!r} is not a declared symbol")
+    for table in ("scatter", "wild", "free_spins"):
+        named = (raw.get(table) or {}).get("symbol") if isinstance(raw.get(table), dict) else None
+        if isinstance(named, str) and named not in symbols:
+            problems.append(f"{where}: {table}.symbol: {named!r} is not a declared symbol")
+    lines = raw.get("paylines")
+    if isinstance(lines, list) and isinstance(reels, int) and isinstance(rows, int):
+        for number, line in enumerate(lines, start=1):
+            if (
+                not isinstance(line, list)
+                or len(line) != reels
+                or any(not isinstance(r, int) or not 0 <= r < rows for r in line)
+            ):
+                problems.append(
+                    f"{where}: payline {number} must list {reels} row indices 0..{rows - 1}"
+                )
+    return symbols
+
+
+def _strips(path: Path, raw: dict[str, Any], symbols: set[str], problems: list[str]) -> None:
+    for name, table in (raw.get("reel_sets") or {}).items():
+        strips = table.get("strips") if isinstance(table, dict) else None
+        if not isinstance(strips, list):
+            problems.append(f"{path}: reel_sets.{name} has no strips list")
+            continue
+        for reel, strip in enumerate(strips, start=1):
+            if not isinstance(strip, list):
+                problems.append(f"{path}: reel_sets.{name} reel {reel} is not a list")
+                continue
+            for stop, symbol in enumerate(strip):
+                if symbol not in symbols:
+                    problems.append(
+                        f"{path}: reel_sets.{name} reel {reel} stop {stop} holds {symbol!r}, "
+                        "not a declared symbol"
+                    )
+
+
+def validate_folder(folder: Path) -> list[str]:
+    """Every problem found in the title folder ``folder``; empty when it is sound."""
+    problems: list[str] = []
+    model_path = folder / "model.toml"
+    if not folder.is_dir():
+        return [f"{folder}: no such folder"]
+    raw = _read(model_path, problems)
+    if raw is None:
+        return problems
+    symbols = _parts(model_path, raw, problems)
+    variant_paths = sorted((folder / "variants").glob("*.toml"))
+    if not variant_paths:
+        problems.append(f"{folder / 'variants'}: no variant files")
+    for path in variant_paths:
+        variant_raw = _read(path, problems)
+        if variant_raw is not None:
+            _strips(path, variant_raw, symbols, problems)
+    if problems:
+        return problems
+    # The parts are sound: load the model as the engine does, then its mechanics and figures.
+    from reelsmith.engine.model import load_model
+
+    try:
+        model = load_model(folder)
+    except ModelError as exc:
+        return [str(exc)]
+    if model.raw.get("mechanics") == "catalogue":
+        from reelsmith.analysis.catalogue_exact import analyze_rtp
+        from reelsmith.engine.catalogue import mechanics
+        from reelsmith.engine.catalogue_round import bet_options
+
+        try:
+            mechanics(model)
+            bet_options(model)
+        except ModelError as exc:
+            return [str(exc)]
+        for variant_id in model.variants:
+            try:
+                analyze_rtp(model, variant_id)
+            except ModelError as exc:
+                problems.append(str(exc))
+    return problems
