@@ -138,7 +138,7 @@ def evaluate(
 
     from reelsmith.engine.catalogue import is_catalogue
 
-    if is_catalogue(loaded):
+    if loaded.id not in ("sultan-spins", "days-of-the-tsar") and is_catalogue(loaded):
         if bet is not None or level:
             fail(
                 f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
@@ -316,10 +316,11 @@ def play(
     from reelsmith.engine.catalogue import is_catalogue
     from reelsmith.terminal.catalogue import CatalogueTerminal
 
-    if is_catalogue(loaded):
-        terminal: type = CatalogueTerminal
-    else:
-        terminal = SultanTerminal if loaded.id == "sultan-spins" else TsarTerminal
+    terminal: type = {"sultan-spins": SultanTerminal, "days-of-the-tsar": TsarTerminal}.get(
+        loaded.id, CatalogueTerminal
+    )
+    if terminal is CatalogueTerminal and not is_catalogue(loaded):
+        fail(f"{loaded.name} cannot be played in the terminal: it is not a catalogue title")
     terminal(loaded, console, rng, start, read, variant=variant).run()
 
 

@@ -24,12 +24,16 @@ def _pays(row: Any, reels: int) -> dict[str, int]:
 
 
 def _help_module(model: GameModel) -> Any:
-    """A catalogue title's rules come from its model; a coded title has a help module."""
-    from reelsmith.engine.catalogue import is_catalogue
-
-    if is_catalogue(model):
-        return importlib.import_module("reelsmith.engine.catalogue_help")
-    return importlib.import_module(f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help")
+    """A shipped title's own help module if it has one; else, for a catalogue title, the
+    rules written from its tables."""
+    if model.id in TITLE_FOLDERS:
+        name = f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return importlib.import_module("reelsmith.engine.catalogue_help")
 
 
 def rules_document(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:

@@ -57,8 +57,11 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _function(game: str, command: str, model: GameModel) -> Any:
+def _function(game: str, command: str, model: GameModel | None = None) -> Any:
+    """The lab function for ``game``; a title given by path is decided by its ``model``."""
     try:
+        if model is None:
+            return title_function(game, command)
         return title_function(model.id, command, model)
     except (UnknownGameError, NotAvailableError) as exc:
         fail(str(exc))
@@ -151,8 +154,9 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
+    function = None if is_path_reference(game) else _function(game, "analyze")
     model = _model(game, variant)
-    function = _function(game, "analyze", model)
+    function = function or _function(game, "analyze", model)
     result = function(model, variant)
     if report is not None:
         try:
@@ -202,8 +206,9 @@ def simulate(
             raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
     except LabInputError as exc:
         fail(str(exc))
+    function = None if is_path_reference(game) else _function(game, "simulate")
     model = _model(game, variant)
-    function = _function(game, "simulate", model)
+    function = function or _function(game, "simulate", model)
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
@@ -273,12 +278,13 @@ def tune(
             raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
     except LabInputError as exc:
         fail(str(exc))
+    function = None if is_path_reference(game) else _function(game, "tune")
     try:
         folder = game_dir if game_dir is not None else title_folder(game)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
     model = _model(game, base_variant, folder)
-    function = _function(game, "tune", model)
+    function = function or _function(game, "tune", model)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")

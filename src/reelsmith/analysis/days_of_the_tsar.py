@@ -46,6 +46,7 @@ from reelsmith.analysis.exact import (
 )
 from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.model import GameModel
+from reelsmith.games.days_of_the_tsar.rules import tsar_rules
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,12 @@ def _scatter_value(ways: list[int], cycle: int, pays: list[int]) -> Fraction:
 def analyze(model: GameModel, variant_id: str | None = None) -> TsarFigures:
     variant = model.variant(variant_id)
     base = variant.reel_sets["base"]
-    free = variant.reel_sets[model.features["free_spins"]["reel_set"]]
+    free = variant.reel_sets[tsar_rules(model).free_reel_set]
     reveal = variant.parameters["egg_reveal"]
     values, weights = reveal["values"], reveal["weights"]
     reveal_mean = Fraction(sum(v * w for v, w in zip(values, weights, strict=True)), sum(weights))
-    trigger = int(model.features["free_spins"]["trigger_count"])
-    extra = int(model.features["free_spins"]["extra_spins_per_egg"])
+    trigger = tsar_rules(model).trigger_count
+    extra = tsar_rules(model).extra_spins_per_egg
     pays = [int(p) for p in model.scatter_pays]
 
     base_lines = analyze_line(model, base)
@@ -440,9 +441,9 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> TsarAnalysi
     started = time.perf_counter()
     variant = model.variant(variant_id)
     figures = analyze(model, variant.id)
-    free_name = model.features["free_spins"]["reel_set"]
-    trigger = int(model.features["free_spins"]["trigger_count"])
-    extra = int(model.features["free_spins"]["extra_spins_per_egg"])
+    free_name = tsar_rules(model).free_reel_set
+    trigger = tsar_rules(model).trigger_count
+    extra = tsar_rules(model).extra_spins_per_egg
     reveal_values = [int(v) for v in variant.parameters["egg_reveal"]["values"]]
     reveal_weights = [int(w) for w in variant.parameters["egg_reveal"]["weights"]]
     lines = model.line_count

@@ -20,15 +20,16 @@ as not available yet, rather than failing half-way.
 from __future__ import annotations
 
 import importlib
+import tomllib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol
 
 from rich.console import Console
 
-from reelsmith.engine.catalogue import is_catalogue
+from reelsmith.engine.catalogue import CATALOGUE, is_catalogue
 from reelsmith.engine.model import GameModel
-from reelsmith.games import game_folder
+from reelsmith.games import TITLE_FOLDERS, game_folder
 
 COMMAND_FUNCTIONS = {
     "analyze": "analyze_title",
@@ -49,16 +50,33 @@ class LabReport(Protocol):
     def render(self, console: Console) -> None: ...
 
 
+def _declares_catalogue(game_id: str) -> bool:
+    """Whether a shipped title's model file declares the catalogue (read without loading)."""
+    if game_id not in TITLE_FOLDERS:
+        return False
+    path = game_folder(game_id) / "model.toml"
+    if not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        return tomllib.load(handle).get("mechanics") == CATALOGUE
+
+
 def _title_module(game_id: str, model: GameModel | None) -> ModuleType | None:
-    if model is not None and is_catalogue(model):
+    """A shipped title's own lab module if it has one; else the generic one for a catalogue
+    title (shipped or given by path)."""
+    if model is None:
+        game_folder(game_id)  # an id reelsmith does not ship: UnknownGameError
+    if game_id in TITLE_FOLDERS:
+        name = f"reelsmith.analysis.{game_folder(game_id).name}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    catalogue = is_catalogue(model) if model is not None else _declares_catalogue(game_id)
+    if catalogue:
         return importlib.import_module("reelsmith.analysis.catalogue")
-    name = f"reelsmith.analysis.{game_folder(game_id).name}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    return None
 
 
 def title_function(

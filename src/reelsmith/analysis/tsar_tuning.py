@@ -44,6 +44,7 @@ from reelsmith.analysis.exact import line_gradient
 from reelsmith.analysis.report import write_text_atomically
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
+from reelsmith.games.days_of_the_tsar.rules import tsar_rules
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
 TOLERANCE = Fraction(1, 10_000)
@@ -151,7 +152,7 @@ def _rtp_phase(
     progress: ProgressCallback | None,
 ) -> Fraction:
     """Greedy exact moves among the regular symbols until the RTP is within ``tolerance``."""
-    free_name = str(model.features["free_spins"]["reel_set"])
+    free_name = str(tsar_rules(model).free_reel_set)
     regular = {s.index for s in model.symbols if s.role == "regular"}
     for _ in range(MAX_MOVES):
         figures = _rtp(model, state, variant_id)
@@ -286,7 +287,7 @@ def tune(
     start = model.variant(base_variant)
     variant_id = f"{target_percent:.2f}"
     target = Fraction(target_percent) / 100
-    free_name = str(model.features["free_spins"]["reel_set"])
+    free_name = str(tsar_rules(model).free_reel_set)
     classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
     if volatility is not None and volatility not in classes:
         raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
@@ -355,7 +356,6 @@ def tune(
 
     # Read it back the way the game will: the loader's checks, then the figures again.
     reloaded = load_model(folder)
-    from reelsmith.games.days_of_the_tsar.rules import tsar_rules
 
     tsar_rules(reloaded)
     stored = reloaded.variant(variant_id).figures

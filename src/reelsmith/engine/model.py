@@ -36,7 +36,7 @@ MIN_ROWS, MAX_ROWS = 1, 8
 
 #: Keys of the ``[wild]`` and ``[scatter]`` tables.
 _WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
-_SCATTER_KEYS = frozenset({"symbol", "pays", "reels", "pays_in_free_spins"})
+_SCATTER_KEYS = frozenset({"symbol", "pays", "reels", "pays_in_free_spins", "max_per_reel"})
 
 
 class ModelError(ValueError):
@@ -342,6 +342,7 @@ def load_model(folder: Path) -> GameModel:
     scatter_pays = np.zeros(reels + 1, dtype=np.int64)
     scatter_reels: tuple[int, ...] = tuple(range(reels))
     scatter_in_free_spins = True
+    max_per_reel = rows
     if scatters:
         scatter_raw = _require(raw, "scatter", dict, where)
         at = f"{where}: scatter"
@@ -356,6 +357,13 @@ def load_model(folder: Path) -> GameModel:
         if "reels" in scatter_raw:
             scatter_reels = _reel_list(scatter_raw["reels"], f"{at}.reels", reels)
         scatter_in_free_spins = _flag(scatter_raw, "pays_in_free_spins", True, at)
+        max_per_reel = scatter_raw.get("max_per_reel", rows)
+        if (
+            not isinstance(max_per_reel, int)
+            or isinstance(max_per_reel, bool)
+            or not 1 <= max_per_reel <= rows
+        ):
+            raise ModelError(f"{at}.max_per_reel must be 1..{rows}, got {max_per_reel!r}")
     elif "scatter" in raw:
         raise ModelError(f"{where}: [scatter] is given but no symbol has the role 'scatter'")
 
@@ -402,6 +410,8 @@ def load_model(folder: Path) -> GameModel:
         ):
             if kept:
                 _check_reels(variant, kept[0], allowed, what)
+        if scatters and max_per_reel == 1 and rows > 1:
+            _check_one_per_window(variant, scatters[0], rows)
         variants[variant.id] = variant
     default_variant = _require(raw, "default_variant", str, where)
     if default_variant not in variants:
@@ -460,6 +470,24 @@ def _reel_list(value: Any, where: str, reels: int) -> tuple[int, ...]:
     ):
         raise ModelError(f"{where} must list distinct reel numbers 1..{reels}, got {value!r}")
     return tuple(sorted(r - 1 for r in value))
+
+
+def _check_one_per_window(variant: Variant, symbol: Symbol, rows: int) -> None:
+    """Refuse strips on which a reel could show ``symbol`` twice (``max_per_reel = 1``): two
+    stops closer than the window height, counting round the end of the strip."""
+    for name, reel_set in variant.reel_sets.items():
+        for reel, strip in enumerate(reel_set.strips):
+            stops = [int(i) for i in np.flatnonzero(strip == symbol.index)]
+            n = len(strip)
+            for a in stops:
+                for b in stops:
+                    if a != b and (b - a) % n < rows:
+                        plural = symbol.id + ("es" if symbol.id.endswith("s") else "s")
+                        raise ModelError(
+                            f"{variant.source or variant.id}: reel_sets.{name} reel {reel + 1} "
+                            f"has {symbol.id} at stops {a} and {b}, closer than {rows}: a reel "
+                            f"would show two {plural} (scatter.max_per_reel = 1)"
+                        )
 
 
 def _check_reels(variant: Variant, symbol: Symbol, allowed: tuple[int, ...], what: str) -> None:

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from reelsmith.engine.bets import CoinBet, CoinBetOptions, credits
+from reelsmith.engine.catalogue import RETRIGGER_PER_SYMBOL, mechanics
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.gamble import CHOICES, Card, draw_card, guessed, is_colour
@@ -97,28 +98,36 @@ def _check_variant(model: GameModel, variant: Variant, free_reel_set: str) -> No
 
 @cache
 def tsar_rules(model: GameModel) -> TsarRules:
-    """The title's parameters, checked (one per loaded model)."""
-    try:
-        free = model.features["free_spins"]
-        gamble = model.features["gamble"]
-        rules = TsarRules(
-            model=model,
-            bets=CoinBetOptions.from_model(model),
-            trigger_count=int(free["trigger_count"]),
-            extra_spins_per_egg=int(free["extra_spins_per_egg"]),
-            free_reel_set=str(free["reel_set"]),
-            max_gambles=int(gamble["max_gambles"]),
-            gamble_limit_credits=Decimal(gamble["win_limit_credits"]),
-            colour_multiplier=int(gamble["colour_multiplier"]),
-            suit_multiplier=int(gamble["suit_multiplier"]),
+    """The title's parameters, checked (one per loaded model): the catalogue's tables."""
+    rules = mechanics(model)
+    free, gamble = rules.free_spins, rules.gamble
+    if (
+        free is None
+        or gamble is None
+        or free.reveal != "egg_reveal"
+        or free.retrigger != RETRIGGER_PER_SYMBOL
+        or free.multiplier != 1
+    ):
+        raise ModelError(
+            f"{model.id} model: needs free spins revealed by egg_reveal, retriggered per egg, "
+            "without a multiplier, and the gamble"
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ModelError(f"{model.id} model: feature tables are incomplete: {exc!r}") from None
     if model.scatter < 0 or model.wild < 0:
         raise ModelError(f"{model.id} model: needs the Tsar wild and the egg scatter")
+    tsar = TsarRules(
+        model=model,
+        bets=CoinBetOptions.from_model(model),
+        trigger_count=free.trigger,
+        extra_spins_per_egg=free.spins_per_symbol,
+        free_reel_set=free.reel_set,
+        max_gambles=gamble.max_gambles,
+        gamble_limit_credits=Decimal(gamble.win_limit_credits),
+        colour_multiplier=gamble.colour_multiplier,
+        suit_multiplier=gamble.suit_multiplier,
+    )
     for variant in model.variants.values():
-        _check_variant(model, variant, rules.free_reel_set)
-    return rules
+        _check_variant(model, variant, tsar.free_reel_set)
+    return tsar
 
 
 # ---------------------------------------------------------------------------------------
