@@ -57,7 +57,7 @@ from reelsmith.engine.model import GameModel, ModelError, ReelSet
 
 
 @njit(cache=True)
-def _line_ways(
+def line_walk(
     counts: npt.NDArray[np.int64],
     line_pays: npt.NDArray[np.int64],
     wild: int,
@@ -66,58 +66,13 @@ def _line_ways(
     ties_to_wild: bool,
     ways: npt.NDArray[np.int64],
 ) -> int:
-    """Add to ``ways[symbol, count]`` the stop combinations whose payline pays that award
-    (``ways[n_symbols, 0]``: no win); returns the tree nodes visited."""
-    reels, n_symbols = counts.shape
-    totals = counts.sum(axis=1)
-    suffix = np.ones(reels + 1, dtype=np.int64)
-    for reel in range(reels - 1, -1, -1):
-        suffix[reel] = suffix[reel + 1] * totals[reel]
-    cells = np.zeros(reels, dtype=np.int8)
-    digit = np.full(reels, -1, dtype=np.int64)
-    weight = np.ones(reels + 1, dtype=np.int64)
-    depth = 0
-    nodes = 0
-    while depth >= 0:
-        digit[depth] += 1
-        if digit[depth] == n_symbols:
-            digit[depth] = -1
-            depth -= 1
-            continue
-        count = counts[depth, digit[depth]]
-        if count == 0:
-            continue
-        nodes += 1
-        cells[depth] = digit[depth]
-        w = weight[depth] * count
-        if depth == reels - 1 or run_decided(cells, depth + 1, wild, substitutable):
-            for reel in range(depth + 1, reels):
-                cells[reel] = cells[depth]  # any completion pays the same once decided
-            symbol, run, _pay = line_award(
-                cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
-            )
-            if symbol == NO_SYMBOL:
-                ways[n_symbols, 0] += w * suffix[depth + 1]
-            else:
-                ways[symbol, run] += w * suffix[depth + 1]
-        else:
-            weight[depth + 1] = w
-            depth += 1
-    return nodes
-
-
-@njit(cache=True)
-def _line_pay_sum(
-    counts: npt.NDArray[np.int64],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    wild_multiplier: int,
-    ties_to_wild: bool,
-) -> int:
-    """The line pay summed over the full cycle (per line coin), the same walk as
-    :func:`_line_ways` with each award's pay as the line rule paid it (a wild multiplier
-    included, which the award alone does not carry)."""
+    """Walk a payline's symbol tuples over the full cycle (``counts[reel, symbol]`` stops per
+    reel): add to ``ways[symbol, count]`` the stop combinations that pay that award
+    (``ways[n_symbols, 0]``: no win) and return the line pay summed over the cycle, per line
+    coin, as the line rule paid it (a wild multiplier included, which the award alone does
+    not carry). The walk stops as soon as the line's run has broken: every completion of a
+    decided prefix pays the same, so it counts once with the product of the remaining reels'
+    stops."""
     reels, n_symbols = counts.shape
     totals = counts.sum(axis=1)
     suffix = np.ones(reels + 1, dtype=np.int64)
@@ -141,15 +96,27 @@ def _line_pay_sum(
         w = weight[depth] * count
         if depth == reels - 1 or run_decided(cells, depth + 1, wild, substitutable):
             for reel in range(depth + 1, reels):
-                cells[reel] = cells[depth]
-            _symbol, _run, pay = line_award(
+                cells[reel] = cells[depth]  # any completion pays the same once decided
+            symbol, run, pay = line_award(
                 cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
             )
-            total += pay * w * suffix[depth + 1]
+            combinations = w * suffix[depth + 1]
+            if symbol == NO_SYMBOL:
+                ways[n_symbols, 0] += combinations
+            else:
+                ways[symbol, run] += combinations
+            total += pay * combinations
         else:
             weight[depth + 1] = w
             depth += 1
     return total
+
+
+def line_pay_sum(model: GameModel, counts: npt.NDArray[np.int64], pays: Any) -> int:
+    """The line pay summed over the cycle of reels with ``counts[reel, symbol]`` stops."""
+    ways = np.zeros((counts.shape[1] + 1, counts.shape[0] + 1), dtype=np.int64)
+    args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
+    return int(line_walk(counts, pays, *args, ways))
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,8 +142,7 @@ def line_figures(
     counts = symbol_counts(model, reel_set)
     ways = np.zeros((len(model.symbols) + 1, model.reels + 1), dtype=np.int64)
     args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    _line_ways(counts, pays, *args, ways)
-    pay_sum = int(_line_pay_sum(counts, pays, *args))
+    pay_sum = int(line_walk(counts, pays, *args, ways))
     if int(ways.sum()) != reel_set.cycle:  # pragma: no cover - a broken walk must not pass
         raise AssertionError(f"line walk counted {int(ways.sum())} of {reel_set.cycle}")
     return LineFigures(ways, pay_sum, reel_set.cycle)

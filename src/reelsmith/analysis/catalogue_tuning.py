@@ -35,11 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reelsmith.analysis.catalogue_exact import (
-    _line_pay_sum,
-    analyze_full,
-    analyze_rtp,
-)
+from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp, line_pay_sum
 from reelsmith.analysis.exact import symbol_counts
 from reelsmith.analysis.report import write_text_atomically
 from reelsmith.engine.catalogue import mechanics
@@ -85,14 +81,13 @@ class TuneResult:
 
 def _gradient(model: GameModel, counts: npt.NDArray[np.int64], pays: Any) -> Any:
     """``grad[r, x]`` = pay_sum(counts + e_rx) - pay_sum(counts): exact, by linearity."""
-    args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    base = int(_line_pay_sum(counts, pays, *args))
+    base = line_pay_sum(model, counts, pays)
     grad = np.zeros(counts.shape, dtype=object)
     for reel in range(counts.shape[0]):
         for symbol in range(counts.shape[1]):
             bumped = counts.copy()
             bumped[reel, symbol] += 1
-            grad[reel, symbol] = int(_line_pay_sum(bumped, pays, *args)) - base
+            grad[reel, symbol] = line_pay_sum(model, bumped, pays) - base
     return base, grad
 
 
@@ -241,8 +236,7 @@ def _line_rtp(model: GameModel, reel_sets: Any, free: Any, rules: Any) -> Fracti
     if free is None:
         return Fraction(0)
     counts = symbol_counts(model, reel_sets[free.reel_set])
-    args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    total = int(_line_pay_sum(counts, rules.free_line_pays, *args))
+    total = line_pay_sum(model, counts, rules.free_line_pays)
     return Fraction(total, int(np.prod(counts.sum(axis=1))))
 
 
@@ -256,12 +250,11 @@ def _rtp_of(
     rules: Any,
     free: Any,
 ) -> Fraction:
-    args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
     counts = _counts(model, strips["base"])
     cycle = int(np.prod(counts.sum(axis=1)))
-    rtp = Fraction(int(_line_pay_sum(counts, model.line_pays, *args)), cycle) + fixed
+    rtp = Fraction(line_pay_sum(model, counts, model.line_pays), cycle) + fixed
     if free is not None:
         fs = _counts(model, strips[free.reel_set])
         fs_cycle = int(np.prod(fs.sum(axis=1)))
-        rtp += per_round * Fraction(int(_line_pay_sum(fs, rules.free_line_pays, *args)), fs_cycle)
+        rtp += per_round * Fraction(line_pay_sum(model, fs, rules.free_line_pays), fs_cycle)
     return rtp
