@@ -48,8 +48,9 @@ def kernel_total(padded, stops, paylines, line_pays, wild, substitutable, scatte
     for i in range(n):
         fill_window(padded, stops[i], grid)
         total += evaluate_lines(
-            grid, paylines, paylines.shape[0], line_pays, wild, substitutable, out_s, out_c, out_p
-        )
+            grid, paylines, paylines.shape[0], line_pays, wild, substitutable, 1, True,
+            out_s, out_c, out_p,
+        )  # fmt: skip
         eggs = count_symbol(grid, scatter)
         total += scatter_pays[min(eggs, scatter_pays.shape[0] - 1)] * paylines.shape[0]
     return total

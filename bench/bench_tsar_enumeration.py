@@ -88,7 +88,7 @@ def compiled_screens(padded, lists, n_stops, paylines, line_pays, wild, substitu
                         fill_window(padded, stops, grid)
                         pay = evaluate_lines(
                             grid, paylines, paylines.shape[0], line_pays, wild, substitutable,
-                            out_s, out_c, out_p,
+                            1, True, out_s, out_c, out_p,
                         )  # fmt: skip
                         ways[count_symbol(grid, egg), pay] += 1
 

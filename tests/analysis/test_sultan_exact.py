@@ -343,7 +343,7 @@ def full_state_brute_force(model: GameModel) -> dict[str, object]:
                     elif outcome != "jackpot":
                         g[row, r] = model.symbol_index(outcome)
                 evaluate_lines(g, model.paylines, lines, model.line_pays, model.wild,
-                               model.substitutable, sym, cnt, pay)  # fmt: skip
+                               model.substitutable, 1, True, sym, cnt, pay)  # fmt: skip
                 pays.append((choice, int(pay.sum())))
             key = (tuple(r for r, _ in gems), int((grid == rules.bonus).sum()), tuple(pays))
             grouped[key] = grouped.get(key, 0.0) + 1.0 / rs.cycle

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from reelsmith.engine.lines import line_win
+from reelsmith.engine.lines import line_award
 from reelsmith.engine.model import GameModel, ReelSet
 
 #: Lines are tracked as bits of one int64.
@@ -60,13 +60,16 @@ def scatter_in_windows(windows: npt.NDArray[np.int8], scatter: int) -> npt.NDArr
     return shown
 
 
-def line_awards(model: GameModel) -> tuple[tuple[int, int], ...]:
+def line_awards(
+    model: GameModel, line_pays: npt.NDArray[np.int64] | None = None
+) -> tuple[tuple[int, int], ...]:
     """Every line award of the paytable as ``(symbol, count)``, in symbol then count order."""
+    pays = model.line_pays if line_pays is None else line_pays
     awards = tuple(
         (symbol, count)
         for symbol in range(len(model.symbols))
         for count in range(1, model.reels + 1)
-        if model.line_pays[symbol, count] > 0
+        if pays[symbol, count] > 0
     )
     if len(awards) > MAX_AWARDS:
         raise ValueError(f"at most {MAX_AWARDS} line awards are supported, got {len(awards)}")
@@ -140,6 +143,8 @@ def _enumerate_tree(
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
     award_of: npt.NDArray[np.int64],
     ways: npt.NDArray[np.int64],
     award_ways: npt.NDArray[np.int64],
@@ -211,7 +216,9 @@ def _enumerate_tree(
                         cells[reel] = windows[reel, current[reel], paylines[line, reel]]
                     else:
                         cells[reel] = windows[reel, stop_lists[reel, 0], paylines[line, reel]]
-                symbol, count, line_pay = line_win(cells, line_pays, wild, substitutable)
+                symbol, count, line_pay = line_award(
+                    cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+                )
                 if line_pay > 0:
                     pay += line_pay
                     awards |= np.int64(1) << award_of[symbol, count]
@@ -245,7 +252,9 @@ def _enumerate_tree(
                         last_award[i, symbol_shown] = last_award[i, first_break[0]]
                         continue
                     cells[last] = symbol_shown
-                    symbol, count, line_pay = line_win(cells, line_pays, wild, substitutable)
+                    symbol, count, line_pay = line_award(
+                        cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+                    )
                     last_pay[i, symbol_shown] = line_pay
                     last_award[i, symbol_shown] = (
                         np.int64(1) << award_of[symbol, count] if line_pay > 0 else 0
@@ -331,9 +340,20 @@ def enumerate_screens(
     reel_set: ReelSet,
     lines: int | None = None,
     stop_lists: list[list[int]] | None = None,
+    *,
+    line_pays: npt.NDArray[np.int64] | None = None,
+    counted: int | None = None,
+    counted_reels: npt.NDArray[np.bool_] | None = None,
 ) -> ScreenDistribution:
     """Enumerate every stop combination of ``reel_set`` (or only ``stop_lists[reel]`` per reel,
-    a sub-cycle used to cross-check against other evaluators)."""
+    a sub-cycle used to cross-check against other evaluators).
+
+    ``line_pays`` replaces the model's line pays (a free spin's multiplied table); the count
+    dimension counts ``counted`` (default: the scatter) on the reels of ``counted_reels``
+    (default: the scatter's reels)."""
+    line_pays = model.line_pays if line_pays is None else line_pays
+    counted = model.scatter if counted is None else counted
+    counted_reels = model.scatter_mask if counted_reels is None else counted_reels
     lines = model.line_count if lines is None else lines
     if not 1 <= lines <= min(model.line_count, MAX_LINES):
         raise ValueError(f"lines must be 1..{min(model.line_count, MAX_LINES)}, got {lines}")
@@ -353,7 +373,7 @@ def enumerate_screens(
     for reel, stops in enumerate(stop_lists):
         lists[reel, : len(stops)] = stops
 
-    scatters = scatter_in_windows(windows, model.scatter)
+    scatters = scatter_in_windows(windows, counted) * counted_reels[:, None]
     max_scatter = sum(int(scatters[r, lists[r, : n_stops[r]]].max()) for r in range(reels))
     # tail_ways[d, k]: combinations of reels d.. (their chosen stops) showing k scatters.
     tail_ways = np.zeros((reels + 1, max_scatter + 1), dtype=np.int64)
@@ -364,11 +384,11 @@ def enumerate_screens(
             if count:
                 tail_ways[reel, k:] += int(count) * tail_ways[reel + 1, : max_scatter + 1 - k]
 
-    awards = line_awards(model)
-    award_of = np.full(model.line_pays.shape, -1, dtype=np.int64)
+    awards = line_awards(model, line_pays)
+    award_of = np.full(line_pays.shape, -1, dtype=np.int64)
     for index, (symbol, count) in enumerate(awards):
         award_of[symbol, count] = index
-    max_pay = lines * int(model.line_pays.max())
+    max_pay = lines * int(line_pays.max()) * model.wild_multiplier
     ways = np.zeros((max_scatter + 1, max_pay + 1), dtype=np.int64)
     award_ways = np.zeros((len(awards), max_scatter + 1), dtype=np.int64)
     nodes = _enumerate_tree(
@@ -379,9 +399,11 @@ def enumerate_screens(
         tail_ways,
         model.paylines,
         lines,
-        model.line_pays,
+        line_pays,
         model.wild,
         model.substitutable,
+        model.wild_multiplier,
+        model.ties_to_wild,
         award_of,
         ways,
         award_ways,

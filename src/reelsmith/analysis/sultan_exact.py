@@ -533,7 +533,7 @@ def _max_win(
                 jackpots += jp
             evaluate_lines(
                 grid, model.paylines, lines, model.line_pays, wild, model.substitutable,
-                sym, cnt, pay,
+                1, True, sym, cnt, pay,
             )  # fmt: skip
             line_pay = int(pay.sum())
             best_line = max(best_line, line_pay)

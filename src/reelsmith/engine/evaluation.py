@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reelsmith.engine.lines import NO_SYMBOL, count_symbol, evaluate_lines
+from reelsmith.engine.lines import NO_SYMBOL, count_symbol_on, evaluate_lines
 from reelsmith.engine.model import GameModel
 
 Position = tuple[int, int]  # (row, reel), both 0-based
@@ -70,8 +70,16 @@ def evaluate_screen(
     lines: int,
     coins_per_line: int,
     total_bet_coins: int,
+    *,
+    line_pays: npt.NDArray[np.int64] | None = None,
+    scatter_pays: npt.NDArray[np.int64] | None = None,
 ) -> ScreenWins:
-    """All wins on ``grid`` with the first ``lines`` paylines enabled."""
+    """All wins on ``grid`` with the first ``lines`` paylines enabled.
+
+    ``line_pays`` and ``scatter_pays`` replace the model's tables where a feature pays
+    otherwise (free spins with a multiplier: see :mod:`reelsmith.engine.catalogue`)."""
+    line_pays = model.line_pays if line_pays is None else line_pays
+    scatter_table = model.scatter_pays if scatter_pays is None else scatter_pays
     if grid.shape != (model.rows, model.reels):
         raise ValueError(f"a screen is {model.rows}x{model.reels}, got {grid.shape}")
     if not 1 <= lines <= model.line_count:
@@ -83,9 +91,11 @@ def evaluate_screen(
         grid,
         model.paylines,
         lines,
-        model.line_pays,
+        line_pays,
         model.wild,
         model.substitutable,
+        model.wild_multiplier,
+        model.ties_to_wild,
         out_symbol,
         out_count,
         out_pay,
@@ -111,9 +121,11 @@ def evaluate_screen(
     scatter_count = 0
     scatter_positions: tuple[Position, ...] = ()
     if model.scatter >= 0:
-        scatter_count = int(count_symbol(grid, model.scatter))
-        scatter_positions = symbol_positions(grid, model.scatter)
-        pays = model.scatter_pays
+        scatter_count = int(count_symbol_on(grid, model.scatter, model.scatter_mask))
+        scatter_positions = tuple(
+            p for p in symbol_positions(grid, model.scatter) if model.scatter_mask[p[1]]
+        )
+        pays = scatter_table
         pay = int(pays[min(scatter_count, len(pays) - 1)])
         if pay:
             scatter_win = ScatterWin(

@@ -15,6 +15,12 @@ A line pays left to right from reel 1 on consecutive reels. Two combinations are
 
 The line pays the higher of the two (the highest combination per line only). A symbol the wild
 does not substitute for (a scatter, a bonus symbol) ends the line.
+
+Two parameters of the model's ``[wild]`` table refine the rule (both default to the plain rule
+above): ``multiplier`` multiplies the substituted run's pay when the run holds at least one
+wild (the wild "doubles the wins it completes" at 2), and ``ties`` says which combination a
+line pays when both pay the same: the wild run (``"wild"``, the default) or the substituted
+run (``"symbol"``). The comparison is made on the pays as paid, multiplier included.
 """
 
 from __future__ import annotations
@@ -27,15 +33,18 @@ NO_SYMBOL = -1
 
 
 @njit(cache=True, nogil=True)
-def line_win(
+def line_award(
     cells: npt.NDArray[np.int8],
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
 ) -> tuple[int, int, int]:
     """Evaluate the symbols on one payline: returns ``(symbol, count, coins per line coin)``.
 
-    ``symbol`` is ``NO_SYMBOL`` and the pay 0 when the line does not win.
+    ``symbol`` is ``NO_SYMBOL`` and the pay 0 when the line does not win. This is the one line
+    rule of reelsmith: live play, the simulation kernels and the exact analysis all call it.
     """
     reels = cells.shape[0]
     wild_count = 0
@@ -53,14 +62,30 @@ def line_win(
             return wild, wild_count, wild_pay
         return NO_SYMBOL, 0, 0
     count = wild_count + 1
+    has_wild = wild_count > 0
     while count < reels and (cells[count] == symbol or cells[count] == wild):
+        if cells[count] == wild:
+            has_wild = True
         count += 1
     pay = line_pays[symbol, count]
-    if pay > wild_pay:
+    if has_wild:
+        pay *= wild_multiplier
+    if pay > wild_pay or (pay == wild_pay and pay > 0 and not ties_to_wild):
         return symbol, count, pay
     if wild_pay > 0:
         return wild, wild_count, wild_pay
     return NO_SYMBOL, 0, 0
+
+
+@njit(cache=True, nogil=True)
+def line_win(
+    cells: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+) -> tuple[int, int, int]:
+    """:func:`line_award` with the plain rule: no wild multiplier, ties paid as the wild run."""
+    return line_award(cells, line_pays, wild, substitutable, 1, True)
 
 
 @njit(cache=True, nogil=True)
@@ -71,6 +96,8 @@ def evaluate_lines(
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
     out_symbol: npt.NDArray[np.int64],
     out_count: npt.NDArray[np.int64],
     out_pay: npt.NDArray[np.int64],
@@ -86,7 +113,9 @@ def evaluate_lines(
     for line in range(n_lines):
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
-        symbol, count, pay = line_win(cells, line_pays, wild, substitutable)
+        symbol, count, pay = line_award(
+            cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+        )
         out_symbol[line] = symbol
         out_count[line] = count
         out_pay[line] = pay
@@ -102,6 +131,18 @@ def count_symbol(grid: npt.NDArray[np.int8], symbol: int) -> int:
         for reel in range(grid.shape[1]):
             if grid[row, reel] == symbol:
                 count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def count_symbol_on(grid: npt.NDArray[np.int8], symbol: int, reels: npt.NDArray[np.bool_]) -> int:
+    """How many cells of ``grid`` show ``symbol`` on the reels marked in ``reels``."""
+    count = 0
+    for reel in range(grid.shape[1]):
+        if reels[reel]:
+            for row in range(grid.shape[0]):
+                if grid[row, reel] == symbol:
+                    count += 1
     return count
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,16 @@ SYMBOL_ROLES = ("regular", "wild", "scatter", "bonus", "gem")
 #: Keys of ``model.toml`` the generic engine reads; every other table is a feature parameter.
 _GENERIC_KEYS = frozenset(
     {"id", "name", "reels", "rows", "symbols", "paylines", "line_pays", "scatter", "bet"}
-    | {"default_variant", "description", "line_pay_unit"}
+    | {"default_variant", "description", "line_pay_unit", "wild", "mechanics"}
 )
+
+#: The grid sizes the engine, the kernels and the exact analysis support.
+MIN_REELS, MAX_REELS = 3, 7
+MIN_ROWS, MAX_ROWS = 1, 8
+
+#: Keys of the ``[wild]`` and ``[scatter]`` tables.
+_WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
+_SCATTER_KEYS = frozenset({"symbol", "pays", "reels", "pays_in_free_spins"})
 
 
 class ModelError(ValueError):
@@ -104,6 +113,16 @@ class GameModel:
     default_variant: str
     raw: Mapping[str, Any] = field(repr=False)
     source: Path | None = None
+    #: The line rule's refinements (``[wild]``): the multiplier on a substituted run that holds
+    #: a wild, and whether a tie between the wild run and the substituted run pays the wild's.
+    wild_multiplier: int = 1
+    ties_to_wild: bool = True
+    #: 0-based reels the wild may stand on, and the reels the scatter is counted on (both:
+    #: every reel unless the model lists them).
+    wild_reels: tuple[int, ...] = ()
+    scatter_reels: tuple[int, ...] = ()
+    #: Whether the scatter pays during free spins (``[scatter] pays_in_free_spins``).
+    scatter_pays_in_free_spins: bool = True
 
     # -- symbols -------------------------------------------------------------------------
     def symbol_index(self, symbol_id: str) -> int:
@@ -137,6 +156,13 @@ class GameModel:
     @property
     def line_count(self) -> int:
         return int(self.paylines.shape[0])
+
+    @cached_property
+    def scatter_mask(self) -> npt.NDArray[np.bool_]:
+        """``mask[reel]``: whether a scatter on that reel counts."""
+        mask = np.zeros(self.reels, dtype=np.bool_)
+        mask[list(self.scatter_reels or range(self.reels))] = True
+        return mask
 
 
 # ---------------------------------------------------------------------------------------
@@ -270,8 +296,10 @@ def load_model(folder: Path) -> GameModel:
     name = _require(raw, "name", str, where)
     reels = _require(raw, "reels", int, where)
     rows = _require(raw, "rows", int, where)
-    if not 1 <= reels <= 10 or not 1 <= rows <= 10:
-        raise ModelError(f"{where}: reels and rows must be between 1 and 10")
+    if not MIN_REELS <= reels <= MAX_REELS:
+        raise ModelError(f"{where}: reels must be {MIN_REELS}..{MAX_REELS}, got {reels}")
+    if not MIN_ROWS <= rows <= MAX_ROWS:
+        raise ModelError(f"{where}: rows must be {MIN_ROWS}..{MAX_ROWS}, got {rows}")
     symbols = _symbols(raw, where)
     index_of = {s.id: s.index for s in symbols}
 
@@ -312,19 +340,68 @@ def load_model(folder: Path) -> GameModel:
 
     # Scatter pays by count; a count above the table's last entry pays as the last entry.
     scatter_pays = np.zeros(reels + 1, dtype=np.int64)
+    scatter_reels: tuple[int, ...] = tuple(range(reels))
+    scatter_in_free_spins = True
     if scatters:
         scatter_raw = _require(raw, "scatter", dict, where)
         at = f"{where}: scatter"
+        check_keys(scatter_raw, _SCATTER_KEYS, at)
         if scatter_raw.get("symbol") != scatters[0].id:
             raise ModelError(f"{at}: 'symbol' must name the scatter symbol {scatters[0].id!r}")
         pays = _require(scatter_raw, "pays", dict, at)
-        scatter_pays = _pay_row(pays, f"{at}.pays", reels)
+        # Counts up to a full screen; a count above the table's last entry pays as that entry.
+        scatter_pays = _pay_row(pays, f"{at}.pays", reels * rows)
+        highest = max(reels, *(int(c) for c in pays)) if pays else reels
+        scatter_pays = scatter_pays[: highest + 1]
+        if "reels" in scatter_raw:
+            scatter_reels = _reel_list(scatter_raw["reels"], f"{at}.reels", reels)
+        scatter_in_free_spins = _flag(scatter_raw, "pays_in_free_spins", True, at)
+    elif "scatter" in raw:
+        raise ModelError(f"{where}: [scatter] is given but no symbol has the role 'scatter'")
 
     substitutable = np.array([s.role == "regular" for s in symbols], dtype=np.bool_)
+    wild_multiplier, ties_to_wild = 1, True
+    wild_reels: tuple[int, ...] = tuple(range(reels))
+    if "wild" in raw:
+        at = f"{where}: wild"
+        wild_raw = _require(raw, "wild", dict, where)
+        check_keys(wild_raw, _WILD_KEYS, at)
+        if not wilds:
+            raise ModelError(f"{at}: [wild] is given but no symbol has the role 'wild'")
+        if wild_raw.get("symbol", wilds[0].id) != wilds[0].id:
+            raise ModelError(f"{at}: 'symbol' must name the wild symbol {wilds[0].id!r}")
+        substitutes = wild_raw.get("substitutes", "all")
+        if substitutes != "all":
+            if not isinstance(substitutes, list) or not substitutes:
+                raise ModelError(f'{at}.substitutes must be "all" or a list of symbol ids')
+            substitutable[:] = False
+            for symbol_id in substitutes:
+                if symbol_id not in index_of or symbols[index_of[symbol_id]].role != "regular":
+                    raise ModelError(
+                        f"{at}.substitutes: {symbol_id!r} is not a regular symbol of the model"
+                    )
+                substitutable[index_of[symbol_id]] = True
+        wild_multiplier = wild_raw.get("multiplier", 1)
+        if not isinstance(wild_multiplier, int) or isinstance(wild_multiplier, bool):
+            raise ModelError(f"{at}.multiplier must be a whole number, got {wild_multiplier!r}")
+        if not 1 <= wild_multiplier <= 100:
+            raise ModelError(f"{at}.multiplier must be 1..100, got {wild_multiplier}")
+        ties = wild_raw.get("ties", "wild")
+        if ties not in ("wild", "symbol"):
+            raise ModelError(f'{at}.ties must be "wild" or "symbol", got {ties!r}')
+        ties_to_wild = ties == "wild"
+        if "reels" in wild_raw:
+            wild_reels = _reel_list(wild_raw["reels"], f"{at}.reels", reels)
 
     variants: dict[str, Variant] = {}
     for variant_path in sorted((folder / "variants").glob("*.toml")):
         variant = load_variant(variant_path, model_id, reels, rows, index_of)
+        for kept, allowed, what in (
+            (wilds, wild_reels, "wild.reels"),
+            (scatters, scatter_reels, "scatter.reels"),
+        ):
+            if kept:
+                _check_reels(variant, kept[0], allowed, what)
         variants[variant.id] = variant
     default_variant = _require(raw, "default_variant", str, where)
     if default_variant not in variants:
@@ -350,7 +427,51 @@ def load_model(folder: Path) -> GameModel:
         default_variant=default_variant,
         raw=raw,
         source=path,
+        wild_multiplier=wild_multiplier,
+        ties_to_wild=ties_to_wild,
+        wild_reels=wild_reels,
+        scatter_reels=scatter_reels,
+        scatter_pays_in_free_spins=scatter_in_free_spins,
     )
+
+
+def check_keys(table: Mapping[str, Any], known: frozenset[str], where: str) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ModelError(
+            f"{where}: unknown key {unknown[0]!r}; the keys are: {', '.join(sorted(known))}"
+        )
+
+
+def _flag(table: Mapping[str, Any], key: str, default: bool, where: str) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise ModelError(f"{where}.{key} must be true or false, got {value!r}")
+    return value
+
+
+def _reel_list(value: Any, where: str, reels: int) -> tuple[int, ...]:
+    """A list of 1-based reel numbers as sorted 0-based indices."""
+    if (
+        not isinstance(value, list)
+        or not value
+        or any(not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= reels for r in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ModelError(f"{where} must list distinct reel numbers 1..{reels}, got {value!r}")
+    return tuple(sorted(r - 1 for r in value))
+
+
+def _check_reels(variant: Variant, symbol: Symbol, allowed: tuple[int, ...], what: str) -> None:
+    """Refuse a strip that carries ``symbol`` on a reel the model does not allow it on."""
+    for name, reel_set in variant.reel_sets.items():
+        for reel, strip in enumerate(reel_set.strips):
+            if reel not in allowed and bool((strip == symbol.index).any()):
+                raise ModelError(
+                    f"{variant.source or variant.id}: reel_sets.{name} reel {reel + 1} carries "
+                    f"{symbol.id}, which {what} keeps to reels "
+                    f"{', '.join(str(r + 1) for r in allowed)}"
+                )
 
 
 # ---------------------------------------------------------------------------------------
