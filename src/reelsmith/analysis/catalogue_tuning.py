@@ -73,7 +73,8 @@ class TuneResult:
     def render(self, console: Any) -> None:
         console.print(
             f"{self.game} {self.variant_id}: RTP {self.start_rtp:.6%} -> {self.rtp:.6%} "
-            f"in {self.moves} moves ({self.seconds:.1f} s); written to {self.path}"
+            f"in {self.moves} moves ({self.seconds:.1f} s); written to {self.path}",
+            soft_wrap=True,
         )
         for key, value in self.figures.items():
             console.print(f"  {key} = {value}")
