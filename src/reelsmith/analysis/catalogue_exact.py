@@ -12,7 +12,9 @@ Free spins form independent Galton-Watson trees (each spin's added spins are its
 by Wald's identity a feature started with ``N0`` spins plays ``E[N0] / (1 - m)`` spins on
 average, ``m`` the expected spins a free spin adds, and returns that many times the expected
 free-spin win. The award functions are those live play calls
-(:func:`reelsmith.engine.catalogue.award_spins`).
+(:func:`reelsmith.engine.catalogue.award_spins`). A feature capped at ``max_spins`` is no
+longer a branching process: it is solved as a Markov chain on (spins left, spins awarded)
+(:func:`capped_feature`), whose size grows with the square of the cap.
 
 :func:`analyze_full` - adds the round's second moment (standard deviation, volatility), the
 hit frequency and the win distribution of a base spin, from the full-cycle enumeration of each
@@ -179,6 +181,92 @@ def _by_count(table: npt.NDArray[np.int64], k: int) -> int:
     return int(spins_by_count(table, k))
 
 
+def capped_feature(
+    cap: int,
+    laws: list[tuple[Fraction, Fraction, Fraction]],
+    added: Any,
+) -> dict[int, tuple[Fraction, Fraction]]:
+    """Moments of a feature whose spins are capped at ``cap``, by its initial spins ``n0``.
+
+    ``laws[k]`` = (P(K = k), E[W 1{K = k}], E[W^2 1{K = k}]) of one free spin showing ``k``
+    trigger symbols; ``added(k, t)`` the spins it adds after ``t`` spins awarded (cut at the
+    cap, by the live rule :func:`reelsmith.engine.catalogue.award_spins`). The feature is a
+    Markov chain on (spins left ``r``, spins awarded ``t``): a spin moves it to
+    ``(r - 1 + a, t + a)``, so ``t`` never falls and, at equal ``t``, ``r`` falls. The first
+    and second moments of the win still to come follow by one pass, ``t`` from the cap down
+    and ``r`` upwards; returns ``{n0: (E[F], E[F^2])}`` for ``n0 = 1..cap``."""
+    first: dict[tuple[int, int], Fraction] = {}
+    second: dict[tuple[int, int], Fraction] = {}
+    for t in range(cap, 0, -1):
+        first[(0, t)] = second[(0, t)] = Fraction(0)
+        for r in range(1, t + 1):
+            m1 = Fraction(0)
+            m2 = Fraction(0)
+            for k, (p, w1, w2) in enumerate(laws):
+                if p == 0:
+                    continue
+                a = added(k, t)
+                state = (r - 1 + a, t + a)
+                m1 += w1 + p * first[state]
+                m2 += w2 + 2 * w1 * first[state] + p * second[state]
+            first[(r, t)], second[(r, t)] = m1, m2
+    return {n0: (first[(n0, n0)], second[(n0, n0)]) for n0 in range(1, cap + 1)}
+
+
+def _initial_law(rules: Mechanics, variant_id: str, k: int) -> dict[int, Fraction]:
+    """The law of the spins a trigger with ``k`` symbols awards, cut at the cap."""
+    free = rules.free_spins
+    assert free is not None
+    if free.reveal is None:
+        law = {_by_count(free.spins, k): Fraction(1)}
+    else:
+        values, weights = free.reveal_table(rules.model.variant(variant_id))
+        total = sum(weights)
+        law = {0: Fraction(1)}
+        for _ in range(k):
+            step: dict[int, Fraction] = {}
+            for n, p in law.items():
+                for v, w in zip(values, weights, strict=True):
+                    step[n + v] = step.get(n + v, Fraction(0)) + p * Fraction(w, total)
+            law = step
+    cut: dict[int, Fraction] = {}
+    for n, p in law.items():
+        n = min(n, free.max_spins) if free.max_spins else n
+        cut[n] = cut.get(n, Fraction(0)) + p
+    return cut
+
+
+def _capped_given(
+    rules: Mechanics,
+    variant_id: str,
+    trigger_ways: list[int],
+    cycle: int,
+    laws: list[tuple[Fraction, Fraction, Fraction]],
+) -> dict[int, Moments]:
+    """The capped feature's win moments given ``k`` triggering symbols."""
+    free = rules.free_spins
+    assert free is not None
+
+    def added(k: int, t: int) -> int:
+        return int(
+            award_spins(
+                free.retrigger, free.retrigger_spins, free.spins_per_symbol, k, t, free.max_spins
+            )
+        )
+
+    by_start = capped_feature(free.max_spins, laws, added)
+    out: dict[int, Moments] = {}
+    for k, w in enumerate(trigger_ways):
+        if k < free.trigger or not w:
+            continue
+        law = _initial_law(rules, variant_id, k)
+        out[k] = Moments(
+            sum((p * by_start[n][0] for n, p in law.items()), Fraction(0)),
+            sum((p * by_start[n][1] for n, p in law.items()), Fraction(0)),
+        )
+    return out
+
+
 @dataclass(frozen=True)
 class CatalogueFigures:
     """The RTP route's figures of one variant, per unit of total bet and per round."""
@@ -245,11 +333,6 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
         return CatalogueFigures(
             lines.rtp, scatter_rtp, zero, zero, zero, zero, zero, zero, base_rtp
         )
-    if free.max_spins:
-        raise ModelError(
-            f"{where}: the exact analysis of a capped feature (max_spins) is not in the "
-            "catalogue's analyzer; simulate it instead"
-        )
     trigger_ways = count_ways(model, base, free.symbol, rules.trigger_mask)
     trigger_probability = sum(
         (Fraction(w, base.cycle) for k, w in enumerate(trigger_ways) if k >= free.trigger),
@@ -275,8 +358,31 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
     fs_trigger_ways = count_ways(model, fs, free.symbol, rules.trigger_mask)
     m = _expect(fs_trigger_ways, fs.cycle, [_added(rules, k) for k in range(len(fs_trigger_ways))])
     _check_ends(rules, m, where)
-    spins_per_round = initial / (1 - m)
     free_win = free_lines.rtp + free_scatter
+    if free.max_spins:
+        # Spins played, by Wald's identity E[F] = E[N] E[W]: the capped chain with W = 1.
+        laws = [
+            (Fraction(w, fs.cycle),) * 3 for w in fs_trigger_ways
+        ]  # P(K = k), and W = 1 for every spin
+        spins_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, laws)
+        spins_per_round = sum(
+            (
+                Fraction(trigger_ways[k], base.cycle) * moments.mean
+                for k, moments in spins_given.items()
+            ),
+            Fraction(0),
+        )
+        initial = sum(
+            (
+                Fraction(w, base.cycle)
+                * sum((n * p for n, p in _initial_law(rules, variant.id, k).items()), Fraction(0))
+                for k, w in enumerate(trigger_ways)
+                if k >= free.trigger and w
+            ),
+            Fraction(0),
+        )
+    else:
+        spins_per_round = initial / (1 - m)
     return CatalogueFigures(
         line_rtp=lines.rtp,
         scatter_rtp=scatter_rtp,
@@ -479,15 +585,30 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
             fs_pays,
             lines,
         )
-        added = [_added(rules, k) for k in range(len(free_law.by_count))]
-        spin = _spin_moments(free_law, added)
-        tree_win, tree_spins = tree_moments(spin)
-        for k in range(free.trigger, len(base.by_count)):
-            if base.by_count[k][0] == 0:
-                continue
-            initial = _initial(rules, variant.id, k)
-            free_given[k] = random_sum(initial, tree_win)
-            spins_given[k] = random_sum(initial, tree_spins)
+        if free.max_spins:
+            scale = free_law.cycle * free_law.lines
+            laws = [
+                (
+                    Fraction(ways, free_law.cycle),
+                    Fraction(wins, scale),
+                    Fraction(squares, scale * free_law.lines),
+                )
+                for ways, wins, squares in free_law.by_count
+            ]
+            trigger_ways = [ways for ways, _, _ in base.by_count]
+            free_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, laws)
+            counting = [(p, p, p) for p, _, _ in laws]
+            spins_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, counting)
+        else:
+            added = [_added(rules, k) for k in range(len(free_law.by_count))]
+            spin = _spin_moments(free_law, added)
+            tree_win, tree_spins = tree_moments(spin)
+            for k in range(free.trigger, len(base.by_count)):
+                if base.by_count[k][0] == 0:
+                    continue
+                initial = _initial(rules, variant.id, k)
+                free_given[k] = random_sum(initial, tree_win)
+                spins_given[k] = random_sum(initial, tree_spins)
         mean = sum(
             (base.probability(k) * moments.mean for k, moments in free_given.items()),
             Fraction(0),
