@@ -1,9 +1,9 @@
 """Exact analysis of Sultan Spins: brute force over every stop and reveal of tiny models (one
 spin), an independent full-state brute force of a micro model (whole rounds with the pots'
-memory and the meter's stationary law), stored figures, and the free spins against live play.
+memory and the meter's stationary law), and the free spins against live play.
 
-The agreement with long simulations is in test_sultan_simulation.py (the kernel, which
-test_sultan_parity.py proves identical to live play)."""
+The stored figures, and the agreement with long simulations, are in the contract suite
+(tests/contract/test_figures.py)."""
 
 from __future__ import annotations
 
@@ -101,22 +101,6 @@ def test_line_value_equals_brute_force_over_stops_and_reveals(bonus_model, bonus
     weights = dict(zip(TINY_REVEAL["outcomes"], TINY_REVEAL["weights"], strict=True))
     value, _ = exact.line_value(rules, exact.cell_distributions(rules, rs, weights))
     assert value == pytest.approx(bonus_brute["line"].sum(), rel=1e-12)
-
-
-@pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
-def test_stored_figures_are_re_derived(sultan_model, variant_id):
-    stored = sultan_model.variant(variant_id).figures
-    derived = exact.variant_figures(sultan_model, variant_id)
-    assert set(stored) == set(derived)
-    for key, value in derived.items():
-        assert stored[key] == pytest.approx(value, abs=1e-9), key
-
-
-@pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
-def test_variant_rtp_is_its_name(sultan_model, variant_id):
-    """Seed: 'The theoretical RTP (return to player) in this game is 94.00%.'"""
-    rtp = exact.analyze(sultan_model, variant_id).rtp
-    assert abs(rtp * 100 - float(variant_id)) <= 0.01
 
 
 def test_free_spins_chain_agrees_with_simulation(sultan_model):

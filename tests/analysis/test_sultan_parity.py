@@ -5,20 +5,12 @@ Each kernel round's draws (purpose, bound, value) are fed to the live engine
 (``rules.start_round`` then ``rules.finish``, with the state the previous live round left)
 through a ``ReplaySource``, which also checks that live play asks for the same purposes and
 bounds in the same order and uses every draw; the round's wins, bonus count, free spins and
-the state after it must be identical. The default suite replays 60,000 rounds of the default
-variant (four streams on two processes), 20,000 of the other, 5,000 of a micro model whose
-free spins follow most main spins and whose pots hit every few gems, and 2,000 from a fresh
-player; the 1,000,000-round run of the default variant is marked slow (``make test-slow``):
-live play replays about 11,000 rounds per second per core.
+the state after it must be identical. The shipped variants are replayed by the contract suite
+(tests/contract/test_parity.py); here 5,000 rounds of a micro model whose free spins follow
+most main spins and whose pots hit every few gems, and 2,000 from a fresh player.
 """
 
 from __future__ import annotations
-
-import multiprocessing
-import time
-from concurrent.futures import ProcessPoolExecutor
-
-import pytest
 
 from reelsmith.analysis import sultan_kernel as k
 from reelsmith.analysis.sultan_simulation import KernelGame
@@ -67,49 +59,6 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationa
         free_spins += result[k.R_FREE_SPINS]
         jackpots += result[k.R_JACKPOT] > 0
     return compared, triggered, free_spins, jackpots
-
-
-def replay_stream(variant_id: str, seed: int, chunk: int, rounds: int) -> tuple[int, ...]:
-    """One stream's parity check in a worker process (loads the shipped title itself)."""
-    from reelsmith.games import load_game
-
-    return replay_and_compare(load_game("sultan-spins"), variant_id, seed, rounds, chunk)
-
-
-def parallel_parity(rounds_per_stream: int, streams: int = 4) -> tuple[int, int, int, int]:
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
-        parts = list(
-            pool.map(
-                replay_stream,
-                ["94.00"] * streams,
-                [99] * streams,
-                range(streams),
-                [rounds_per_stream] * streams,
-            )
-        )
-    return tuple(sum(p[i] for p in parts) for i in range(4))  # type: ignore[return-value]
-
-
-def test_default_variant_sixty_thousand_rounds():
-    started = time.perf_counter()
-    compared, triggered, free_spins, jackpots = parallel_parity(15_000)
-    assert compared == 60_000 and triggered > 300 and free_spins > 6_000 and jackpots > 120
-    print(f"parity: 60,000 rounds in {time.perf_counter() - started:.1f} s")
-
-
-@pytest.mark.slow
-def test_default_variant_one_million_rounds():
-    started = time.perf_counter()
-    compared, triggered, free_spins, jackpots = parallel_parity(250_000)
-    assert compared == 1_000_000 and triggered > 5_000 and jackpots > 2_000
-    assert free_spins > 100_000
-    print(f"parity: 1,000,000 rounds in {time.perf_counter() - started:.1f} s")
-
-
-def test_other_variant(sultan_model):
-    compared, triggered, _, jackpots = replay_and_compare(sultan_model, "96.10", 7, 20_000)
-    assert compared == 20_000 and triggered > 100 and jackpots > 30
 
 
 def test_micro_model_with_frequent_free_spins_and_jackpots(sultan_model):

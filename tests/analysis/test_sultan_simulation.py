@@ -1,5 +1,4 @@
-"""Sultan Spins simulation: reproducible by seed whatever the workers, in agreement with the
-exact analysis (the exact value inside the simulated 99% interval), honest about dependent
+"""Sultan Spins simulation: reproducible by seed whatever the workers, honest about dependent
 rounds (stationary starts; the band of the exact analysis against the spread of independent
 chunks)."""
 
@@ -74,28 +73,6 @@ def test_stationary_start_draws_the_long_run_law(sultan_model):
     for m, p in enumerate(a.meter):
         se = math.sqrt(p * (1 - p) / n)
         assert abs((meters == m).mean() - p) < 4.5 * se + 1e-12
-
-
-@pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
-def test_exact_figures_inside_simulated_99_percent_intervals(sultan_model, variant_id):
-    a = analyze_full(sultan_model, variant_id)
-    result = simulate(GAME, 2_000_000, 31, variant_id=variant_id, workers=1)
-    doc = result.to_json()
-    low, high = doc["rtp_ci99"]
-    assert low <= a.rtp <= high, (low, a.rtp, high)
-    n = result.rounds
-    for simulated, value in (
-        (doc["hit_frequency"], a.hit_frequency),
-        (doc["free_spins_frequency"], a.free_spins_frequency),
-    ):
-        half = Z_99 * math.sqrt(value * (1 - value) / n)
-        assert abs(simulated - value) <= half, (simulated, value)
-    per_trigger = a.free_spins_per_trigger
-    triggers = doc["free_spins_frequency"] * n
-    assert doc["free_spins_per_trigger"] == pytest.approx(per_trigger, abs=5 * 8 / triggers**0.5)
-    # the sample standard deviation is itself noisy (jackpots): 10% is a wide enough band
-    assert doc["std_dev"] == pytest.approx(a.std_dev, rel=0.10)
-    assert doc["spins_per_second"] > 0 and doc["seed"] == 31
 
 
 def test_a_fresh_player_reads_low_and_the_stationary_one_does_not(sultan_model):

@@ -4,16 +4,11 @@ draws.
 Each kernel round's draws (purpose, bound, value) are fed to the live engine
 (``rules.start_round`` then ``rules.finish``) through a ``ReplaySource``, which also checks that
 live play asks for the same purposes and bounds in the same order and uses every draw. The
-default suite replays 1,000,000 rounds of the default variant (four streams on two processes)
-plus 20,000 of the other variant and 3,000 of a small model that triggers free spins on most
-spins.
+shipped variants are replayed by the contract suite (tests/contract/test_parity.py); here
+3,000 rounds of a small model that triggers free spins on most spins.
 """
 
 from __future__ import annotations
-
-import multiprocessing
-import time
-from concurrent.futures import ProcessPoolExecutor
 
 from reelsmith.analysis import tsar_kernel as k
 from reelsmith.analysis.tsar_simulation import KernelGame, chunk_stream
@@ -57,30 +52,6 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
         triggers += result[k.R_AWARDED] > 0
         free_spins += result[k.R_FREE_SPINS]
     return compared, triggers, free_spins
-
-
-def replay_stream(variant_id: str, seed: int, chunk: int, rounds: int) -> tuple[int, int, int]:
-    """One stream's parity check in a worker process (loads the shipped title itself)."""
-    from reelsmith.games import load_game
-
-    return replay_and_compare(load_game("days-of-the-tsar"), variant_id, seed, rounds, chunk)
-
-
-def test_default_variant_one_million_rounds():
-    started = time.perf_counter()
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
-        parts = list(pool.map(replay_stream, ["96.00"] * 4, [99] * 4, range(4), [250_000] * 4))
-    compared = sum(p[0] for p in parts)
-    triggers = sum(p[1] for p in parts)
-    free_spins = sum(p[2] for p in parts)
-    assert compared == 1_000_000 and triggers > 5_000 and free_spins > 100_000
-    print(f"parity: 1,000,000 rounds in {time.perf_counter() - started:.1f} s")
-
-
-def test_other_variant(tsar_model):
-    compared, triggers, _ = replay_and_compare(tsar_model, "94.00", 7, 20_000)
-    assert compared == 20_000 and triggers > 50
 
 
 def test_small_model_with_frequent_retriggers(small):

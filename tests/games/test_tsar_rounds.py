@@ -331,15 +331,6 @@ def play_randomly(model, seed, choices):
 
 
 class TestReplay:
-    @settings(max_examples=60, deadline=None)
-    @given(
-        seed=st.integers(0, 2**32 - 1),
-        choices=st.lists(st.sampled_from([*CHOICES, "collect"]), max_size=6),
-    )
-    def test_replaying_the_recorded_draws_reproduces_the_round(self, tsar_model, seed, choices):
-        round_ = play_randomly(tsar_model, seed, choices)
-        assert tsar.replay(tsar_model, round_) == round_
-
     def test_replay_of_a_free_spins_round(self, tsar_model):
         round_, _ = trigger(tsar_model)
         round_ = tsar.finish(tsar_model, round_, SeededSource(9))

@@ -1,0 +1,27 @@
+"""The suite covers every title reelsmith ships, and each title's adapter answers for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from reelsmith.games import TITLE_FOLDERS
+from reelsmith.server.titles import TITLES
+from tests.contract.titles import adapter, contract_titles, markets, variants
+
+
+def test_every_shipped_title_is_under_contract():
+    assert set(contract_titles()) == set(TITLE_FOLDERS) == set(TITLES)
+
+
+def test_an_unlisted_title_is_named_in_the_error():
+    with pytest.raises(KeyError, match="'no-such-title' is not under contract"):
+        adapter("no-such-title")
+
+
+@pytest.mark.parametrize("game_id", contract_titles())
+def test_adapter_describes_its_title(game_id):
+    contract = adapter(game_id)
+    assert contract.game_id == game_id
+    assert variants(game_id), "a title has at least one variant"
+    for market in markets().values():
+        assert contract.bets(market), f"{market.id} offers {game_id} no bet the suite can play"

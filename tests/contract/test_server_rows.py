@@ -1,0 +1,154 @@
+"""Rounds as the game server stores them replay: every fixture row (the round's row as the
+server wrote it, with the player's carried state rows) restores to a round whose record is
+the stored text and whose view is the stored view; put back into a database, the server's
+replay says identical, an open round goes on from its stored record, and a carried state
+stored under its bet key is the state the next round at that bet starts from."""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, update
+
+from reelsmith.server.service import json_text
+from reelsmith.store.tables import game_states, players, rounds
+from tests.contract.titles import contract_titles, market_for, server_title
+from tests.server.conftest import Api, build
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@cache
+def server_file(game_id: str) -> dict[str, Any]:
+    path = FIXTURES / f"{game_id}.server.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: record it (docs/contract-tests.md)")
+    document: dict[str, Any] = json.loads(path.read_text())
+    assert document["game"] == game_id, path
+    return document
+
+
+def stored(game_id: str) -> list[dict[str, Any]]:
+    return copy.deepcopy(server_file(game_id)["rows"])
+
+
+CASES = [(g, i, e["name"]) for g in contract_titles() for i, e in enumerate(stored(g))]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "index"), [c[:2] for c in CASES], ids=[f"{c[0]}: {c[2]}" for c in CASES]
+)
+def test_stored_row_restores_to_its_record_and_view(game_id, index):
+    entry = stored(game_id)[index]
+    row = entry["row"]
+    title = server_title(game_id)
+    market = market_for(entry["market"], game_id, row["variant"])
+    restored = title.restore(json.loads(row["record"]))
+    assert json_text(title.record(restored), sort_keys=True) == row["record"]
+    assert title.view(market, restored) == json.loads(row["view"])
+    outcome = title.outcome(market, restored)
+    assert outcome.status == row["status"]
+    assert outcome.win_minor + outcome.jackpot_minor == row["win_minor"]
+    assert (
+        title.bet_minor(market, title.parse_bet(market, json.loads(row["bet"])))
+        == (row["bet_minor"])
+    )
+    kept = title.kept_state(restored)
+    if row["status"] == "complete" and kept is not None:
+        key, state = kept
+        states = {s["bet_key"]: json.loads(s["state"]) for s in entry["game_states"]}
+        assert states[key] == json.loads(json_text(state, sort_keys=True))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def api(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Api]:
+    yield from build(request.param, tmp_path)
+
+
+def put_back(api: Api, entry: dict[str, Any]) -> tuple[str, str]:
+    """A new player owning the stored rows (the round's and its carried states): the round's
+    new id and the player's."""
+    player = api.player(deposit="100.00")
+    round_id = str(uuid.uuid4())
+    with api.db.write() as connection:
+        connection.execute(
+            insert(rounds).values(
+                id=round_id,
+                player_id=player,
+                number=1,
+                balance_before=10_000,
+                balance_after=None if entry["row"]["status"] == "open" else 10_000,
+                created_ms=0,
+                updated_ms=api.clock.now_ms(),
+                completed_ms=None if entry["row"]["status"] == "open" else 0,
+                **entry["row"],
+            )
+        )
+        connection.execute(update(players).where(players.c.id == player).values(rounds_played=1))
+        for state in entry["game_states"]:
+            connection.execute(
+                insert(game_states).values(
+                    player_id=player, game=entry["row"]["game"], updated_ms=0, **state
+                )
+            )
+    return round_id, player
+
+
+@pytest.mark.parametrize("game_id", contract_titles())
+def test_rows_put_back_replay_identically_through_the_server(api, game_id):
+    for entry in stored(game_id):
+        round_id, _player = put_back(api, entry)
+        response = api.op("POST", f"/operator/rounds/{round_id}/replay", key=None)
+        assert response.status_code == 200, response.text
+        assert response.json()["identical"] is True, entry["name"]
+
+
+@pytest.mark.parametrize("game_id", contract_titles())
+def test_an_open_row_goes_on_from_its_stored_record(api, game_id):
+    title = server_title(game_id)
+    opened = [e for e in stored(game_id) if e["row"]["status"] == "open"]
+    assert opened, "the fixtures hold open rounds"
+    for entry in opened:
+        round_id, player = put_back(api, entry)
+        api.login(player)
+        action = json.loads(entry["row"]["view"])["actions_allowed"][0]
+        verb, _, choice = action.partition(" ")
+        response = api.act(
+            game_id, round_id, verb.replace("_", "-"), {"choice": choice} if choice else None
+        )
+        assert response.status_code == 200, (entry["name"], response.text)
+        record = json.loads(entry["row"]["record"])
+        went_on = api.op("GET", f"/operator/rounds/{round_id}", key=None).json()["record"]
+        assert went_on["actions"] == [*record["actions"], action]
+        assert went_on["draws"][: len(record["draws"])] == record["draws"]
+        assert title.restore(went_on) is not None
+
+
+@pytest.mark.parametrize("game_id", contract_titles())
+def test_a_stored_carried_state_starts_the_next_round(api, game_id):
+    """The state rows kept beside a finished round (keyed by bet as today) are what a new
+    round at that bet starts from."""
+    title = server_title(game_id)
+    entry = next((e for e in reversed(stored(game_id)) if e["row"]["status"] == "complete"), None)
+    assert entry is not None
+    _round_id, player = put_back(api, entry)
+    api.login(player)
+    bet = json.loads(entry["row"]["bet"])
+    response = api.spin(game_id, bet, gamble=False)
+    assert response.status_code == 200, response.text
+    round_id = response.json()["round_id"]
+    record = api.op("GET", f"/operator/rounds/{round_id}", key=None).json()["record"]
+    market = market_for(entry["market"], game_id)
+    key = title.state_key(title.parse_bet(market, bet))
+    states = {s["bet_key"]: json.loads(s["state"]) for s in entry["game_states"]}
+    if key is None:
+        assert not states
+    else:
+        assert record["state_before"] == states[key]
