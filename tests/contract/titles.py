@@ -378,6 +378,15 @@ CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
 }
 
 
+#: Shipped titles not under contract yet, each with what it lacks for the suite. A title
+#: leaves this list for ``CONTRACT_TITLES`` when it has what the suite needs; test_registry
+#: fails as soon as the game server plays a title listed here.
+PENDING_TITLES: dict[str, str] = {
+    "aurora-fox": "the game server has no Title for it (live rounds, records, views) and the "
+    "math lab no kernel or simulate for it",
+}
+
+
 def contract_titles() -> list[str]:
     """The ids of the titles under contract, in a stable order (the suite's parameters)."""
     return sorted(CONTRACT_TITLES)
