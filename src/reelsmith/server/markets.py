@@ -1,5 +1,6 @@
-"""Market profiles: currency and formatting, allowed bets and max stake, autoplay, turbo,
-gamble, minimum round duration, RTP variant — one TOML file per market in ``markets/``."""
+"""Market profiles: currency and formatting, allowed bets and max stake, autoplay and what it
+must stop on, turbo, gamble, minimum round duration, reality checks, RTP variant — one TOML
+file per market in ``markets/``."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ class Market:
     show_session_net: bool
     max_stake: Decimal
     games: dict[str, GameRules] = field(default_factory=dict)
+    # responsible play: a reality check every N minutes of a session (0: none); what an
+    # autoplay must have (a loss limit) and must stop on, whatever the player chose
+    reality_check_minutes: int = 0
+    autoplay_requires_loss_limit: bool = False
+    autoplay_requires_stop_on_jackpot: bool = False
+    autoplay_requires_stop_on_balance_change: bool = False
 
     def game(self, game_id: str) -> GameRules:
         try:
@@ -66,6 +73,12 @@ class Market:
             "celebrate_wins_not_above_stake": self.celebrate_wins_not_above_stake,
             "show_session_net": self.show_session_net,
             "max_stake": str(self.max_stake),
+            "reality_check_minutes": self.reality_check_minutes,
+            "autoplay_requires_loss_limit": self.autoplay_requires_loss_limit,
+            "autoplay_requires_stop_on_jackpot": self.autoplay_requires_stop_on_jackpot,
+            "autoplay_requires_stop_on_balance_change": (
+                self.autoplay_requires_stop_on_balance_change
+            ),
             "games": {
                 game: {
                     "variant": rules.variant,
@@ -85,6 +98,29 @@ def _decimals(values: Any, where: str) -> tuple[Decimal, ...]:
         return tuple(Decimal(str(v)) for v in values)
     except ArithmeticError:
         raise MarketError(f"{where} has an amount that is not a number") from None
+
+
+def _flag(raw: dict[str, Any], key: str, where: str) -> bool:
+    """An optional true/false setting (false when absent)."""
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise MarketError(f"{where}: {key} must be true or false, not {value!r}")
+    return value
+
+
+def _reality_check_minutes(raw: dict[str, Any], where: str) -> int:
+    value = raw.get("reality_check_minutes", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1440:
+        raise MarketError(
+            f"{where}: reality_check_minutes must be a whole number of minutes from 0 (none)"
+            f" to 1440, not {value!r}"
+        )
+    if value and not raw.get("show_session_net"):
+        raise MarketError(
+            f"{where}: a reality check shows the session's net position, so"
+            " reality_check_minutes needs show_session_net = true"
+        )
+    return value
 
 
 def load_market(path: Path) -> Market:
@@ -130,6 +166,14 @@ def load_market(path: Path) -> Market:
             show_session_net=bool(raw["show_session_net"]),
             max_stake=Decimal(str(raw["max_stake"])),
             games=games,
+            reality_check_minutes=_reality_check_minutes(raw, where),
+            autoplay_requires_loss_limit=_flag(raw, "autoplay_requires_loss_limit", where),
+            autoplay_requires_stop_on_jackpot=_flag(
+                raw, "autoplay_requires_stop_on_jackpot", where
+            ),
+            autoplay_requires_stop_on_balance_change=_flag(
+                raw, "autoplay_requires_stop_on_balance_change", where
+            ),
         )
     except KeyError as exc:
         raise MarketError(f"{where}: missing key {exc.args[0]!r}") from None

@@ -444,22 +444,26 @@ class GameService:
         }
 
     def get_player(self, player_id: str, session_id: str | None = None) -> dict[str, Any]:
-        """The player and wallet; with ``session_id``, and where the market shows it, the
-        session's net position (wins and refunds less bets) too."""
+        """The player and wallet; with ``session_id``, when the session started (and the
+        server's clock now, for the client's session clock) and, where the market shows it,
+        the session's net position (wins and refunds less bets)."""
         with self.db.read() as connection:
             data = self._player_json(connection, player_id)
             market = self.market(data["market"])
-            if session_id and market.show_session_net:
+            if session_id:
+                data["server_ms"] = self.clock.now_ms()
                 row = sql.one(
                     connection,
-                    "SELECT bets_minor, wins_minor FROM sessions WHERE id = :id"
+                    "SELECT bets_minor, wins_minor, created_ms FROM sessions WHERE id = :id"
                     " AND player_id = :player",
                     {"id": session_id, "player": player_id},
                 )
                 if row is not None:
-                    data["session_net"] = self.money(
-                        market, int(row["wins_minor"]) - int(row["bets_minor"])
-                    )
+                    data["session_started_ms"] = int(row["created_ms"])
+                    if market.show_session_net:
+                        data["session_net"] = self.money(
+                            market, int(row["wins_minor"]) - int(row["bets_minor"])
+                        )
             return data
 
     def _amount_minor(self, market: Market, body: dict[str, Any]) -> int:

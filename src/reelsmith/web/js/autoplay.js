@@ -54,7 +54,6 @@ export class AutoplayDialog {
   open() {
     this.error.textContent = '';
     this.dialog.show();
-    this.rounds.focus();
   }
 
   amount(input, what) {

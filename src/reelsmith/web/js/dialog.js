@@ -1,23 +1,29 @@
-/** A modal <dialog> with a title and a close button (Escape closes it too). */
+/**
+ * A modal <dialog> with a title and a close button (Escape closes it too); `closable: false`
+ * leaves the button out for a dialog the player must answer. The dialog itself takes the focus
+ * when it opens, so no control inside is focused (or pressed) by its opening.
+ */
 import { h } from './dom.js';
 
 export class Dialog {
-  constructor({ id, title, cls = '' }) {
+  constructor({ id, title, cls = '', closable = true }) {
     this.body = h('div', { class: 'dialog-body' });
     this.heading = h('h2', { class: 'dialog-title', id: `${id}-title` }, title);
     this.element = h(
       'dialog',
-      { id, class: `dialog ${cls}`, 'aria-labelledby': `${id}-title` },
+      { id, class: `dialog ${cls}`, 'aria-labelledby': `${id}-title`, autofocus: true, tabindex: '-1' },
       h(
         'header',
         { class: 'dialog-head' },
         this.heading,
-        h('button', { type: 'button', class: 'btn-icon dialog-close', 'aria-label': 'Close', onclick: () => this.close() }, '×'),
+        closable
+          ? h('button', { type: 'button', class: 'btn-icon dialog-close', 'aria-label': 'Close', onclick: () => this.close() }, '×')
+          : null,
       ),
       this.body,
     );
     this.element.addEventListener('click', (event) => {
-      if (event.target === this.element) this.close();
+      if (closable && event.target === this.element) this.close();
     });
     document.body.append(this.element);
   }

@@ -13,11 +13,19 @@ import { ApiError } from './api.js';
 import { AutoplayDialog } from './autoplay.js';
 import { announce, h, sleep } from './dom.js';
 import { HistoryDialog } from './history.js';
-import { describe } from './messages.js';
+import { GameMenu } from './menu.js';
+import { describe, t } from './messages.js';
 import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
+
+/** The bar's icons (shown instead of the words where the bar is narrow). */
+const ICONS = {
+  autoplay:
+    '<svg viewBox="0 0 24 24" width="22" height="22"><path d="M12 4a8 8 0 1 0 7.75 10" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/><path d="M14.5 2.5 20 4l-2 5.2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/><path d="M10 8.5v7l5.5-3.5z" fill="currentColor"/></svg>',
+  turbo: '<svg viewBox="0 0 24 24" width="22" height="22"><path d="M13.5 2 5 13.5h6L9.5 22 19 9.5h-6.2z" fill="currentColor"/></svg>',
+};
 
 const STOP_REASONS = {
   feature: 'a feature was triggered',
@@ -85,15 +93,14 @@ export class Game {
     const winOutput = h('output', { id: 'win', class: 'meter-value', 'data-minor': '0' });
     const betOutput = h('output', { id: 'bet-total', class: 'meter-value' });
     this.betOutput = betOutput;
-    const betSlot = h('div', { class: 'bet-controls' });
-    const extras = h('div', { class: 'play-extras' });
+    const betSlot = h('div', { class: 'bet-controls', dataset: { bar: 'bet' } });
     if (this.market.autoplay) {
       this.autoplayButton = h(
         'button',
-        { type: 'button', id: 'autoplay', class: 'btn btn-ghost', onclick: () => this.openAutoplay() },
-        'Autoplay',
+        { type: 'button', id: 'autoplay', class: 'btn bar-btn', dataset: { bar: 'autoplay' }, 'aria-label': t('game.autoplay'), onclick: () => this.openAutoplay() },
+        h('span', { class: 'bar-icon', 'aria-hidden': 'true', html: ICONS.autoplay }),
+        h('span', { class: 'bar-text' }, t('game.autoplay')),
       );
-      extras.append(this.autoplayButton);
     }
     if (this.market.turbo) {
       this.turboButton = h(
@@ -101,39 +108,45 @@ export class Game {
         {
           type: 'button',
           id: 'turbo',
-          class: 'btn btn-ghost',
+          class: 'btn bar-btn',
+          dataset: { bar: 'turbo' },
           'aria-pressed': String(this.motion.turbo),
+          'aria-label': t('game.turbo'),
           onclick: () => this.toggleTurbo(),
         },
-        'Turbo',
+        h('span', { class: 'bar-icon', 'aria-hidden': 'true', html: ICONS.turbo }),
+        h('span', { class: 'bar-text' }, t('game.turbo')),
       );
-      extras.append(this.turboButton);
     }
+    this.menuButton = h(
+      'button',
+      {
+        type: 'button',
+        id: 'menu',
+        class: 'btn bar-btn menu-button',
+        dataset: { bar: 'menu' },
+        'aria-haspopup': 'dialog',
+        'aria-label': t('menu.open'),
+        onclick: () => this.openMenu(),
+      },
+      h('span', { class: 'menu-icon', 'aria-hidden': 'true' }),
+    );
     this.autoplayStatus = h(
       'div',
       { class: 'autoplay-status', id: 'autoplay-status', hidden: true, role: 'status' },
       h('span', { class: 'autoplay-remaining' }),
-      h('button', { type: 'button', id: 'autoplay-stop', class: 'btn btn-small', onclick: () => this.stopAutoplay() }, 'Stop'),
+      h('button', { type: 'button', id: 'autoplay-stop', class: 'btn btn-small', onclick: () => this.stopAutoplay() }, t('game.autoplay_stop')),
     );
+    this.sessionSlot = h('div', { class: 'game-session' });
+    this.balanceSlot = h('div', { class: 'meter meter-balance', dataset: { bar: 'balance' } });
     this.root = h(
       'section',
       { class: `game theme-${theme}`, 'data-game': this.id, 'data-state': 'loading', 'aria-label': this.name },
       h(
         'header',
-        { class: 'game-bar' },
-        h('a', { href: '#/', class: 'btn btn-ghost back', 'aria-label': 'Back to the lobby' }, '‹ Lobby'),
-        h('h1', { class: 'game-title' }, this.name),
-        h(
-          'div',
-          { class: 'game-bar-actions' },
-          h(
-            'button',
-            { type: 'button', id: 'rules', class: 'btn btn-ghost', 'aria-label': 'Paytable and rules', onclick: () => this.openRules() },
-            h('span', { class: 'wide-only' }, 'Paytable & '),
-            h('span', { class: 'first-cap' }, 'rules'),
-          ),
-          h('button', { type: 'button', id: 'history', class: 'btn btn-ghost', onclick: () => this.openHistory() }, 'History'),
-        ),
+        { class: 'game-head' },
+        this.sessionSlot,
+        h('div', { class: 'game-head-centre' }, h('h1', { class: 'game-title' }, this.name), this.autoplayStatus),
       ),
       h(
         'div',
@@ -143,21 +156,22 @@ export class Game {
         h('div', { class: 'reel-frame' }, this.grid.element, this.overlay),
         this.caption,
       ),
-      this.autoplayStatus,
       h(
         'div',
-        { class: 'controls' },
+        { class: 'controls', id: 'controls' },
+        this.menuButton,
+        this.balanceSlot,
         betSlot,
-        h(
-          'div',
-          { class: 'meters' },
-          h('div', { class: 'meter' }, h('span', { class: 'meter-label' }, 'Bet'), betOutput),
-          h('div', { class: 'meter meter-win' }, h('span', { class: 'meter-label' }, 'Win'), winOutput),
-        ),
-        h('div', { class: 'play' }, extras, this.spinButton),
+        h('div', { class: 'meter meter-bet', dataset: { bar: 'total' } }, h('span', { class: 'meter-label' }, t('game.bet')), betOutput),
+        h('div', { class: 'meter meter-win', dataset: { bar: 'win' } }, h('span', { class: 'meter-label' }, t('game.win')), winOutput),
+        this.autoplayButton ?? null,
+        h('div', { class: 'spin-slot', dataset: { bar: 'spin' } }, this.spinButton),
+        this.turboButton ?? null,
       ),
     );
     view.replaceChildren(this.root);
+    this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
+    this.menu = new GameMenu(this);
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
     this.ui.mountFeature(this.top, this.side, this.overlay);
@@ -166,6 +180,7 @@ export class Game {
   }
 
   destroy() {
+    this.app.placeSessionInfo(null, null);
     this.destroyed = true;
     this.autoStop = true;
     this.cycleToken += 1;
@@ -206,6 +221,11 @@ export class Game {
     const betLocked = state !== 'idle' && state !== 'gamble';
     this.ui.setEnabled(!betLocked && !this.autoplay);
     if (this.autoplayButton) this.autoplayButton.disabled = Boolean(this.autoplay) || !['idle', 'gamble'].includes(state);
+  }
+
+  /** Whether a reality check may be shown now: not while a round step runs. */
+  get interruptible() {
+    return !this.autoplay && ['idle', 'gamble', 'paused'].includes(this.state);
   }
 
   get ready() {
@@ -341,6 +361,9 @@ export class Game {
   // ---------------------------------------------------------------------------------
 
   async spin({ autoplayId = null } = {}) {
+    // a reality check that is due is answered before a new round starts
+    if (this.app.reality && !(await this.app.reality.beforeRound())) return null;
+    if (this.destroyed) return null;
     const bet = this.ui.bet();
     this.setState('busy');
     await this.app.gate.wait();
@@ -689,13 +712,21 @@ export class Game {
     announce(this.motion.turbo ? 'Turbo on' : 'Turbo off');
   }
 
-  /** Space bar: the main action, unless a control that uses Space has the focus. */
+  openMenu() {
+    this.menu.open();
+  }
+
+  /**
+   * Space is the game's key: it spins, stops the reels or continues, whatever has the focus,
+   * unless a dialog is open or the player is typing. A focused button never takes it (the
+   * browser would press the button: a stepper would change the bet, Turbo would switch off).
+   */
   onKey(event) {
-    if (event.code !== 'Space' || event.repeat) return;
-    const target = event.target;
-    if (target.closest?.('input, select, textarea, button, a, [role="button"], dialog[open]')) return;
+    if (event.code !== 'Space') return;
     if (document.querySelector('dialog[open]')) return;
+    if (event.target.closest?.('input, select, textarea, [contenteditable]')) return;
     event.preventDefault();
+    if (event.type !== 'keydown' || event.repeat) return;
     this.primary();
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Api, ApiError } from './api.js';
 import { installSprites } from './art/sprite.js';
+import { SessionClock } from './clock.js';
 import { installDevHook } from './dev.js';
 import { sleep } from './dom.js';
 import { Game } from './game.js';
@@ -11,6 +12,7 @@ import { renderLobby } from './lobby.js';
 import { describe, loadMessages, locale, Messages, t } from './messages.js';
 import { Money } from './money.js';
 import { Motion } from './motion.js';
+import { RealityCheck } from './reality.js';
 import { forget, obtainSession, SessionError } from './session.js';
 
 /** The market's minimum round duration: never start a round earlier than allowed. */
@@ -40,6 +42,12 @@ class App {
     this.view = document.getElementById('view');
     this.balance = document.getElementById('balance');
     this.net = document.getElementById('session-net');
+    this.netMinor = null;
+    this.sessionInfo = document.getElementById('session-info');
+    this.balanceItem = document.getElementById('balance-item');
+    this.wallet = document.getElementById('wallet');
+    this.clock = null;
+    this.reality = null;
     this.balanceMinor = null;
     this.game = null;
     this.connecting = false;
@@ -51,7 +59,9 @@ class App {
   async start() {
     await loadMessages();
     installSprites();
-    document.addEventListener('keydown', (event) => this.game?.onKey(event));
+    // capture: the game sees Space before a focused control does
+    document.addEventListener('keydown', (event) => this.game?.onKey(event), { capture: true });
+    document.addEventListener('keyup', (event) => this.game?.onKey(event), { capture: true });
     window.addEventListener('hashchange', () => this.route());
     try {
       await this.connect();
@@ -94,8 +104,49 @@ class App {
       // the server keeps the session's net position; a reloaded page reads it from /api/me
       this.renderNet(me.session_net ? me.session_net.minor : 0);
     }
+    this.startClock(me);
     if (me.dev_mode) installDevHook(this.api);
     document.body.dataset.ready = 'true';
+  }
+
+  /** The session clock in every market; the reality check where the market sets one. */
+  startClock(me) {
+    // a session the server has no start for (none in the token) counts from now
+    const origin = { startedMs: me.session_started_ms ?? me.server_ms ?? Date.now(), serverMs: me.server_ms ?? Date.now() };
+    if (this.clock) this.clock.reset(origin);
+    else this.clock = new SessionClock(document.getElementById('session-clock'), origin);
+    this.clock.start();
+    this.reality?.remove();
+    this.reality = null;
+    const minutes = me.market.reality_check_minutes;
+    if (minutes) {
+      this.reality = new RealityCheck({
+        minutes,
+        clock: this.clock,
+        sessionId: me.session_id,
+        net: () => (this.netMinor === null ? null : this.money.signed(this.netMinor)),
+        canShow: () => !this.game || this.game.interruptible,
+        leave: () => this.leave(),
+      });
+    }
+  }
+
+  /** The reality check's "Leave": stop any autoplay and go back to the lobby. */
+  leave() {
+    if (this.game) {
+      this.game.autoStop = true;
+      if (this.game.autoplay) this.game.stopAutoplay();
+    }
+    window.location.hash = '#/';
+  }
+
+  /**
+   * The session line (clock, net position) and the balance live in the site bar of the
+   * lobby; a game shows them in its own head and bottom bar instead (null: back to the bar).
+   */
+  placeSessionInfo(sessionSlot, balanceSlot) {
+    (sessionSlot ?? this.wallet.parentElement).insertBefore(this.sessionInfo, sessionSlot ? null : this.wallet);
+    (balanceSlot ?? this.wallet).append(this.balanceItem);
   }
 
   async route() {
@@ -139,6 +190,7 @@ class App {
   }
 
   renderNet(minor) {
+    this.netMinor = minor;
     this.net.textContent = this.money.signed(minor);
     this.net.dataset.minor = String(minor);
     this.net.classList.toggle('negative', minor < 0);

@@ -172,3 +172,39 @@ export class Messages {
     setTimeout(() => item.remove(), ms);
   }
 }
+
+// Layout, keys and responsible play: their sentences, looked up by key (`t('menu.open')`) so a
+// catalogue can translate them; `{name}` placeholders are filled from `params`.
+const UI = {
+  'game.autoplay': 'Autoplay',
+  'game.turbo': 'Turbo',
+  'game.autoplay_stop': 'Stop',
+  'game.bet': 'Bet',
+  'game.win': 'Win',
+  'menu.open': 'Menu',
+  'menu.title': 'Menu',
+  'menu.rules': 'Paytable and rules',
+  'menu.history': 'History',
+  'menu.sound': 'Sound',
+  'menu.settings': 'Settings',
+  'menu.lobby': 'Back to the lobby',
+  'menu.keys': 'Space spins, stops the reels or skips. Arrow keys change a focused bet control.',
+  'settings.reduce_motion': 'Reduce motion',
+  'session.clock': 'Session',
+  'session.net': 'Session net',
+  'reality.title': 'Reality check',
+  'reality.played': 'You have played for {time}.',
+  'reality.net': 'Your net position this session is {net}.',
+  'reality.continue': 'Continue playing',
+  'reality.leave': 'Leave the game',
+  'autoplay.stop_jackpot': 'Stop when a jackpot is won',
+  'autoplay.stop_balance': 'Stop if my balance changes outside autoplay',
+  'autoplay.required': 'required here',
+  'autoplay.loss_limit_required': 'This market requires a loss limit for autoplay.',
+};
+
+export function t(key, params = {}) {
+  const text = UI[key];
+  if (text === undefined) throw new Error(`no message for "${key}"`);
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
+}

@@ -5,6 +5,7 @@
 
 const query = window.matchMedia('(prefers-reduced-motion: reduce)');
 const TURBO_STORE = 'reelsmith.turbo';
+const REDUCED_STORE = 'reelsmith.reducedMotion';
 
 const PROFILES = {
   normal: { minSpin: 650, reelGap: 170, reveal: 420, pause: 450, countUp: 1200, cycle: 1500, banner: 1500 },
@@ -15,11 +16,13 @@ const PROFILES = {
 
 export class Motion {
   constructor() {
-    this.reduced = query.matches;
+    // the player's own setting (the menu) adds to the system's preference
+    this.reducedWanted = localStorage.getItem(REDUCED_STORE) === '1';
+    this.reduced = query.matches || this.reducedWanted;
     this.turboAllowed = false;
     this.turboWanted = localStorage.getItem(TURBO_STORE) === '1';
     query.addEventListener('change', (event) => {
-      this.reduced = event.matches;
+      this.reduced = event.matches || this.reducedWanted;
       this.apply();
     });
     this.apply();
@@ -37,6 +40,13 @@ export class Motion {
   setTurbo(on) {
     this.turboWanted = Boolean(on);
     localStorage.setItem(TURBO_STORE, on ? '1' : '0');
+    this.apply();
+  }
+
+  setReduced(on) {
+    this.reducedWanted = Boolean(on);
+    localStorage.setItem(REDUCED_STORE, on ? '1' : '0');
+    this.reduced = query.matches || this.reducedWanted;
     this.apply();
   }
 

@@ -1,4 +1,8 @@
-/** A labelled − value + control over a list of values (paylines, coins, coin sizes, bets). */
+/**
+ * A labelled − value + control over a list of values (paylines, coins, coin sizes, bets).
+ * The value is a focusable spin button: the arrow keys (and Page Up/Down, Home, End) move it,
+ * from the value or from either button. Space is not the stepper's: it stays the game's key.
+ */
 import { h } from './dom.js';
 
 export class Stepper {
@@ -16,7 +20,14 @@ export class Stepper {
     Object.assign(this, { id, values, format, allowed, onChange });
     this.index = Math.max(0, values.findIndex((v) => String(v) === String(value)));
     this.enabled = true;
-    this.output = h('output', { id: `${id}-value`, class: 'stepper-value', 'aria-live': 'polite' });
+    this.output = h('output', {
+      id: `${id}-value`,
+      class: 'stepper-value',
+      role: 'spinbutton',
+      tabindex: '0',
+      'aria-label': label,
+      'aria-live': 'polite',
+    });
     this.down = h(
       'button',
       { type: 'button', class: 'stepper-btn', id: `${id}-down`, 'aria-label': `${label}: less`, onclick: () => this.step(-1) },
@@ -29,7 +40,13 @@ export class Stepper {
     );
     this.element = h(
       'div',
-      { class: 'stepper', role: 'group', 'aria-labelledby': `${id}-label`, dataset: { control: id } },
+      {
+        class: 'stepper',
+        role: 'group',
+        'aria-labelledby': `${id}-label`,
+        dataset: { control: id },
+        onkeydown: (event) => this.onKey(event),
+      },
       h('span', { class: 'stepper-label', id: `${id}-label` }, label),
       h('div', { class: 'stepper-row' }, this.down, this.output, this.up),
     );
@@ -50,6 +67,30 @@ export class Stepper {
         return;
       }
     }
+  }
+
+  onKey(event) {
+    const moves = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 1, PageDown: -1 };
+    if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      if (this.enabled) this.jump(event.key === 'Home' ? -1 : 1);
+      return;
+    }
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    if (this.enabled) this.step(moves[event.key]);
+  }
+
+  /** The furthest allowed value in `direction`. */
+  jump(direction) {
+    let found = -1;
+    for (let i = this.index + direction; i >= 0 && i < this.values.length; i += direction) {
+      if (this.allowed(this.values[i])) found = i;
+    }
+    if (found < 0) return;
+    this.index = found;
+    this.render();
+    this.onChange(this.value);
   }
 
   set(value) {
@@ -73,6 +114,11 @@ export class Stepper {
   render() {
     this.output.textContent = this.format(this.value);
     this.output.dataset.value = String(this.value);
+    this.output.setAttribute('aria-valuetext', this.output.textContent);
+    this.output.setAttribute('aria-valuenow', String(this.index));
+    this.output.setAttribute('aria-valuemin', '0');
+    this.output.setAttribute('aria-valuemax', String(this.values.length - 1));
+    this.output.setAttribute('aria-disabled', String(!this.enabled));
     this.down.disabled = !this.enabled || !this.canMove(-1);
     this.up.disabled = !this.enabled || !this.canMove(1);
   }

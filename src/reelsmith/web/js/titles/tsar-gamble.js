@@ -72,7 +72,6 @@ export class GambleScreen {
     this.game.grid.clearWins();
     this.overlay.parentElement.classList.add('gamble-open');
     this.update(round);
-    this.element.querySelector('.gamble-choice')?.focus();
   }
 
   close() {
@@ -155,7 +154,6 @@ export class GambleScreen {
       delete this.card.dataset.card;
       this.update(round);
       game.setState('gamble');
-      this.element.querySelector('.gamble-choice')?.focus();
       return;
     }
     // Lost, or a limit reached: the server settled the round (a win is collected).
