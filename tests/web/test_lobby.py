@@ -31,5 +31,6 @@ def test_the_lobby_offers_both_titles_with_the_demo_players_balance(
     page.click(".lobby-card[data-game='sultan-spins'] .lobby-play")
     page.wait_for_selector(".game[data-game='sultan-spins']:not([data-state='loading'])")
     assert page.url.endswith("#/play/sultan-spins")
-    page.click(".game-bar .back")
+    page.click("#menu")
+    page.click("#lobby-link")
     page.wait_for_selector(".lobby-card")

@@ -18,6 +18,7 @@ def test_the_rules_page_is_rendered_from_the_rules_api(
     player = server.new_player()
     open_game(page, server, player, game)
     doc = server.get(player, f"/api/games/{game}/rules")
+    page.click("#menu")
     page.click("#rules")
     dialog = page.locator("#rules-dialog[open]")
     dialog.wait_for()
@@ -51,6 +52,7 @@ def test_the_history_lists_rounds_and_replays_them_step_by_step(page: Page, serv
         page.click("#collect-offer")
         wait_state(page, "idle")
 
+    page.click("#menu")
     page.click("#history")
     dialog = page.locator("#history-dialog[open]")
     dialog.locator(".history-row").first.wait_for()

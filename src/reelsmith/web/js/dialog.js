@@ -11,7 +11,7 @@ export class Dialog {
     this.heading = h('h2', { class: 'dialog-title', id: `${id}-title` }, title);
     this.element = h(
       'dialog',
-      { id, class: `dialog ${cls}`, 'aria-labelledby': `${id}-title`, autofocus: true, tabindex: '-1' },
+      { id, class: `dialog ${cls}`, 'aria-labelledby': `${id}-title`, tabindex: '-1' },
       h(
         'header',
         { class: 'dialog-head' },
@@ -29,7 +29,9 @@ export class Dialog {
   }
 
   show() {
-    if (!this.element.open) this.element.showModal();
+    if (this.element.open) return;
+    this.element.showModal();
+    this.element.focus({ preventScroll: true }); // not the first control (the close button)
   }
 
   close() {

@@ -1,0 +1,225 @@
+"""The studio layout at every screen size, checked on element boxes (not only screenshots):
+the lobby and both titles at 320x568, 390x844, 844x390, 768x1024 and 1366x768, in the base
+game and with a banner shown. Nothing is off screen, nothing in the bar overlaps, no text
+overflows its box, the reels are large enough to play, and nothing moves when a banner shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+from tests.web import forcing
+from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
+
+pytestmark = pytest.mark.web
+
+SIZES = {
+    "phone-320x568": {"width": 320, "height": 568},
+    "phone-390x844": {"width": 390, "height": 844},
+    "landscape-844x390": {"width": 844, "height": 390},
+    "tablet-768x1024": {"width": 768, "height": 1024},
+    "desktop-1366x768": {"width": 1366, "height": 768},
+}
+
+# Every box of the game screen worth checking, by name; each is a list (a selector may match
+# several elements, invisible ones are left out).
+BOXES = """(selectors) => {
+  const out = {};
+  for (const [name, selector] of Object.entries(selectors)) {
+    out[name] = [...document.querySelectorAll(selector)]
+      .filter((e) => e.checkVisibility({ visibilityProperty: true }))
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return { id: e.id || e.className, x: r.x, y: r.y, w: r.width, h: r.height,
+                 right: r.right, bottom: r.bottom, sw: e.scrollWidth, cw: e.clientWidth };
+      })
+      .filter((b) => b.w > 1 && b.h > 1);  // a visually hidden duplicate is no box
+  }
+  out.viewport = [{ w: innerWidth, h: innerHeight,
+                    sw: document.scrollingElement.scrollWidth,
+                    sh: document.scrollingElement.scrollHeight }];
+  return out;
+}"""
+
+GAME_BOXES = {
+    "bar": ".controls",
+    "bar_items": ".controls > *",
+    "head": ".game-head",
+    "session": ".game-session .session-item",
+    "title": ".game-title",
+    "reels": ".reels",
+    "pots": ".pot",
+    "feature": ".stage-feature > *",
+    "caption": ".win-caption",
+    "texts": ".meter-label, .meter-value, .wallet-label, #balance, .stepper-label,"
+    " .stepper-value, .bar-text, .pot-value, .session-item > *, .game-title, .ladder-status,"
+    " .fs-counter, .autoplay-status",
+}
+
+
+def overlaps(a: dict[str, Any], b: dict[str, Any], slack: float = 0.5) -> bool:
+    return (
+        a["x"] + slack < b["right"]
+        and b["x"] + slack < a["right"]
+        and a["y"] + slack < b["bottom"]
+        and b["y"] + slack < a["bottom"]
+    )
+
+
+def place(boxes: dict[str, Any]) -> tuple[float, ...]:
+    """Where the reels are: their box alone."""
+    (reels,) = boxes["reels"]
+    return tuple(round(reels[k], 1) for k in ("x", "y", "w", "h"))
+
+
+def inside(box: dict[str, Any], width: float, height: float, slack: float = 0.5) -> bool:
+    return (
+        box["x"] >= -slack
+        and box["y"] >= -slack
+        and box["right"] <= width + slack
+        and box["bottom"] <= height + slack
+    )
+
+
+def check_game(page: Page, where: str) -> dict[str, Any]:
+    """Assert the game screen's layout; return its boxes."""
+    boxes: dict[str, Any] = page.evaluate(BOXES, GAME_BOXES)
+    view = boxes["viewport"][0]
+    width, height = view["w"], view["h"]
+    assert view["sw"] <= width and view["sh"] <= height, f"{where}: the page scrolls: {view}"
+    for name in ("bar", "bar_items", "head", "session", "title", "reels", "pots", "feature"):
+        for box in boxes[name]:
+            assert inside(box, width, height), f"{where}: {name} {box['id']} is off screen: {box}"
+    items = boxes["bar_items"]
+    for i, a in enumerate(items):
+        for b in items[i + 1 :]:
+            assert not overlaps(a, b), f"{where}: {a['id']} overlaps {b['id']}"
+    (bar,) = boxes["bar"]
+    (reels,) = boxes["reels"]
+    assert len(boxes["head"]) == 1, f"{where}: the game head is not shown"
+    for box in items:
+        assert inside(
+            {
+                **box,
+                "x": box["x"] - bar["x"],
+                "y": box["y"] - bar["y"],
+                "right": box["right"] - bar["x"],
+                "bottom": box["bottom"] - bar["y"],
+            },
+            bar["w"],
+            bar["h"],
+        ), f"{where}: {box['id']} sticks out of the bar"
+    for name in ("bar", "head", "pots", "feature", "caption"):
+        for box in boxes[name] if name != "bar" else [bar]:
+            assert not overlaps(reels, box, slack=2), (
+                f"{where}: the reels overlap {name} {box['id']}"
+            )
+    for box in boxes["texts"]:
+        assert box["sw"] <= box["cw"] + 1, f"{where}: the text of {box['id']} overflows its box"
+    rows = int(
+        page.evaluate(
+            "getComputedStyle(document.querySelector('.reels')).getPropertyValue('--rows')"
+        )
+    )
+    cell = reels["h"] / rows
+    assert cell >= 34, f"{where}: the reels' cells are {cell:.0f} px high: too small to play"
+    return boxes
+
+
+@pytest.fixture(params=list(SIZES), ids=list(SIZES))
+def sized(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:
+    ctx: BrowserContext = browser.new_context(
+        viewport=SIZES[request.param], reduced_motion="reduce", locale="en-GB"
+    )
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield request.param, page
+    ctx.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"layout-{name}.png"))
+
+
+def test_the_lobby_fits_every_screen(sized: tuple[str, Page], server: Server) -> None:
+    size, page = sized
+    player = server.new_player()
+    page.goto(f"{server.url}/?token={player.token}#/")
+    page.wait_for_selector(".lobby-card")
+    boxes = page.evaluate(
+        BOXES,
+        {
+            "bar": ".topbar > *",
+            "cards": ".lobby-card",
+            "buttons": ".lobby-play",
+            "texts": ".wallet-label, #balance, .session-item > *, .lobby-name",
+        },
+    )
+    width = boxes["viewport"][0]["w"]
+    assert boxes["viewport"][0]["sw"] <= width, f"{size}: the lobby scrolls sideways"
+    top = boxes["bar"]
+    for i, a in enumerate(top):
+        assert inside(a, width, 10_000), f"{size}: {a['id']} is off screen"
+        for b in top[i + 1 :]:
+            assert not overlaps(a, b), f"{size}: {a['id']} overlaps {b['id']}"
+    for box in boxes["cards"] + boxes["buttons"]:
+        assert box["x"] >= 0 and box["right"] <= width, f"{size}: {box['id']} is off screen"
+    for box in boxes["texts"]:
+        assert box["sw"] <= box["cw"] + 1, f"{size}: the text of {box['id']} overflows"
+    # the lobby stays a lobby: the site bar, the balance in it
+    assert page.is_visible(".topbar #balance") and page.is_visible(".topbar #session-clock")
+    shot(page, f"lobby-{size}")
+
+
+@pytest.mark.parametrize("game", [forcing.TSAR, forcing.SULTAN])
+def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
+    sized: tuple[str, Page], server: Server, game: str
+) -> None:
+    size, page = sized
+    player = server.new_player()
+    open_game(page, server, player, game)
+    wait_state(page, "idle")
+    where = f"{game} at {size}"
+    shot(page, f"{game}-{size}")
+    base = check_game(page, where)
+    # the game has no site bar: the balance is in the game's own bar, beside bet and win
+    assert page.is_hidden(".topbar")
+    assert page.locator(".controls #balance").count() == 1
+
+    # A message banner (the server cannot be reached) covers the top; the reels stay put.
+    def refuse(route: Route) -> None:
+        route.abort("connectionrefused")
+
+    page.route("**/api/games/*/spin", refuse)
+    page.click("#spin")
+    page.wait_for_selector("body[data-unreachable]")
+    assert page.is_visible("#banner")
+    moved = check_game(page, f"{where}, message banner")
+    assert place(moved) == place(base), f"{where}: the reels moved for the message banner"
+    page.click("#banner button:has-text('Cancel')")
+    wait_state(page, "idle")
+    page.unroute("**/api/games/*/spin")
+
+    # The free spins banner and the feature's panels: still nothing moves.
+    if game == forcing.TSAR:
+        free = [forcing.tsar_spin(free=True) for _ in range(9)]
+        force(page, forcing.tsar_free_spins_trigger(), *free)
+    else:
+        free = [forcing.sultan_spin(free=True) for _ in range(7)]
+        force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin(bonus=(0, 1, 2))], *free)
+    page.click("#spin")
+    page.wait_for_selector("#free-spins-banner")
+    shot(page, f"{game}-{size}-banner")
+    during = check_game(page, f"{where}, free spins banner")
+    assert place(during) == place(base), f"{where}: the reels moved for the free spins banner"
+    wait_state(page, "feature", "spinning")
+    page.wait_for_selector("#free-spins-banner", state="detached")
+    playing = check_game(page, f"{where}, free spins")
+    assert place(playing) == place(base), f"{where}: the reels moved during free spins"
