@@ -99,3 +99,42 @@ def test_space_stops_autoplay_too(page: Page, server: Server) -> None:
     page.keyboard.press("Space")
     wait_state(page, "idle", "gamble", "paused", timeout=60_000)
     assert page.get_attribute(".game", "data-autoplay-ended") in ("player", "feature")
+
+
+def test_autoplay_stops_when_the_balance_changes_outside_it(page: Page, server: Server) -> None:
+    player = server.new_player()
+    open_game(page, server, player, forcing.SULTAN)
+    spins = autoplay_spins(page)
+    page.click("#autoplay")
+    page.wait_for_selector("#autoplay-dialog[open]")
+    # Sultan Spins has jackpots: its dialog offers that stop too
+    assert page.is_visible("#autoplay-jackpot") and not page.is_checked("#autoplay-jackpot")
+    page.fill("#autoplay-rounds", "200")
+    page.check("#autoplay-balance-change")
+    page.click("#autoplay-start")
+    page.wait_for_selector("#autoplay-status:not([hidden])")
+    while not spins:
+        page.wait_for_timeout(50)
+    started = spins[0].post_data_json
+    with server.client() as api:  # the operator credits the player while autoplay runs
+        api.post(
+            f"/operator/players/{player.id}/deposit",
+            json={"amount": "5.00"},
+            headers={"Idempotency-Key": f"deposit-{player.id}"},
+        ).raise_for_status()
+    wait_state(page, "idle", "paused", timeout=60_000)
+    assert page.get_attribute(".game", "data-autoplay-ended") == "balance_changed"
+    assert len(spins) < 200
+    auto = server.get(player, f"/api/games/{forcing.SULTAN}/state")["autoplay"]
+    assert auto is None  # stopped on the server too
+    assert started["bet"] == {"bet": "1.00"}
+    assert minor(page, "#balance") == server.get(player, "/api/me")["balance"]["minor"]
+
+
+def test_a_title_without_jackpots_offers_no_jackpot_stop(page: Page, server: Server) -> None:
+    player = server.new_player()
+    open_game(page, server, player, forcing.TSAR)
+    page.click("#autoplay")
+    page.wait_for_selector("#autoplay-dialog[open]")
+    assert page.locator("#autoplay-jackpot").count() == 0 or page.is_hidden("#autoplay-jackpot")
+    assert page.is_visible("#autoplay-balance-change")

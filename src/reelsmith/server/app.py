@@ -122,6 +122,10 @@ class AutoplayRequest(Strict):
     bet: dict[str, Any]
     rounds: int = Field(ge=1, le=1000)
     stop_on_feature: bool = False
+    stop_on_jackpot: bool = False
+    stop_on_balance_change: bool = Field(
+        default=False, description="Stop when the balance changes by anything but its rounds"
+    )
     stop_on_win_above: str | None = Field(default=None, max_length=32)
     loss_limit: str | None = Field(default=None, max_length=32)
 

@@ -835,6 +835,14 @@ class GameService:
                     retry_after_ms=wait,
                 )
             autoplay = self._autoplay_for_spin(connection, player, market, game, autoplay_id)
+            if autoplay is not None and self._balance_changed(autoplay, player):
+                # stopped for good (committed), and this spin refused: it was not played
+                stopped = self._stop_autoplay_row(connection, autoplay, "balance_changed", now)
+                return 409, conflict(
+                    "autoplay_finished",
+                    f"autoplay {autoplay['id']} stopped: the balance changed outside it",
+                    autoplay=stopped,
+                ).body()
             bet = title.lower(market, player.balance_minor, selected)
             if bet is None:
                 raise ApiError(
@@ -898,7 +906,7 @@ class GameService:
             extra: dict[str, Any] = {"bet_lowered": lowered}
             if autoplay:
                 extra["autoplay"] = self._autoplay_after_step(
-                    connection, autoplay, title, engine_round, settled, now, bet_minor
+                    connection, autoplay, title, engine_round, settled, now, player, bet_minor
                 )
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
@@ -969,7 +977,7 @@ class GameService:
                 )
                 if autoplay is not None:
                     extra["autoplay"] = self._autoplay_after_step(
-                        connection, autoplay, title, engine_round, settled, now
+                        connection, autoplay, title, engine_round, settled, now, player
                     )
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
@@ -1066,6 +1074,8 @@ class GameService:
             "status": row["status"],
             "stop_reason": row["stop_reason"],
             "stop_on_feature": bool(row["stop_on_feature"]),
+            "stop_on_jackpot": bool(row["stop_on_jackpot"]),
+            "stop_on_balance_change": bool(row["stop_on_balance_change"]),
             "stop_on_win_above_minor": row["stop_on_win_above_minor"],
             "loss_limit_minor": row["loss_limit_minor"],
             "net_minor": row["net_minor"],
@@ -1106,11 +1116,18 @@ class GameService:
                     limits[name] = self._amount_minor(market, {"amount": value})
                 except ApiError as exc:
                     raise bad_request(f"invalid_{name}", f"{name}: {exc.message}") from None
-            stop_on_feature = body.get("stop_on_feature", False)
-            if not isinstance(stop_on_feature, bool):
+            if limits["loss_limit"] is None and market.autoplay_requires_loss_limit:
                 raise bad_request(
-                    "invalid_stop_on_feature", "stop_on_feature must be true or false"
+                    "loss_limit_required", f"market {market.id} requires a loss limit for autoplay"
                 )
+            stops = {}
+            for name in ("stop_on_feature", "stop_on_jackpot", "stop_on_balance_change"):
+                stops[name] = body.get(name, False)
+                if not isinstance(stops[name], bool):
+                    raise bad_request(f"invalid_{name}", f"{name} must be true or false")
+            # what the market requires applies whatever the player chose
+            stops["stop_on_jackpot"] |= market.autoplay_requires_stop_on_jackpot
+            stops["stop_on_balance_change"] |= market.autoplay_requires_stop_on_balance_change
             now = self.clock.now_ms()
             connection.execute(
                 update(autoplays)
@@ -1130,9 +1147,10 @@ class GameService:
                     bet=_dumps(title.bet_json(bet)),
                     total=total,
                     remaining=total,
-                    stop_on_feature=stop_on_feature,
+                    **stops,
                     stop_on_win_above_minor=limits["stop_on_win_above"],
                     loss_limit_minor=limits["loss_limit"],
+                    balance_minor=player.balance_minor,
                     net_minor=0,
                     status="active",
                     created_ms=now,
@@ -1202,6 +1220,28 @@ class GameService:
             )
         return row
 
+    @staticmethod
+    def _balance_changed(autoplay: Any, player: Player) -> bool:
+        """Whether an autoplay that stops on a balance change finds a balance its own last
+        step did not leave (a deposit, a withdrawal, play outside it)."""
+        return (
+            bool(autoplay["stop_on_balance_change"])
+            and autoplay["balance_minor"] is not None
+            and int(autoplay["balance_minor"]) != player.balance_minor
+        )
+
+    def _stop_autoplay_row(
+        self, connection: Connection, autoplay: Any, reason: str, now: int
+    ) -> dict[str, Any]:
+        connection.execute(
+            update(autoplays)
+            .where(autoplays.c.id == autoplay["id"])
+            .values(status="stopped", stop_reason=reason, updated_ms=now)
+        )
+        row = dict(autoplay)
+        row.update(status="stopped", stop_reason=reason)
+        return self._autoplay_json(row)
+
     def _autoplay_after_step(
         self,
         connection: Connection,
@@ -1210,6 +1250,7 @@ class GameService:
         engine_round: Any,
         settled: dict[str, Any],
         now: int,
+        player: Player,
         bet_minor: int | None = None,
     ) -> dict[str, Any]:
         """Count an autoplay round and apply its stop conditions.
@@ -1218,7 +1259,9 @@ class GameService:
         the autoplay's net position and stops autoplay on a feature. The step that finishes the
         round (the same spin, or the last free spin, gamble or collect) adds what the round paid
         to the net position and applies the other two conditions to the round's whole win: a
-        single win above the limit, and the loss limit."""
+        single win above the limit, and the loss limit. A step that pays a jackpot stops it
+        (with stop_on_jackpot). Every step records the balance it leaves, which the next
+        autoplay spin compares with (stop_on_balance_change)."""
         remaining = int(autoplay["remaining"])
         net = int(autoplay["net_minor"])
         status, reason = str(autoplay["status"]), autoplay["stop_reason"]
@@ -1236,6 +1279,8 @@ class GameService:
                 and title.feature_triggered(engine_round)
             ):
                 status, reason = "stopped", "feature"
+            elif autoplay["stop_on_jackpot"] and outcome.jackpot_minor > 0:
+                status, reason = "stopped", "jackpot"
             elif settled["finished"] and (
                 autoplay["stop_on_win_above_minor"] is not None
                 and win > int(autoplay["stop_on_win_above_minor"])
@@ -1252,18 +1297,25 @@ class GameService:
         sql.send(
             connection,
             "UPDATE autoplays SET remaining = :remaining, net_minor = :net, status = :status,"
-            " stop_reason = :reason, updated_ms = :now WHERE id = :id",
+            " stop_reason = :reason, balance_minor = :balance, updated_ms = :now WHERE id = :id",
             {
                 "remaining": remaining,
                 "net": net,
                 "status": status,
                 "reason": reason,
+                "balance": player.balance_minor,
                 "now": now,
                 "id": autoplay["id"],
             },
         )
         row = dict(autoplay)
-        row.update(remaining=remaining, net_minor=net, status=status, stop_reason=reason)
+        row.update(
+            remaining=remaining,
+            net_minor=net,
+            status=status,
+            stop_reason=reason,
+            balance_minor=player.balance_minor,
+        )
         return self._autoplay_json(row)
 
     # ------------------------------------------------------------------------------

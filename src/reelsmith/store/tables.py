@@ -19,6 +19,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 
@@ -193,6 +194,11 @@ autoplays = Table(
     Column("stop_on_feature", Boolean, nullable=False),
     Column("stop_on_win_above_minor", BigInteger, nullable=True),
     Column("loss_limit_minor", BigInteger, nullable=True),
+    Column("stop_on_jackpot", Boolean, nullable=False, server_default=false()),
+    Column("stop_on_balance_change", Boolean, nullable=False, server_default=false()),
+    # the balance the autoplay's last step left: a next spin finding another one stops it
+    # (with stop_on_balance_change)
+    Column("balance_minor", BigInteger, nullable=True),
     Column("net_minor", BigInteger, nullable=False, server_default=text("0")),
     Column("status", String(16), nullable=False),  # active stopped finished
     Column("stop_reason", String(64), nullable=True),

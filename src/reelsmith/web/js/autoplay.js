@@ -1,9 +1,12 @@
 /**
- * The autoplay dialog: number of rounds and the stop conditions (any feature, a single win
- * above an amount, a loss limit). The server keeps the autoplay and counts its rounds.
+ * The autoplay dialog: number of rounds and the stop conditions (any feature, a jackpot, a
+ * balance change outside the autoplay, a single win above an amount, a loss limit). The market
+ * decides what is required: a loss limit the player must give, stops that are always on (shown
+ * ticked and fixed). The server keeps the autoplay, counts its rounds and applies the stops.
  */
 import { Dialog } from './dialog.js';
 import { h } from './dom.js';
+import { t } from './messages.js';
 import { AmountError } from './money.js';
 
 const PRESETS = [10, 25, 50, 100];
@@ -17,7 +20,30 @@ export class AutoplayDialog {
     this.rounds = h('input', { id: 'autoplay-rounds', type: 'number', min: 1, max: 1000, step: 1, value: 10, inputmode: 'numeric', required: true });
     this.feature = h('input', { id: 'autoplay-feature', type: 'checkbox' });
     this.winAbove = h('input', { id: 'autoplay-win-above', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: 'no limit' });
-    this.lossLimit = h('input', { id: 'autoplay-loss-limit', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: 'no limit' });
+    const market = game.market;
+    this.lossRequired = Boolean(market.autoplay_requires_loss_limit);
+    this.lossLimit = h('input', {
+      id: 'autoplay-loss-limit',
+      type: 'text',
+      inputmode: 'decimal',
+      autocomplete: 'off',
+      placeholder: this.lossRequired ? '' : 'no limit',
+      required: this.lossRequired,
+      'aria-required': String(this.lossRequired),
+    });
+    const fixedStop = (id, required) => {
+      const box = h('input', { id, type: 'checkbox' });
+      if (required) {
+        box.checked = true;
+        box.disabled = true;
+      }
+      return box;
+    };
+    this.jackpot = fixedStop('autoplay-jackpot', market.autoplay_requires_stop_on_jackpot);
+    this.balance = fixedStop('autoplay-balance-change', market.autoplay_requires_stop_on_balance_change);
+    // a title without jackpots has no jackpot stop to offer, unless the market requires it
+    const hasJackpots = Boolean(game.ui.pots?.length) || market.autoplay_requires_stop_on_jackpot;
+    const required = (on) => (on ? h('span', { class: 'required-note' }, ` (${t('autoplay.required')})`) : null);
     this.error = h('p', { class: 'form-error', role: 'alert' });
     const currency = `(${game.market.currency})`;
     this.form = h(
@@ -33,9 +59,13 @@ export class AutoplayDialog {
       ),
       this.rounds,
       h('label', { class: 'check' }, this.feature, ' Stop when any feature starts'),
+      hasJackpots
+        ? h('label', { class: 'check' }, this.jackpot, ' ', t('autoplay.stop_jackpot'), required(market.autoplay_requires_stop_on_jackpot))
+        : null,
+      h('label', { class: 'check' }, this.balance, ' ', t('autoplay.stop_balance'), required(market.autoplay_requires_stop_on_balance_change)),
       h('label', { for: 'autoplay-win-above' }, `Stop if a single win exceeds ${currency}`),
       this.winAbove,
-      h('label', { for: 'autoplay-loss-limit' }, `Stop when my losses reach ${currency}`),
+      h('label', { for: 'autoplay-loss-limit' }, `Stop when my losses reach ${currency}`, required(this.lossRequired)),
       this.lossLimit,
       this.error,
       h(
@@ -80,9 +110,12 @@ export class AutoplayDialog {
       const settings = {
         rounds,
         stop_on_feature: this.feature.checked,
+        stop_on_jackpot: this.jackpot.checked,
+        stop_on_balance_change: this.balance.checked,
         stop_on_win_above: this.amount(this.winAbove, 'The single-win limit'),
         loss_limit: this.amount(this.lossLimit, 'The loss limit'),
       };
+      if (this.lossRequired && settings.loss_limit === null) throw new Error(t('autoplay.loss_limit_required'));
       this.dialog.close();
       this.game.startAutoplay(settings);
     } catch (error) {

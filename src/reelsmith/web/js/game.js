@@ -35,6 +35,8 @@ const STOP_REASONS = {
   player: 'you stopped it',
   replaced: 'a new autoplay replaced it',
 };
+/** Stop reasons of the responsible-play stops, from the message catalogue. */
+const STOP_MESSAGES = { jackpot: 'autoplay.stopped_jackpot', balance_changed: 'autoplay.stopped_balance' };
 
 export class Game {
   constructor(app, info) {
@@ -280,6 +282,16 @@ export class Game {
           { label: 'Stop it', run: () => this.stopServerAutoplay(state.autoplay.id) },
         ],
       });
+    }
+  }
+
+  async refreshBalance() {
+    try {
+      const me = await this.api.get('/api/me');
+      this.app.setBalance(me.balance.minor);
+      this.app.setSessionNet(me.session_net);
+    } catch (error) {
+      this.app.handleError(error);
     }
   }
 
@@ -581,6 +593,8 @@ export class Game {
     }
     if (error.code === 'autoplay_finished') {
       this.updateAutoplay(error.body.autoplay ?? { ...this.autoplay, status: 'finished' });
+      // stopped because the balance changed outside it: show the balance as it is now
+      if (error.body.autoplay?.stop_reason === 'balance_changed') await this.refreshBalance();
       return;
     }
     if (error.code === 'unreachable' && this.round) {
@@ -636,7 +650,10 @@ export class Game {
     if (this.round) this.setState(this.round.phase === 'gamble' ? 'gamble' : 'paused');
     else this.setState('idle');
     if (last) {
-      const why = STOP_REASONS[last.stop_reason] ?? (this.autoStop ? STOP_REASONS.player : 'it was interrupted');
+      const why =
+        (STOP_MESSAGES[last.stop_reason] && t(STOP_MESSAGES[last.stop_reason])) ??
+        STOP_REASONS[last.stop_reason] ??
+        (this.autoStop ? STOP_REASONS.player : 'it was interrupted');
       const text = last.status === 'finished' ? 'Autoplay finished: all rounds were played.' : `Autoplay stopped: ${why}.`;
       this.app.messages.notice(text, 5000);
       this.root.dataset.autoplayEnded = last.stop_reason || 'interrupted';

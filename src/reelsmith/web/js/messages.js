@@ -201,6 +201,8 @@ const UI = {
   'autoplay.stop_balance': 'Stop if my balance changes outside autoplay',
   'autoplay.required': 'required here',
   'autoplay.loss_limit_required': 'This market requires a loss limit for autoplay.',
+  'autoplay.stopped_jackpot': 'a jackpot was won',
+  'autoplay.stopped_balance': 'your balance changed outside autoplay',
 };
 
 export function t(key, params = {}) {
