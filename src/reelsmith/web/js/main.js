@@ -58,6 +58,8 @@ class App {
 
   async start() {
     await loadMessages();
+    document.getElementById('session-clock-label').textContent = t('session.clock');
+    document.getElementById('session-net-label').textContent = t('session.net');
     installSprites();
     // capture: the game sees Space before a focused control does
     document.addEventListener('keydown', (event) => this.game?.onKey(event), { capture: true });
