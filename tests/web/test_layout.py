@@ -223,3 +223,38 @@ def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
     page.wait_for_selector("#free-spins-banner", state="detached")
     playing = check_game(page, f"{where}, free spins")
     assert place(playing) == place(base), f"{where}: the reels moved during free spins"
+
+
+@pytest.mark.parametrize("size", ["phone-320x568", "phone-390x844"])
+def test_the_history_shows_replay_on_a_phone(browser: Browser, server: Server, size: str) -> None:
+    ctx = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", locale="en-GB")
+    try:
+        page = ctx.new_page()
+        player = server.new_player()
+        open_game(page, server, player, forcing.TSAR)
+        force(page, forcing.tsar_spin(win=False))
+        page.click("#spin")
+        wait_state(page, "idle")
+        page.click("#menu")
+        page.click("#history")
+        page.locator("#history-dialog .history-row").first.wait_for()
+        shot(page, f"history-{size}")
+        boxes = page.evaluate(
+            BOXES,
+            {
+                "replay": ".replay-open",
+                "cells": ".history-row td",
+                "dialog": "#history-dialog .dialog-body",
+            },
+        )
+        width, height = boxes["viewport"][0]["w"], boxes["viewport"][0]["h"]
+        assert boxes["replay"], "no Replay button is shown"
+        for name in ("replay", "cells", "dialog"):
+            for box in boxes[name]:
+                assert inside(box, width, height), f"{size}: {name} {box['id']} is off screen"
+        (dialog,) = boxes["dialog"]
+        assert dialog["sw"] <= dialog["cw"] + 1, f"{size}: the history scrolls sideways"
+        page.click(".replay-open")
+        page.wait_for_selector(".replay-stage .reels")
+    finally:
+        ctx.close()

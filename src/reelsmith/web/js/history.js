@@ -5,6 +5,7 @@
 import { cardFace } from './art/cards.js';
 import { Dialog } from './dialog.js';
 import { h, label } from './dom.js';
+import { t } from './messages.js';
 import { ReelGrid } from './reels.js';
 
 const ACTION_LABEL = { spin: 'Spin', free_spin: 'Free spin', collect: 'Collect', auto_resolve: 'Resolved automatically' };
@@ -41,13 +42,14 @@ export class HistoryDialog {
       h(
         'tr',
         { class: 'history-row', dataset: { roundId: r.round_id, status: r.status } },
-        h('td', {}, this.time.format(new Date(r.created_ms))),
-        h('td', { class: 'num' }, money.format(r.bet_minor)),
-        h('td', { class: 'num', dataset: { minor: r.win_minor } }, money.format(r.win_minor)),
-        h('td', {}, this.summary(r)),
+        h('td', { class: 'history-time' }, this.time.format(new Date(r.created_ms))),
+        // the labels name the figures where a narrow screen shows a row as a card
+        h('td', { class: 'num history-bet', dataset: { label: t('game.bet') } }, money.format(r.bet_minor)),
+        h('td', { class: 'num history-win', dataset: { minor: r.win_minor, label: t('game.win') } }, money.format(r.win_minor)),
+        h('td', { class: 'history-summary' }, this.summary(r)),
         h(
           'td',
-          {},
+          { class: 'history-replay' },
           h('button', { type: 'button', class: 'btn btn-small replay-open', onclick: () => this.replay(i) }, 'Replay'),
         ),
       ),
