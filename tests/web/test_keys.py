@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Browser, Page, Request
 
 from tests.web import forcing
 from tests.web.conftest import Server, force, minor, open_game, wait_state
@@ -172,3 +172,40 @@ def test_every_control_shows_a_focus_ring(page: Page, server: Server) -> None:
         assert ring["visible"], f"{ring['id']} has the focus but no :focus-visible"
         assert ring["outline"] != "none" and ring["width"] >= 2, f"{ring['id']} shows no ring"
     assert {"spin", "menu", "autoplay", "turbo", "coins-value"} <= seen
+
+
+def test_the_menu_holds_rules_history_sound_settings_and_the_lobby(
+    browser: Browser, server: Server
+) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="no-preference"
+    )
+    try:
+        page = ctx.new_page()
+        player = server.new_player()
+        open_game(page, server, player, forcing.SULTAN)
+        page.click("#menu")
+        menu = page.locator("#menu-dialog[open]")
+        for item in ("#rules", "#history", "#lobby-link", "#menu-settings"):
+            assert menu.locator(item).is_visible(), item
+        # the sound slot shows once a control is put in it (the sound module's hook)
+        assert menu.locator("#menu-sound").is_hidden()
+        page.evaluate(
+            "document.querySelector('#menu-sound').append(Object.assign("
+            "document.createElement('button'), {id: 'sound-toggle', textContent: 'Sound'}))"
+        )
+        menu.locator("#sound-toggle").wait_for()
+        assert menu.locator("#menu-sound").is_visible()
+        # reduce motion: a setting of the player's own, remembered
+        assert "reduced-motion" not in (page.get_attribute("html", "class") or "")
+        page.check("#setting-reduce-motion")
+        assert "reduced-motion" in (page.get_attribute("html", "class") or "")
+        page.reload()
+        page.wait_for_selector(".game:not([data-state='loading'])")
+        assert "reduced-motion" in (page.get_attribute("html", "class") or "")
+        page.click("#menu")
+        assert page.is_checked("#setting-reduce-motion")
+        page.click("#lobby-link")
+        page.wait_for_selector(".lobby-card")
+    finally:
+        ctx.close()

@@ -34,7 +34,8 @@ BOXES = """(selectors) => {
       .map((e) => {
         const r = e.getBoundingClientRect();
         return { id: e.id || e.className, x: r.x, y: r.y, w: r.width, h: r.height,
-                 right: r.right, bottom: r.bottom, sw: e.scrollWidth, cw: e.clientWidth };
+                 right: r.right, bottom: r.bottom, sw: e.scrollWidth, cw: e.clientWidth,
+                 fs: parseFloat(getComputedStyle(e).fontSize) };
       })
       .filter((b) => b.w > 1 && b.h > 1);  // a visually hidden duplicate is no box
   }
@@ -56,7 +57,7 @@ GAME_BOXES = {
     "caption": ".win-caption",
     "texts": ".meter-label, .meter-value, .wallet-label, #balance, .stepper-label,"
     " .stepper-value, .bar-text, .pot-value, .session-item > *, .game-title, .ladder-status,"
-    " .fs-counter, .autoplay-status",
+    " .fs-counter, .autoplay-status, .pot-cap, .pot-name, .pots-caption, .collection-label",
 }
 
 
@@ -119,6 +120,7 @@ def check_game(page: Page, where: str) -> dict[str, Any]:
             )
     for box in boxes["texts"]:
         assert box["sw"] <= box["cw"] + 1, f"{where}: the text of {box['id']} overflows its box"
+        assert box["fs"] >= 12, f"{where}: {box['id']} is written at {box['fs']} px (below 12)"
     rows = int(
         page.evaluate(
             "getComputedStyle(document.querySelector('.reels')).getPropertyValue('--rows')"
