@@ -151,8 +151,10 @@ def test_the_gamble_wins_on_the_right_colour_and_loses_on_the_wrong_suit(
     screenshot(page, "tsar-gamble")
 
     force(page, [0])  # card 0: the 2 of hearts, red
-    # The gamble screen takes the focus: the keyboard plays it.
-    assert page.evaluate("document.activeElement.dataset.choice") == "red"
+    # No choice is focused when the gamble screen opens (Enter cannot gamble by accident);
+    # the keyboard plays it once the player moves the focus to a choice.
+    assert page.evaluate("document.activeElement.dataset.choice") is None
+    page.focus(".gamble-choice[data-choice='red']")
     page.keyboard.press("Enter")
     page.wait_for_selector("#gamble-card[data-card='2 of hearts']")
     page.wait_for_selector("#gamble-result.won")
