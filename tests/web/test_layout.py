@@ -1,7 +1,8 @@
 """The studio layout at every screen size, checked on element boxes (not only screenshots):
-the lobby and both titles at 320x568, 390x844, 844x390, 768x1024 and 1366x768, in the base
-game and with a banner shown. Nothing is off screen, nothing in the bar overlaps, no text
-overflows its box, the reels are large enough to play, and nothing moves when a banner shows."""
+the lobby and both titles at 320x568, 360x640, 390x844, 667x375, 844x390, 768x1024 and
+1366x768, in the base game and with a banner shown. Nothing is off screen, nothing in the bar
+overlaps, no text overflows its box or is under 12 px, the reels are large enough to play, and
+nothing moves when a banner shows."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ pytestmark = pytest.mark.web
 
 SIZES = {
     "phone-320x568": {"width": 320, "height": 568},
+    "phone-360x640": {"width": 360, "height": 640},
     "phone-390x844": {"width": 390, "height": 844},
+    "landscape-667x375": {"width": 667, "height": 375},
     "landscape-844x390": {"width": 844, "height": 390},
     "tablet-768x1024": {"width": 768, "height": 1024},
     "desktop-1366x768": {"width": 1366, "height": 768},
