@@ -263,3 +263,22 @@ def test_the_history_shows_replay_on_a_phone(browser: Browser, server: Server, s
         page.wait_for_selector(".replay-stage .reels")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", ["phone-320x568", "landscape-667x375"])
+@pytest.mark.parametrize("game", [forcing.TSAR, forcing.SULTAN])
+def test_a_game_in_german_fits_the_small_screens(
+    browser: Browser, server: Server, size: str, game: str
+) -> None:
+    """German words are longer: the bar and the head still fit."""
+    ctx = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", locale="de-DE")
+    try:
+        page = ctx.new_page()
+        open_game(page, server, server.new_player(), game)
+        wait_state(page, "idle")
+        assert page.get_attribute("html", "lang", timeout=1000) in ("de", "de-DE")
+        assert page.inner_text(".meter-win .meter-label").lower() == "gewinn"
+        shot(page, f"{game}-{size}-de")
+        check_game(page, f"{game} in German at {size}")
+    finally:
+        ctx.close()
