@@ -35,6 +35,16 @@ VariantOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 
 
+def make_url_password(url: str) -> str | None:
+    """The password a database URL carries, if any (None for one that cannot be parsed)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).password  # type: ignore[return-value]
+    except Exception:
+        return None
+
+
 def fail(message: str) -> NoReturn:
     """One line on stderr naming what is wrong, then a non-zero exit."""
     err_console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
@@ -377,6 +387,7 @@ def serve(
     overrides = {"database_url": database_url, "demo": demo or None, "dev_mode": dev or None}
     try:
         settings = Settings.load(config, **overrides)
+        settings.connect_url()  # an unreadable password file stops the start here
     except SettingsError as exc:
         fail(str(exc))
     if workers > 1 and settings.generated:
@@ -384,7 +395,19 @@ def serve(
             "several workers must share their keys: "
             "set REELSMITH_SECRET_KEY and REELSMITH_OPERATOR_API_KEY"
         )
+    from reelsmith.store.db import redact_url
+
+    if database_url and make_url_password(database_url):
+        err_console.print(
+            "warning: a password in --database-url can be read by any user of this machine"
+            " in the process list; set REELSMITH_DATABASE_URL or database_password_file"
+            " instead (docs/deployment.md)",
+            markup=False,
+            highlight=False,
+        )
     # Workers are separate processes: hand them the settings through the environment.
+    if config is not None:
+        os.environ["REELSMITH_CONFIG"] = str(config.resolve())
     os.environ.update(
         {
             "REELSMITH_DATABASE_URL": settings.database_url,
@@ -397,7 +420,8 @@ def serve(
     # One line each, never wrapped at the terminal's width: a URL or a key broken across two
     # lines cannot be copied.
     console.print(
-        f"reelsmith serving on http://{host}:{port}/ (database {settings.database_url})",
+        f"reelsmith serving on http://{host}:{port}/"
+        f" (database {redact_url(settings.database_url)})",
         soft_wrap=True,
         markup=False,
         highlight=False,
@@ -417,6 +441,10 @@ def serve(
         port=port,
         workers=workers,
         log_level="info",
+        # uvicorn's httptools protocol with limits on heads, bodies, idle time and
+        # connections (server.transport; docs/deployment.md)
+        http="reelsmith.server.transport:LimitedHttpToolsProtocol",
+        timeout_keep_alive=int(settings.keep_alive_timeout_seconds),
         # the server logs every request itself, as a structured line (uvicorn's access log
         # would be a second, unstructured line per request)
         access_log=False,
@@ -437,19 +465,24 @@ def audit_verify(
     """Check the hash chain of the audit log and the balance of the ledger."""
     import os
 
-    from reelsmith.server.settings import DEFAULT_DATABASE_URL
+    from reelsmith.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
     from reelsmith.store import audit as audit_log
-    from reelsmith.store.db import Database
+    from reelsmith.store.db import Database, redact_text, redact_url
     from reelsmith.wallet import ledger
 
     url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
+    password_file = os.environ.get("REELSMITH_DATABASE_PASSWORD_FILE", "")
     try:
-        db = Database(url)
+        connect = Settings(database_url=url, database_password_file=password_file).connect_url()
+    except SettingsError as exc:
+        fail(str(exc))
+    try:
+        db = Database(connect)
         with db.read() as connection:
             chain = audit_log.verify(connection)
             books = ledger.verify(connection)
     except Exception as exc:  # a missing or unreadable database
-        fail(f"cannot read {url}: {exc}")
+        fail(f"cannot read {redact_url(url)}: {redact_text(str(exc), connect)}")
     ok = chain.ok and books.ok
     result = {
         "ok": ok,

@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, Self, TypeVar
 
@@ -25,14 +26,16 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelsmith.games import load_game
 from reelsmith.rng import RandomSource
 from reelsmith.rules_page import rules_document
-from reelsmith.server import logs, tokens
+from reelsmith.server import logs, tokens, transport
 from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
+from reelsmith.server.headers import SecurityHeaders
 from reelsmith.server.markets import load_markets
 from reelsmith.server.metrics import Metrics
 from reelsmith.server.service import GameService, Rendered, json_text, request_hash
@@ -203,11 +206,23 @@ class StepRouter:
             response = await self.handlers[ApiError](request, exc)
         except RequestValidationError as exc:
             response = await self.handlers[RequestValidationError](request, exc)
+        except ClientDisconnect:  # the client left (or was timed out) before its body came
+            return
         await response(scope, receive, send)
 
 
+class BodyTooLargeError(Exception):
+    """A request body passed the limit while it was read (raised in the reader's receive)."""
+
+
 class BodyLimit:
-    """Refuse request bodies above ``limit`` bytes with 413, whether or not they say their size."""
+    """Refuse request bodies above ``limit`` bytes with 413, whether or not they say their size
+    (a chunked body is counted as it arrives).
+
+    A body that says its size is refused before it is read. One that does not is read up to
+    the limit; past it the application's next read fails, and whatever the application then
+    answers (FastAPI, which reads the body itself, would make the failure a 400) is replaced
+    by the 413. The connection is closed after it: the rest of the body is not read."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -227,19 +242,35 @@ class BodyLimit:
                     await self._refuse(send)
                     return
         seen = 0
+        exceeded = False
+        started = False
 
         async def limited() -> Message:
-            nonlocal seen
+            nonlocal seen, exceeded
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise ApiError(
-                        413, "body_too_large", f"the request body is above {self.limit} bytes"
-                    )
+                    exceeded = True
+                    raise BodyTooLargeError
             return message
 
-        await self.app(scope, limited, send)
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if exceeded:  # the application's answer to the failed read: the 413 instead
+                if not started:
+                    started = True
+                    await self._refuse(send)
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, sending)
+        except BodyTooLargeError:
+            if not started:
+                await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps(
@@ -249,7 +280,11 @@ class BodyLimit:
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json")],
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
             }
         )
         await send({"type": "http.response.body", "body": body})
@@ -421,6 +456,9 @@ async def step_request(
     return claims, body, request.headers.get("idempotency-key")
 
 
+# Threads that serve history pages (see create_app).
+READER_THREADS = 2
+
 # The served app's young-generation collection threshold (see the lifespan).
 YOUNG_COLLECTION_EVERY = 20_000
 
@@ -443,7 +481,7 @@ def create_app(
     if settings.log_json:
         logs.configure()
     clock = clock or SystemClock()
-    db = database or Database(settings.database_url)
+    db = database or Database(settings.connect_url())
     db.migrate()
     metrics = Metrics()
     service = GameService(db, settings, load_markets(), clock, metrics, rng)
@@ -540,6 +578,7 @@ def create_app(
     app.add_middleware(StepRouter, routes=step_routes, handlers=app.exception_handlers)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
     app.add_middleware(RefuseNulPath)  # type: ignore[arg-type]
+    app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)  # type: ignore[arg-type]
     app.add_middleware(Observe, metrics=metrics)  # type: ignore[arg-type]
 
     operator = Depends(operator_key)
@@ -552,6 +591,12 @@ def create_app(
     # three round trips per request.
     group = CommitGroup(db)
     app.state.commit_group = group
+    # Threads for the reads that are too long for the event loop (history pages). Few: they
+    # share Python's global lock with the loop; a burst of pages queues here, not in front of
+    # the spins, nor in the loop's default executor (where commit groups wait for SQLite's
+    # writer lock).
+    readers = ThreadPoolExecutor(max_workers=READER_THREADS, thread_name_prefix="reelsmith-reader")
+    app.state.readers = readers
 
     async def call(function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
         return await group.run(function, *args, writes=writes)
@@ -829,13 +874,17 @@ def create_app(
         ):
             step_routes[path] = route
 
-    @app.get("/api/history/rounds", tags=["player"])
+    @app.get("/api/history/rounds", tags=["player"], response_class=Response)
     async def history(
         claims: PlayerClaims,
         game: Annotated[str | None, Query(max_length=32)] = None,
         limit: Annotated[int, Query()] = 10,
-    ) -> dict[str, Any]:
-        return await call(service.history, claims.player_id, game, limit)  # type: ignore[no-any-return]
+    ) -> Response:
+        # off the event loop, on the readers' threads: a page of rounds is megabytes of
+        # views, which the spins of other players must not wait behind
+        loop = asyncio.get_running_loop()
+        page = await loop.run_in_executor(readers, service.history, claims.player_id, game, limit)
+        return reply((200, page))
 
     @app.get("/api/history/rounds/{round_id}", tags=["player"])
     async def history_round(round_id: str, claims: PlayerClaims) -> dict[str, Any]:
@@ -850,6 +899,7 @@ def serve_app() -> FastAPI:
     objects frozen out of the garbage collector's full collections (a process running many
     apps, as the tests do, must not freeze each one's objects for good)."""
     app = create_app()
+    transport.LimitedHttpToolsProtocol.configure(transport.Limits.from_settings(app.state.settings))
     app.state.service.warm_up()  # before the process answers: no first spin waits for it
     app.state.freeze_startup_objects = True
     return app

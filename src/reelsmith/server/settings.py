@@ -36,6 +36,16 @@ class Settings:
     resolve_after_seconds: int = 2 * 86_400
     resolver_interval_seconds: float = 60.0
     max_body_bytes: int = 65_536
+    # the transport's limits (see server.transport and docs/deployment.md)
+    max_header_bytes: int = 32_768
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 10.0
+    keep_alive_timeout_seconds: float = 5.0
+    max_connections: int = 1000
+    # who may show the pages in a frame: CSP frame-ancestors sources ('none': nobody)
+    frame_ancestors: str = "'none'"
+    # a file holding the database password (the URL then carries none)
+    database_password_file: str = ""
     history_limit: int = 100
     log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
     generated: list[str] = field(default_factory=list)
@@ -79,6 +89,7 @@ class Settings:
             except ValueError:
                 raise SettingsError(f"setting {name}: {value!r} is not a {kind.__name__}") from None
         settings = cls(**converted)
+        settings.check()
         if not settings.secret_key:
             settings.secret_key = secrets.token_urlsafe(32)
             settings.generated.append("secret_key")
@@ -86,3 +97,54 @@ class Settings:
             settings.operator_api_key = secrets.token_urlsafe(24)
             settings.generated.append("operator_api_key")
         return settings
+
+    def check(self) -> None:
+        """Refuse values no server can run with, naming the setting."""
+        minimum = {
+            "max_body_bytes": 1,
+            "max_header_bytes": 1024,
+            "max_connections": 1,
+            "history_limit": 1,
+        }
+        for name, low in minimum.items():
+            if getattr(self, name) < low:
+                raise SettingsError(f"setting {name}: must be at least {low}")
+        for name in (
+            "header_timeout_seconds",
+            "body_timeout_seconds",
+            "keep_alive_timeout_seconds",
+        ):
+            if not 0 < getattr(self, name) < 86_400:
+                raise SettingsError(f"setting {name}: must be above 0 and below a day")
+        sources = self.frame_ancestors.split()
+        if not sources or any(ch in self.frame_ancestors for ch in ';,\r\n"<>'):
+            raise SettingsError(
+                "setting frame_ancestors: give CSP sources separated by spaces, e.g."
+                " \"'self' https://casino.example\" (or 'none')"
+            )
+        if "'none'" in sources and len(sources) > 1:
+            raise SettingsError("setting frame_ancestors: 'none' cannot be combined with sources")
+
+    def connect_url(self) -> str:
+        """The database URL to connect with: ``database_url``, with the password read from
+        ``database_password_file`` when that is set."""
+        if not self.database_password_file:
+            return self.database_url
+        from sqlalchemy.engine import make_url
+
+        path = Path(self.database_password_file)
+        try:
+            password = path.read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as exc:
+            raise SettingsError(
+                f"setting database_password_file: cannot read {path}: {exc.strerror or exc}"
+            ) from None
+        if not password:
+            raise SettingsError(f"setting database_password_file: {path} is empty")
+        url = make_url(self.database_url)
+        if url.password:
+            raise SettingsError(
+                "the database URL has a password and database_password_file is set too:"
+                " keep one of them"
+            )
+        return url.set(password=password).render_as_string(hide_password=False)

@@ -15,6 +15,12 @@ SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction sur
 process being killed. SQLite's own automatic checkpoints, every ``WAL_CHECKPOINT_PAGES``, keep
 the WAL bounded (a background thread running only PASSIVE checkpoints lets it grow without end
 under continuous writes: the log never starts over).
+
+SQLite's files are the player's money and history: the database, its ``-wal`` and ``-shm``
+and the writer lock are made readable by their owner alone (0600), and a directory made for
+them too (0700), whatever the process's umask; an existing file that others could read is
+made owner-only, with a warning (`private_sqlite_files`). A database URL is shown only with
+its password hidden (`redact_url`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import logging
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import NullPool
 
 from reelsmith.store import sql
@@ -54,6 +62,82 @@ MMAP_BYTES = 256 * 1024 * 1024
 # How often the server's checkpointer copies the log into the database file.
 CHECKPOINT_EVERY_SECONDS = 0.02
 MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
+# The files of one SQLite database: the file itself, SQLite's own beside it, our writer lock.
+SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal", "-writer")
+FILE_MODE = 0o600
+DIRECTORY_MODE = 0o700
+
+log = logging.getLogger("reelsmith.store")
+
+
+def redact_url(url: str | URL) -> str:
+    """The URL as it may be shown (logs, errors, the start line): its password as ``***``."""
+    try:
+        parsed = url if isinstance(url, URL) else make_url(url)
+    except Exception:  # unparsable: its parser's error would quote it whole
+        return "<a database URL that cannot be parsed>"
+    return parsed.render_as_string(hide_password=True)
+
+
+def redact_text(text_: str, url: str | URL) -> str:
+    """``text_`` with the URL's password, wherever it appears, as ``***`` (and an unparsable
+    URL, which may hold one, as the placeholder `redact_url` gives)."""
+    try:
+        password = (url if isinstance(url, URL) else make_url(url)).password
+    except Exception:
+        return text_.replace(str(url), redact_url(url)) if url else text_
+    return text_.replace(str(password), "***") if password else text_
+
+
+def private_sqlite_files(database: str) -> None:
+    """Make a SQLite database's directory (when missing) and files owner-only (see the
+    module). The database file is created empty here if missing (SQLite takes an empty file
+    for a new database), so that SQLite, which gives its ``-wal`` and ``-shm`` the
+    database's permissions, makes them owner-only too."""
+    path = Path(database)
+    directory = path.parent
+    if not directory.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(directory, DIRECTORY_MODE)  # mkdir's mode passes through the umask
+    else:
+        mode = stat.S_IMODE(directory.stat().st_mode)
+        if mode & 0o077 and not mode & stat.S_ISVTX:
+            log.warning(
+                "the database's directory %s is open to other users (mode %04o): its files"
+                " are owner-only, but other users can list them; chmod 700 it",
+                directory,
+                mode,
+            )
+    try:
+        created = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.fchmod(created, FILE_MODE)  # exactly 0600, whatever the umask took away
+        os.close(created)
+    for suffix in SQLITE_SUFFIXES:
+        private_file(Path(f"{database}{suffix}"))
+
+
+def private_file(path: Path) -> None:
+    """An existing ``path`` that others may read or write is made owner-only (warned)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return
+    if not mode & 0o077:
+        return
+    try:
+        os.chmod(path, mode & 0o700 | FILE_MODE)
+    except OSError as exc:
+        log.warning(
+            "%s is open to other users (mode %04o) and cannot be made owner-only: %s",
+            path,
+            mode,
+            exc.strerror or exc,
+        )
+        return
+    log.warning("%s was open to other users (mode %04o): made owner-only (0600)", path, mode)
 
 
 class Database:
@@ -73,7 +157,7 @@ class Database:
                 raise ValueError(
                     "use a file for SQLite: an in-memory database is lost per connection"
                 )
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            private_sqlite_files(database)
             self._writer_path = f"{database}-writer"
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
@@ -168,7 +252,9 @@ class Database:
             return False
         try:
             if self._writer_file is None:
-                self._writer_file = os.open(self._writer_path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._writer_file = os.open(self._writer_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+                with contextlib.suppress(OSError):  # not ours: private_sqlite_files warned
+                    os.fchmod(self._writer_file, FILE_MODE)
             fcntl.flock(self._writer_file, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
         except BlockingIOError:
             self._write_lock.release()
