@@ -211,18 +211,15 @@ class StepRouter:
         await response(scope, receive, send)
 
 
-class BodyTooLargeError(Exception):
-    """A request body passed the limit while it was read (raised in the reader's receive)."""
-
-
 class BodyLimit:
-    """Refuse request bodies above ``limit`` bytes with 413, whether or not they say their size
-    (a chunked body is counted as it arrives).
+    """Refuse request bodies above ``limit`` bytes with 413 on every endpoint, whether or not
+    they say their size.
 
-    A body that says its size is refused before it is read. One that does not is read up to
-    the limit; past it the application's next read fails, and whatever the application then
-    answers (FastAPI, which reads the body itself, would make the failure a 400) is replaced
-    by the 413. The connection is closed after it: the rest of the body is not read."""
+    A body that says its size (``Content-Length``) is refused before it is read. A chunked
+    one, which does not, is read here first, up to one byte past the limit (it is held in
+    memory either way: every endpoint that takes a body reads it whole), and refused as it
+    passes the limit, before any endpoint sees it, so an endpoint that ignores bodies
+    refuses it too. The connection is closed after a 413: the rest is not read."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -232,6 +229,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        chunked = False
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -241,36 +239,35 @@ class BodyLimit:
                 if too_big:
                     await self._refuse(send)
                     return
+            elif name == b"transfer-encoding":
+                chunked = True
+        if not chunked:
+            await self.app(scope, receive, send)
+            return
+        parts: list[bytes] = []
         seen = 0
-        exceeded = False
-        started = False
-
-        async def limited() -> Message:
-            nonlocal seen, exceeded
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    exceeded = True
-                    raise BodyTooLargeError
-            return message
-
-        async def sending(message: Message) -> None:
-            nonlocal started
-            if exceeded:  # the application's answer to the failed read: the 413 instead
-                if not started:
-                    started = True
-                    await self._refuse(send)
+            if message["type"] != "http.request":  # the client left
                 return
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited, sending)
-        except BodyTooLargeError:
-            if not started:
+            part = message.get("body", b"")
+            seen += len(part)
+            if seen > self.limit:
                 await self._refuse(send)
+                return
+            parts.append(part)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def read_once() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(parts), "more_body": False}
+
+        await self.app(scope, read_once, send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps(

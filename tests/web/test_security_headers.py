@@ -1,0 +1,70 @@
+"""The web client under the server's security headers: it plays both titles, shows its
+history and rules with no Content-Security-Policy violation, and no other site can frame it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+
+from tests.web import forcing
+from tests.web.conftest import Server, force, open_game, wait_state
+
+pytestmark = pytest.mark.web
+
+WATCH = """() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    const where = `${e.sourceFile}:${e.lineNumber}`;
+    window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
+  });
+}"""
+
+
+def violations(page: Page, console: list[str]) -> list[str]:
+    found: list[str] = page.evaluate("() => window.__violations")
+    return found + [text for text in console if "Content Security Policy" in text]
+
+
+def test_the_client_plays_with_no_policy_violation(context: BrowserContext, server: Server):
+    context.add_init_script(f"({WATCH})()")
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = server.new_player()
+
+    response = page.goto(f"{server.url}/?token={player.token}#/")
+    assert response is not None
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    open_game(page, server, player, forcing.TSAR)
+    force(page, forcing.tsar_spin(win=True))
+    page.click("#spin")
+    wait_state(page, "gamble")
+    page.click("#collect-offer")
+    wait_state(page, "idle")
+    page.click("#history")
+    history = page.locator("#history-dialog[open]")
+    history.locator(".history-row").first.wait_for()
+    history.locator(".replay-open").first.click()
+    history.locator(".replay-step").first.wait_for()
+    page.keyboard.press("Escape")
+    page.click("#rules")
+    page.locator("#rules-dialog[open] .pay-card").first.wait_for()
+    page.keyboard.press("Escape")
+    open_game(page, server, player, forcing.SULTAN)
+    page.click("#spin")
+    wait_state(page, "idle", "gamble", timeout=30_000)
+    assert violations(page, console) == []
+    assert errors == []
+    page.close()
+
+
+def test_another_site_cannot_frame_the_game(page: Page, server: Server):
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    page.set_content(f'<iframe id="game" src="{server.url}/" width="400" height="300"></iframe>')
+    page.wait_for_timeout(1500)
+    frame = page.frame_locator("#game")
+    assert frame.locator("#view").count() == 0  # the client never loaded in the frame
+    assert any("frame-ancestors" in text for text in console), console
