@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, desc, insert, select, text, update
+from sqlalchemy import Connection, bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from reelsmith.engine.bets import BetError
@@ -65,24 +65,40 @@ STALE_ROUNDS = (
 )
 
 
-# The rounds' columns a history page shows (not the record: that is the operator's).
-HISTORY_COLUMNS = (
-    "id",
-    "number",
-    "game",
-    "variant",
-    "status",
-    "bet",
-    "bet_minor",
-    "win_minor",
-    "currency",
-    "balance_before",
-    "balance_after",
-    "resolved_by",
-    "created_ms",
-    "completed_ms",
-    "view",
+# A history page's rounds and steps, as (JSON key, column, whether the column holds JSON).
+HISTORY_ROUND = (
+    ("round_id", "id", False),
+    ("number", "number", False),
+    ("game", "game", False),
+    ("variant", "variant", False),
+    ("status", "status", False),
+    ("bet", "bet", True),
+    ("bet_minor", "bet_minor", False),
+    ("win_minor", "win_minor", False),
+    ("currency", "currency", False),
+    ("balance_before_minor", "balance_before", False),
+    ("balance_after_minor", "balance_after", False),
+    ("resolved_by", "resolved_by", False),
+    ("created_ms", "created_ms", False),
+    ("completed_ms", "completed_ms", False),
+    ("round", "view", True),
 )
+HISTORY_STEP = (
+    ("seq", "seq", False),
+    ("action", "action", False),
+    ("balance_after_minor", "balance_after", False),
+    ("created_ms", "created_ms", False),
+    ("view", "view", True),
+)
+
+
+def _json_object(sqlite: bool, fields: Sequence[tuple[str, str, bool]]) -> str:
+    """SQL that makes a row's JSON object of ``fields`` (a JSON column goes in as JSON)."""
+    if sqlite:
+        pairs = ", ".join(f"'{key}', {f'json({col})' if js else col}" for key, col, js in fields)
+        return f"json_object({pairs})"
+    pairs = ", ".join(f"'{key}', {f'{col}::json' if js else col}" for key, col, js in fields)
+    return f"json_build_object({pairs})::text"
 
 
 class Rendered(dict[str, Any]):
@@ -1389,71 +1405,39 @@ class GameService:
     def history(self, player_id: str, game: str | None, limit: int) -> Rendered:
         """The player's last ``limit`` rounds, newest first, each with its steps.
 
-        Two queries, the rounds and then all their steps, however many rounds; and the
-        stored JSON of each bet and view goes into the answer's text as it is, never parsed
-        and written again (a page of 100 rounds holds a few megabytes of views: parsing and
-        writing them again cost about ten times the queries). The server runs it off the
-        event loop (see the app), so most of it runs outside Python's global lock: in the
-        database, or in SQLite's library."""
+        Two queries, the rounds and then all their steps, however many rounds, and the
+        database writes each round's and each step's JSON, the stored JSON of its bet and
+        view inside as it is: the server only joins the texts (a page of 100 rounds holds
+        a few megabytes of views; parsing and writing them again in Python cost about ten
+        times the queries, all of it holding Python's global lock). The server runs it off
+        the event loop (see the app)."""
         if not 1 <= limit <= self.settings.history_limit:
             raise bad_request("invalid_limit", f"limit must be 1 to {self.settings.history_limit}")
         if game is not None:
             self.title(game)
+        sqlite = self.db.is_sqlite
         with self.db.read() as connection:
             player = self._player(connection, player_id, lock=False)
-            query = select(*(rounds.c[name] for name in HISTORY_COLUMNS)).where(
-                rounds.c.player_id == player.id
-            )
-            if game is not None:
-                query = query.where(rounds.c.game == game)
-            rows = connection.execute(query.order_by(desc(rounds.c.number)).limit(limit)).all()
-            steps: dict[str, list[str]] = {row.id: [] for row in rows}
-            if rows:
-                found = connection.execute(
-                    select(
-                        round_steps.c.round_id,
-                        round_steps.c.seq,
-                        round_steps.c.action,
-                        round_steps.c.balance_after,
-                        round_steps.c.created_ms,
-                        round_steps.c.view,
-                    )
-                    .where(round_steps.c.round_id.in_(list(steps)))
-                    .order_by(round_steps.c.round_id, round_steps.c.seq)
-                )
-                for step in found:
-                    head = orjson.dumps(
-                        {
-                            "seq": step.seq,
-                            "action": step.action,
-                            "balance_after_minor": step.balance_after,
-                            "created_ms": step.created_ms,
-                        }
-                    ).decode()
-                    steps[step.round_id].append(f'{head[:-1]},"view":{step.view}}}')
-        texts = []
-        for row in rows:
-            head = orjson.dumps(
-                {
-                    "round_id": row.id,
-                    "number": row.number,
-                    "game": row.game,
-                    "variant": row.variant,
-                    "status": row.status,
-                    "bet_minor": row.bet_minor,
-                    "win_minor": row.win_minor,
-                    "currency": row.currency,
-                    "balance_before_minor": row.balance_before,
-                    "balance_after_minor": row.balance_after,
-                    "resolved_by": row.resolved_by,
-                    "created_ms": row.created_ms,
-                    "completed_ms": row.completed_ms,
-                }
-            ).decode()
-            texts.append(
-                f'{head[:-1]},"bet":{row.bet},"round":{row.view},'
-                f'"steps":[{",".join(steps[row.id])}]}}'
-            )
+            where = "player_id = :player" + (" AND game = :game" if game is not None else "")
+            found = connection.execute(
+                text(
+                    f"SELECT id, {_json_object(sqlite, HISTORY_ROUND)} FROM rounds"
+                    f" WHERE {where} ORDER BY number DESC LIMIT :limit"
+                ),
+                {"player": player.id, "game": game, "limit": limit},
+            ).all()
+            steps: dict[str, list[str]] = {row[0]: [] for row in found}
+            if found:
+                for round_id, step in connection.execute(
+                    text(
+                        f"SELECT round_id, {_json_object(sqlite, HISTORY_STEP)} FROM round_steps"
+                        " WHERE round_id IN :ids ORDER BY round_id, seq"
+                    ).bindparams(bindparam("ids", expanding=True)),
+                    {"ids": list(steps)},
+                ):
+                    steps[round_id].append(step)
+        # each round's object, its steps added before its closing brace
+        texts = [f'{body[:-1]},"steps":[{",".join(steps[rid])}]}}' for rid, body in found]
         return Rendered({}, '{"rounds":[' + ",".join(texts) + "]}")
 
     def player_round(self, player_id: str, round_id: str) -> dict[str, Any]:
