@@ -444,7 +444,6 @@ def serve(
         # uvicorn's httptools protocol with limits on heads, bodies, idle time and
         # connections (server.transport; docs/deployment.md)
         http="reelsmith.server.transport:LimitedHttpToolsProtocol",
-        timeout_keep_alive=int(settings.keep_alive_timeout_seconds),
         # the server logs every request itself, as a structured line (uvicorn's access log
         # would be a second, unstructured line per request)
         access_log=False,
