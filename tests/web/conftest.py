@@ -180,7 +180,12 @@ def browser(playwright_driver: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-GB")
+    # bypass_csp: the tests' wait_for_function predicates are strings the page evaluates,
+    # which the client's Content-Security-Policy forbids (no eval); test_security_headers
+    # plays under the policy in a context of its own
+    ctx = browser.new_context(
+        viewport=DESKTOP, reduced_motion="reduce", locale="en-GB", bypass_csp=True
+    )
     ctx.set_default_timeout(15_000)
     yield ctx
     ctx.close()

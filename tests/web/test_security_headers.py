@@ -4,10 +4,10 @@ history and rules with no Content-Security-Policy violation, and no other site c
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
-from tests.web.conftest import Server, force, open_game, wait_state
+from tests.web.conftest import DESKTOP, Server, force, open_game, wait_state
 
 pytestmark = pytest.mark.web
 
@@ -25,7 +25,9 @@ def violations(page: Page, console: list[str]) -> list[str]:
     return found + [text for text in console if "Content Security Policy" in text]
 
 
-def test_the_client_plays_with_no_policy_violation(context: BrowserContext, server: Server):
+def test_the_client_plays_with_no_policy_violation(browser: Browser, server: Server):
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-GB")
+    context.set_default_timeout(15_000)
     context.add_init_script(f"({WATCH})()")
     page = context.new_page()
     console: list[str] = []
@@ -57,10 +59,12 @@ def test_the_client_plays_with_no_policy_violation(context: BrowserContext, serv
     wait_state(page, "idle", "gamble", timeout=30_000)
     assert violations(page, console) == []
     assert errors == []
-    page.close()
+    context.close()
 
 
-def test_another_site_cannot_frame_the_game(page: Page, server: Server):
+def test_another_site_cannot_frame_the_game(browser: Browser, server: Server):
+    context = browser.new_context()  # under the policy (the shared context bypasses it)
+    page: Page = context.new_page()
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
     page.set_content(f'<iframe id="game" src="{server.url}/" width="400" height="300"></iframe>')
@@ -68,3 +72,4 @@ def test_another_site_cannot_frame_the_game(page: Page, server: Server):
     frame = page.frame_locator("#game")
     assert frame.locator("#view").count() == 0  # the client never loaded in the frame
     assert any("frame-ancestors" in text for text in console), console
+    context.close()
