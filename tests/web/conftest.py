@@ -262,3 +262,35 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"))
     if before:
         page.set_viewport_size(before)
+
+
+def press_scene(page: Page, scene_id: str) -> None:
+    """Press the button of a scene that waits for the player (a free-spins intro or outro)."""
+    page.click(f"#{scene_id}-button")
+    page.wait_for_selector(f"#{scene_id}", state="detached")
+
+
+def record_scenes(page: Page) -> None:
+    """Keep every scene shown ([id, tier]): a scene that holds by itself lasts a moment."""
+    page.evaluate(
+        """() => {
+          window.__scenes = [];
+          new MutationObserver((changes) => {
+            for (const change of changes) for (const node of change.addedNodes) {
+              if (node.nodeType === 1 && node.classList.contains('scene'))
+                window.__scenes.push([node.id, node.dataset.tier ?? null]);
+            }
+          }).observe(document.querySelector('.scene-layer'), {childList: true});
+        }"""
+    )
+
+
+def scenes_shown(page: Page) -> list[list[str | None]]:
+    shown: list[list[str | None]] = page.evaluate("() => window.__scenes")
+    return shown
+
+
+def sounds(page: Page) -> list[str]:
+    """The sound cues the game asked for so far (dev mode), heard or not."""
+    cues: list[str] = page.evaluate("() => window.reelsmith.sounds()")
+    return cues

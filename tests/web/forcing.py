@@ -165,3 +165,15 @@ def sultan_gem_row(stops: Sequence[int], reel: int, *, free: bool = False) -> in
     grid = window(reel_set(SULTAN, "free_spins" if free else "base"), stops, model(SULTAN).rows)
     rows = np.nonzero(grid[:, reel] == symbol(SULTAN, "gem"))[0]
     return int(rows[0])
+
+
+def tsar_win_between(low_coins: int, high_coins: int) -> list[int]:
+    """Stops for a Tsar base screen without eggs whose win (at 25 lines x 1 coin) is at least
+    ``low_coins`` and below ``high_coins``."""
+    egg = symbol(TSAR, "egg")
+    return search_stops(
+        TSAR,
+        "base",
+        [lambda cells: egg not in cells] * 5,
+        lambda grid: low_coins <= tsar_wins(grid).total_coins < high_coins,
+    )

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from tests.web import forcing
-from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
+from tests.web.conftest import SCREENSHOTS, Server, force, open_game, press_scene, wait_state
 
 pytestmark = pytest.mark.web
 
@@ -212,7 +212,8 @@ def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
     wait_state(page, "idle")
     page.unroute("**/api/games/*/spin")
 
-    # The free spins banner and the feature's panels: still nothing moves.
+    # The free spins intro (a scene over the whole page) and the feature's panels: still
+    # nothing moves.
     if game == forcing.TSAR:
         free = [forcing.tsar_spin(free=True) for _ in range(9)]
         force(page, forcing.tsar_free_spins_trigger(), *free)
@@ -220,12 +221,12 @@ def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
         free = [forcing.sultan_spin(free=True) for _ in range(7)]
         force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin(bonus=(0, 1, 2))], *free)
     page.click("#spin")
-    page.wait_for_selector("#free-spins-banner")
+    page.wait_for_selector("#free-spins-intro-button")
     shot(page, f"{game}-{size}-banner")
-    during = check_game(page, f"{where}, free spins banner")
-    assert place(during) == place(base), f"{where}: the reels moved for the free spins banner"
+    during = check_game(page, f"{where}, free spins intro")
+    assert place(during) == place(base), f"{where}: the reels moved for the free spins intro"
+    press_scene(page, "free-spins-intro")
     wait_state(page, "feature", "spinning")
-    page.wait_for_selector("#free-spins-banner", state="detached")
     playing = check_game(page, f"{where}, free spins")
     assert place(playing) == place(base), f"{where}: the reels moved during free spins"
 

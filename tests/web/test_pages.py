@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web import forcing
-from tests.web.conftest import Server, force, open_game, screenshot, wait_state
+from tests.web.conftest import Server, force, open_game, press_scene, screenshot, wait_state
 
 pytestmark = pytest.mark.web
 
@@ -47,6 +47,9 @@ def test_the_history_lists_rounds_and_replays_them_step_by_step(page: Page, serv
     page.click("#spin")
     wait_state(page, "idle")
     page.click("#spin")
+    press_scene(page, "free-spins-intro")
+    page.wait_for_selector("#free-spins-outro-button", timeout=30_000)
+    press_scene(page, "free-spins-outro")
     wait_state(page, "gamble", "idle", timeout=30_000)
     if page.get_attribute(".game", "data-state") == "gamble":
         page.click("#collect-offer")

@@ -6,12 +6,29 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web import forcing
-from tests.web.conftest import Server, force, minor, open_game, screenshot, wait_state
+from tests.web.conftest import (
+    Server,
+    force,
+    minor,
+    open_game,
+    press_scene,
+    screenshot,
+    wait_state,
+)
 
 pytestmark = pytest.mark.web
 
 GAME = forcing.SULTAN
 BET_MINOR = 100  # the default bet, 1.00
+
+
+def step_until(page: Page, condition: str, step_ms: int = 50) -> None:
+    """Move the paused page clock on in small steps until ``condition`` holds."""
+    for _ in range(600):
+        if page.evaluate(condition):
+            return
+        page.clock.run_for(step_ms)
+    raise AssertionError(f"{condition} did not hold within 30 s of page time")
 
 
 def pots_shown(page: Page) -> list[int]:
@@ -22,6 +39,7 @@ def pots_shown(page: Page) -> list[int]:
 
 
 def test_pots_rise_as_gems_land_and_a_jackpot_is_an_event(page: Page, server: Server) -> None:
+    page.clock.install()  # time runs as usual until the jackpot's steps are stepped through
     player = server.new_player()
     open_game(page, server, player, GAME)
     carried = server.get(player, f'/api/games/{GAME}/state?bet={{"bet":"1.00"}}')["carried_state"]
@@ -54,9 +72,20 @@ def test_pots_rise_as_gems_land_and_a_jackpot_is_an_event(page: Page, server: Se
     with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
         page.click("#spin")
     second = spun.value.json()
-    event = page.wait_for_selector("#jackpot-event")
-    assert event.text_content() == "Teal jackpot€3.00"
+    # The jackpot spin is played out on the reels (all five stop on the won pot's gem), then
+    # the pot's scene shows the prize. The page's time is stepped, so no step is missed.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    step_until(page, "document.querySelector('#jackpot-spin') !== null")
+    assert page.get_attribute(".game", "data-jackpot-spin") == "teal"
+    step_until(page, "document.querySelector('#jackpot-event') !== null")
+    assert page.locator(".reel .cell[data-symbol='gem-teal']").count() == 20
+    assert page.get_attribute("#jackpot-event", "data-pot") == "teal"
+    assert page.get_attribute("#jackpot-event", "data-minor") == "300"
+    assert page.inner_text("#jackpot-event .scene-title").lower() == "teal jackpot"
+    step_until(page, "document.querySelector('#jackpot-amount')?.dataset.minor === '300'")
+    assert page.inner_text("#jackpot-amount") == "€3.00"
     screenshot(page, "sultan-jackpot")
+    page.clock.resume()
     wait_state(page, "idle")
     gem = second["round"]["spins"][0]["gems"][0]
     assert gem["reveal"] == "jackpot" and gem["jackpot_bets"] == 3
@@ -88,17 +117,23 @@ def test_forced_free_spins_climb_the_ladder_and_play_to_the_end(page: Page, serv
     level_two = [forcing.sultan_spin(free=True) for _ in range(7)]
     force(page, trigger, *level_one, *level_two)
     page.click("#spin")
-    page.wait_for_selector("#free-spins-banner")
+    page.wait_for_selector("#free-spins-intro")
+    assert page.get_attribute("#free-spins-intro", "data-spins") == "7"
+    assert page.locator("#free-spins-intro .scene-ladder li").count() == 5
+    press_scene(page, "free-spins-intro")
     page.wait_for_selector("#ladder:not([hidden])")
     page.wait_for_function("document.querySelector('#ladder-level')?.textContent === '2'")
     assert page.inner_text("#ladder-multiplier") == "2x"
     assert page.get_attribute(".ladder-level[data-level='2']", "class").split().count("current")
+    page.wait_for_selector("#free-spins-outro-button", timeout=40_000)
+    outro_total = page.get_attribute("#free-spins-outro", "data-total")
+    press_scene(page, "free-spins-outro")
     wait_state(page, "idle", timeout=40_000)
 
     view = server.get(player, f"/api/history/rounds?game={GAME}&limit=1")["rounds"][0]["round"]
     assert view["phase"] == "complete"
     assert [s["level"] for s in view["spins"]] == [0] + [1] * 7 + [2] * 7
-    assert minor(page, "#win") == view["win_minor"]
+    assert minor(page, "#win") == view["win_minor"] == int(outro_total or -1)
     me = server.get(player, "/api/me")
     assert me["balance"]["minor"] == 100_000 - BET_MINOR + view["win_minor"]
     assert minor(page, "#balance") == me["balance"]["minor"]
@@ -123,6 +158,7 @@ def test_a_reload_during_free_spins_resumes_the_ladder(page: Page, server: Serve
     free = [forcing.sultan_spin(free=True) for _ in range(3)]
     force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin(bonus=(0, 1, 2))], *free)
     page.click("#spin")
+    press_scene(page, "free-spins-intro")
     page.wait_for_selector("#ladder:not([hidden])")
     page.wait_for_function("Number(document.querySelector('#ladder-left').dataset.count) <= 5")
     page.reload()
@@ -132,6 +168,8 @@ def test_a_reload_during_free_spins_resumes_the_ladder(page: Page, server: Serve
     assert page.inner_text("#ladder-level") == str(open_round["level"])
     screenshot(page, "sultan-free-spins-resumed")
     page.click("#spin")
+    page.wait_for_selector("#free-spins-outro-button", timeout=40_000)
+    press_scene(page, "free-spins-outro")
     wait_state(page, "idle", timeout=40_000)
     assert server.get(player, f"/api/games/{GAME}/state")["open_round"] is None
     assert minor(page, "#balance") == server.get(player, "/api/me")["balance"]["minor"]

@@ -13,6 +13,7 @@ from tests.web.conftest import (
     force,
     minor,
     open_game,
+    press_scene,
     record_badges,
     screenshot,
     wait_state,
@@ -104,8 +105,11 @@ def test_forced_free_spins_reveal_the_eggs_and_play_to_the_end(page: Page, serve
         page.click("#spin")
     trigger = spun.value.json()
     assert trigger["round"]["free_spins_awarded"] == 9
-    page.wait_for_selector("#free-spins-banner")
+    page.wait_for_selector("#free-spins-intro")
     assert page.inner_text("#free-spins-total") == "9"
+    press_scene(page, "free-spins-intro")
+    page.wait_for_selector("#free-spins-outro-button", timeout=30_000)
+    press_scene(page, "free-spins-outro")
     wait_state(page, "gamble", "idle", timeout=30_000)
 
     assert badges(page, "egg-reveal") == ["3", "3", "3"]  # each egg shows its free spins
@@ -117,7 +121,8 @@ def test_forced_free_spins_reveal_the_eggs_and_play_to_the_end(page: Page, serve
     assert [s["kind"] for s in view["spins"]] == ["base"] + ["free"] * 10
     assert view["free_spins_remaining"] == 0
     assert minor(page, "#win") == view["win_minor"]
-    assert page.inner_text("#free-spins-left") == "0"
+    assert page.get_attribute("#free-spins-left", "data-count") == "0"
+    assert page.is_hidden("#free-spins")  # the counter goes with the round's free spins
     if view["phase"] == "gamble":
         page.click("#collect-offer")
         wait_state(page, "idle")
@@ -200,6 +205,7 @@ def test_a_reload_during_free_spins_resumes_the_round(page: Page, server: Server
     force(page, forcing.tsar_free_spins_trigger())
     page.click("#spin")
     page.wait_for_function("Number(document.querySelector('#free-spins-left')?.dataset.count) >= 9")
+    press_scene(page, "free-spins-intro")
     page.wait_for_function("Number(document.querySelector('#free-spins-left')?.dataset.count) < 8")
     page.reload()
     wait_state(page, "paused")
@@ -210,6 +216,8 @@ def test_a_reload_during_free_spins_resumes_the_round(page: Page, server: Server
     assert page.text_content("#spin .spin-label") == "Continue"
     screenshot(page, "tsar-free-spins-resumed")
     page.keyboard.press("Space")
+    page.wait_for_selector("#free-spins-outro-button", timeout=30_000)
+    page.keyboard.press("Space")  # a scene that waits takes Space as its press
     wait_state(page, "gamble", "idle", timeout=30_000)
     view = server.get(player, f"/api/history/rounds?game={GAME}&limit=1")["rounds"][0]["round"]
     assert view["free_spins_remaining"] == 0

@@ -1,6 +1,6 @@
 """Market profiles: currency and formatting, allowed bets and max stake, autoplay and what it
-must stop on, turbo, gamble, minimum round duration, reality checks, RTP variant — one TOML
-file per market in ``markets/``."""
+must stop on, turbo, gamble, minimum round duration, reality checks, RTP variant, the client's
+win tiers — one TOML file per market in ``markets/``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,37 @@ MARKETS_DIR = Path(__file__).parent / "markets"
 
 class MarketError(ValueError):
     pass
+
+
+# The client's win tiers: a win of at least this many times the stake is presented as a big,
+# mega or epic win. A market's [win_tiers] table may set any of them (or leave one out).
+WIN_TIER_NAMES = ("big", "mega", "epic")
+DEFAULT_WIN_TIERS: dict[str, Decimal] = {
+    "big": Decimal(15),
+    "mega": Decimal(30),
+    "epic": Decimal(60),
+}
+
+
+def _win_tiers(raw: Any, where: str) -> dict[str, Decimal]:
+    if raw is None:
+        return dict(DEFAULT_WIN_TIERS)
+    if not isinstance(raw, dict) or not raw:
+        raise MarketError(f"{where}: win_tiers must be a table such as {{big = 15, mega = 30}}")
+    tiers: dict[str, Decimal] = {}
+    for name, value in raw.items():
+        if name not in WIN_TIER_NAMES:
+            known = ", ".join(WIN_TIER_NAMES)
+            raise MarketError(f"{where}: win_tiers.{name} is not a win tier (known: {known})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise MarketError(
+                f"{where}: win_tiers.{name} must be a positive multiple of the stake, not {value!r}"
+            )
+        tiers[name] = Decimal(str(value))
+    ordered = [tiers[name] for name in WIN_TIER_NAMES if name in tiers]
+    if ordered != sorted(set(ordered)):
+        raise MarketError(f"{where}: win_tiers must rise from big to mega to epic")
+    return tiers
 
 
 @dataclass(frozen=True)
@@ -51,6 +82,7 @@ class Market:
     autoplay_requires_loss_limit: bool = False
     autoplay_requires_stop_on_jackpot: bool = False
     autoplay_requires_stop_on_balance_change: bool = False
+    win_tiers: dict[str, Decimal] = field(default_factory=lambda: dict(DEFAULT_WIN_TIERS))
 
     def game(self, game_id: str) -> GameRules:
         try:
@@ -79,6 +111,7 @@ class Market:
             "autoplay_requires_stop_on_balance_change": (
                 self.autoplay_requires_stop_on_balance_change
             ),
+            "win_tiers": {name: float(at) for name, at in self.win_tiers.items()},
             "games": {
                 game: {
                     "variant": rules.variant,
@@ -174,6 +207,7 @@ def load_market(path: Path) -> Market:
             autoplay_requires_stop_on_balance_change=_flag(
                 raw, "autoplay_requires_stop_on_balance_change", where
             ),
+            win_tiers=_win_tiers(raw.get("win_tiers"), where),
         )
     except KeyError as exc:
         raise MarketError(f"{where}: missing key {exc.args[0]!r}") from None

@@ -2,8 +2,11 @@
  * Dev mode only (the server reports `dev_mode`): a hook for tests and QA to force the random
  * draws of the next requests. `window.reelsmith.forceNext([..])` queues one list; each
  * following request that draws (a spin, a free spin, a gamble) takes the next list as its
- * `forced_draws`. A collect draws nothing and leaves the queue alone.
+ * `forced_draws`. A collect draws nothing and leaves the queue alone. `sounds()` lists the
+ * sound cues the game asked for, newest last (heard or not: QA checks what a step sounds).
  */
+import { sound } from './sound.js';
+
 export function installDevHook(api) {
   window.reelsmith = {
     forceNext(draws) {
@@ -18,6 +21,9 @@ export function installDevHook(api) {
     },
     clear() {
       api.forced.length = 0;
+    },
+    sounds() {
+      return [...sound.log];
     },
   };
 }

@@ -11,12 +11,16 @@
  */
 import { ApiError } from './api.js';
 import { AutoplayDialog } from './autoplay.js';
+import { WinPresenter } from './celebration.js';
 import { announce, h, sleep } from './dom.js';
 import { HistoryDialog } from './history.js';
 import { GameMenu } from './menu.js';
 import { describe, t } from './messages.js';
 import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
+import { Scenes } from './scenes.js';
+import { sound } from './sound.js';
+import { mountSoundControls } from './soundui.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
 
@@ -57,6 +61,7 @@ export class Game {
     this.gambleOpen = false;
     this.destroyed = false;
     this.dialogs = [];
+    this.sound = sound;
   }
 
   // ---------------------------------------------------------------------------------
@@ -174,9 +179,14 @@ export class Game {
     view.replaceChildren(this.root);
     this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
     this.menu = new GameMenu(this);
+    this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
     this.ui.mountFeature(this.top, this.side, this.overlay);
+    this.scenes = new Scenes(this);
+    this.dialogs.push(this.scenes);
+    this.presenter = new WinPresenter(this);
+    this.sound.music(theme);
     this.updateBetOutput();
     this.grid.show(this.ui.initialScreen());
   }
@@ -187,6 +197,8 @@ export class Game {
     this.autoStop = true;
     this.cycleToken += 1;
     for (const dialog of this.dialogs) dialog.remove();
+    this.soundUi?.destroy();
+    this.sound.music(null);
   }
 
   updateBetOutput() {
@@ -313,6 +325,7 @@ export class Game {
   // ---------------------------------------------------------------------------------
 
   async primary() {
+    if (this.scenes?.press()) return; // a scene showing takes the press (skip, start, go on)
     if (this.autoplay) return this.stopAutoplay();
     if (this.state === 'spinning') {
       if (this.market.slam_stop) this.grid.hurry();
@@ -341,6 +354,8 @@ export class Game {
 
   /** Continue the open round: free spins, then the gamble offer or the end of the round. */
   async playOut({ auto = false } = {}) {
+    const inFeature = this.round?.phase === 'free_spins';
+    if (inFeature && this.round.spins.at(-1)?.kind === 'base') await this.ui.featureIntro?.(this.round);
     while (this.round && this.round.phase === 'free_spins' && !this.destroyed) {
       this.setState('feature');
       await sleep(this.motion.ms('pause'));
@@ -350,6 +365,7 @@ export class Game {
         return false;
       }
     }
+    if (inFeature && this.round && this.round.phase !== 'free_spins') await this.ui.featureOutro?.(this.round);
     if (this.round && this.round.phase === 'gamble') {
       if (auto) return this.collect();
       this.setState('gamble');
@@ -386,7 +402,9 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    this.presenter.clear();
     this.grid.startSpin();
+    this.sound.play('spin');
     this.app.gate.mark();
     const body = { bet };
     if (autoplayId) {
@@ -422,7 +440,9 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    this.presenter.clear();
     this.grid.startSpin();
+    this.sound.play('spin');
     let resp;
     try {
       resp = await this.request(
@@ -516,49 +536,25 @@ export class Game {
   async showWin(resp) {
     const round = resp.round;
     const total = this.ui.roundWinMinor(round);
-    const before = this.win.value;
     const celebrate =
       total > 0 && (resp.celebrate || this.market.celebrate_wins_not_above_stake || total > resp.bet.minor);
     // Where the market says so, a win that does not exceed the stake is shown, not celebrated.
     this.grid.element.classList.toggle('quiet', total > 0 && !celebrate);
-    const items = this.showWinItems(round, { cycle: true });
-    if (total !== before || total > 0) {
-      if (celebrate) {
-        const ratio = total / Math.max(1, resp.bet.minor);
-        const ms = this.motion.ms('countUp') * (ratio >= 10 ? 2 : ratio >= 2 ? 1.4 : 1);
-        await this.win.countTo(total, { ms: total > before ? ms : 0, celebrate: true });
-      } else {
-        this.win.set(total);
-      }
-    }
+    const items = this.ui.winItems(round);
     const spin = round.spins?.at(-1);
     const stepWin = spin ? this.ui.spinWinMinor(spin, round) : 0;
+    const shown = spin ? (this.ui.presentedMinor?.(spin, round) ?? 0) : 0;
+    await this.presenter.present(resp, { total, stepWin, items, shown, celebrate });
     if (stepWin > 0) {
       announce(`Win ${this.money.format(stepWin)}. ${items.map((i) => i.text).join('. ')}`);
     }
   }
 
-  /** Draw the last spin's wins and cycle their captions until the next spin. */
+  /** Draw the last spin's wins: each with its amount, then all together (a resumed round). */
   showWinItems(round, { cycle }) {
     const items = this.ui.winItems(round);
-    const token = ++this.cycleToken;
-    if (!items.length) {
-      this.grid.clearWins();
-      this.caption.textContent = '';
-      return items;
-    }
-    this.grid.showWins(items);
-    this.caption.textContent = items.length === 1 ? items[0].text : `${items.length} wins`;
-    if (cycle && items.length > 1) {
-      (async () => {
-        await sleep(this.motion.ms('cycle'));
-        for (let i = 0; token === this.cycleToken; i = (i + 1) % items.length) {
-          this.grid.showWins([items[i]]);
-          this.caption.textContent = items[i].text;
-          await sleep(this.motion.ms('cycle'));
-        }
-      })();
-    }
+    const spin = round.spins?.at(-1);
+    this.presenter.lines(items, spin ? this.ui.spinWinMinor(spin, round) : 0, { cycle });
     return items;
   }
 
@@ -740,6 +736,12 @@ export class Game {
    */
   onKey(event) {
     if (event.code !== 'Space') return;
+    // a scene showing takes Space as its press (skip a count, start, go on)
+    if (this.scenes?.active && !event.target.closest?.('.scene-layer, dialog[open]')) {
+      event.preventDefault();
+      if (event.type === 'keydown' && !event.repeat) this.scenes.press();
+      return;
+    }
     if (document.querySelector('dialog[open]')) return;
     if (event.target.closest?.('input, select, textarea, [contenteditable]')) return;
     event.preventDefault();

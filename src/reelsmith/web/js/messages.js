@@ -172,4 +172,3 @@ export class Messages {
     setTimeout(() => item.remove(), ms);
   }
 }
-

@@ -5,9 +5,11 @@
  */
 import { symbolSvg } from '../art/sprite.js';
 import { filler } from '../art/sultan-symbols.js';
+import { tierOf } from '../celebration.js';
 import { announce, h, label, sleep } from '../dom.js';
+import { t } from '../messages.js';
+import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
-import { flashBanner } from './banner.js';
 
 const BET_STORE = 'reelsmith.bet.sultan-spins';
 
@@ -213,13 +215,20 @@ export class SultanUi {
     const betMinor = round.bet_minor;
     const gems = new Map(spin.gems.map((g) => [g.reel - 1, g]));
     if (!this.capMinor.length) this.setPots(round.pots_minor, round.caps_minor);
+    let bonusLanded = 0;
     await game.grid.land(spin.landed, {
       startedAt,
       minSpinMs: game.motion.ms('minSpin'),
       gapMs: game.motion.ms('reelGap'),
       onReelStop: (reel) => {
+        game.sound.play('reelStop', { reel });
+        if (spin.landed.some((row) => row[reel] === 'bonus')) {
+          bonusLanded += 1;
+          game.sound.play('scatter', { n: bonusLanded });
+        }
         const gem = gems.get(reel);
         if (!gem) return;
+        game.sound.play('potRaise', { reel });
         // The gem raises its pot by the bet as it lands.
         this.setPot(reel, gem.pot_after * betMinor, { pulse: true });
         game.grid.cellAt(gem.row, reel)?.classList.add('gem-landed');
@@ -234,63 +243,187 @@ export class SultanUi {
     const previous = this.level;
     this.level = round.level;
     this.setLadder(round);
-    if (spin.kind === 'base' && round.phase === 'free_spins') {
-      const levelInfo = this.levels[round.level - 1];
-      await flashBanner(this.overlay, {
-        title: 'Free spins',
-        detail: `Level ${round.level} · ${levelInfo?.free_spins ?? 7} spins · ${round.multiplier}x${round.unlocked > 1 ? ` · level ${round.unlocked} unlocked` : ''}`,
-        art: symbolSvg('sultan', 'bonus'),
-        cls: 'banner-sultan',
-        ms: game.motion.ms('banner'),
-        id: 'free-spins-banner',
-      });
-    } else if (spin.kind === 'free' && round.level > previous && previous > 0) {
-      await flashBanner(this.overlay, {
-        title: `Level ${round.level}`,
-        detail: `${round.multiplier}x multiplier · ${round.level_spins_left} spins`,
-        cls: 'banner-sultan',
-        ms: game.motion.ms('banner'),
-      });
-    } else if (spin.kind === 'free' && round.phase !== 'free_spins') {
-      await flashBanner(this.overlay, {
-        title: 'Free spins complete',
-        detail: `Won ${this.money.format(round.win_minor)}`,
-        cls: 'banner-sultan',
-        ms: game.motion.ms('banner'),
-      });
-    }
+    if (spin.kind === 'free' && round.level > previous && previous > 0) await this.levelUp(round);
   }
 
   async revealGem(gem, spin, round) {
     const { game } = this;
     const reel = gem.reel - 1;
     await sleep(game.motion.ms('reveal'));
+    game.sound.play('reveal', { n: reel });
     if (gem.reveal === 'jackpot') {
-      const amount = gem.jackpot_bets * round.bet_minor;
-      game.grid.cellAt(gem.row, reel)?.classList.add('jackpot-gem');
-      this.potEls[reel].classList.add('won');
-      announce(`${label(gem.jackpot)} jackpot! ${this.money.format(amount)}`);
-      game.root.classList.add('jackpot-flash');
-      await flashBanner(this.overlay, {
-        title: `${label(gem.jackpot)} jackpot`,
-        detail: this.money.format(amount),
-        art: symbolSvg('sultan', `gem-${gem.jackpot}`),
-        cls: `banner-jackpot pot-${gem.jackpot}`,
-        ms: game.motion.ms('banner') * 2,
-        id: 'jackpot-event',
-      });
-      game.root.classList.remove('jackpot-flash');
-      this.potEls[reel].classList.remove('won');
-      this.setPot(reel, spin.pots_after[reel] * round.bet_minor, { pulse: true });
+      await this.jackpotSpin(gem, spin, round);
       return;
     }
     if (gem.reveal === 'wild_reel') {
       for (let row = 0; row < game.grid.rows; row += 1) game.grid.setCell(row, reel, 'wild', 'reveal');
       game.grid.columns[reel].column.classList.add('wild-reel');
       announce(`Wild reel on reel ${gem.reel}`);
+      await this.wildReelMoment(reel);
       return;
     }
     game.grid.setCell(gem.row, reel, gem.reveal, 'reveal');
+  }
+
+  /** A wild reel's moment: the reel lights up under its name, with its own sound. */
+  async wildReelMoment(reel) {
+    const { game } = this;
+    game.sound.play('wildReel');
+    const tag = h('span', { class: 'reel-moment wild-reel-tag', id: 'wild-reel-moment', dataset: { reel } }, t('feature.wild_reel'));
+    const column = game.grid.columns[reel].column;
+    const frame = this.overlay.parentElement.getBoundingClientRect();
+    const box = column.getBoundingClientRect();
+    tag.style.left = `${box.left - frame.left + box.width / 2}px`;
+    tag.style.top = `${box.top - frame.top + box.height / 2}px`;
+    this.overlay.parentElement.append(tag);
+    await sleep(sceneMs(game.motion, 'moment'));
+    tag.remove();
+  }
+
+  /**
+   * The jackpot spin, played out on the main game area before the pot is paid: the reels
+   * spin again on gems alone and stop, reel by reel, all showing the won pot's gem; then the
+   * pot's scene counts the prize up; the pot resets and the spin's own screen comes back.
+   */
+  async jackpotSpin(gem, spin, round) {
+    const { game } = this;
+    const reel = gem.reel - 1;
+    const amount = gem.jackpot_bets * round.bet_minor;
+    const grid = game.grid;
+    const screen = grid.screen.map((row) => [...row]);
+    const filler = grid.filler;
+    const wildReels = grid.columns.map(({ column }) => column.classList.contains('wild-reel'));
+    this.potEls[reel].classList.add('won');
+    game.root.classList.add('jackpot-spin');
+    game.root.dataset.jackpotSpin = gem.jackpot;
+    const title = h('p', { class: 'reel-moment jackpot-spin-tag', id: 'jackpot-spin' }, t('feature.jackpot_spin'));
+    this.overlay.append(title);
+    announce(`${t('feature.jackpot_spin')}: ${label(gem.jackpot)}`);
+    grid.filler = this.pots.map((pot) => `gem-${pot}`);
+    const startedAt = performance.now();
+    grid.startSpin();
+    game.sound.play('jackpotSpin');
+    const won = `gem-${gem.jackpot}`;
+    await grid.land(screen.map((row) => row.map(() => won)), {
+      startedAt,
+      minSpinMs: sceneMs(game.motion, 'moment'),
+      gapMs: game.motion.ms('reelGap') * 1.5,
+      onReelStop: (r) => game.sound.play('reelStop', { reel: r }),
+    });
+    grid.filler = filler;
+    title.remove();
+    const value = sceneAmount('jackpot-amount');
+    await game.scenes.run({
+      id: 'jackpot-event',
+      cls: `scene-jackpot pot-${gem.jackpot} theme-sultan`,
+      data: { pot: gem.jackpot, minor: amount },
+      parts: [
+        sceneArt(symbolSvg('sultan', won)),
+        sceneTitle(t('feature.jackpot_won', { pot: label(gem.jackpot) })),
+        value,
+        sceneLine(t('win.skip'), 'scene-hint'),
+      ],
+      count: { el: value, to: amount, ms: game.motion.reduced ? 0 : sceneMs(game.motion, 'count') },
+      holdMs: sceneMs(game.motion, 'hold'),
+      particles: true,
+      sound: 'jackpot',
+    });
+    announce(`${label(gem.jackpot)} jackpot! ${this.money.format(amount)}`);
+    grid.show(screen);
+    wildReels.forEach((on, r) => grid.columns[r].column.classList.toggle('wild-reel', on));
+    grid.cellAt(gem.row, reel)?.classList.add('jackpot-gem');
+    game.root.classList.remove('jackpot-spin');
+    delete game.root.dataset.jackpotSpin;
+    this.potEls[reel].classList.remove('won');
+    this.setPot(reel, spin.pots_after[reel] * round.bet_minor, { pulse: true });
+  }
+
+  /** A level up in free spins: its own moment, the ladder with the new multiplier. */
+  async levelUp(round) {
+    const { game } = this;
+    await game.scenes.run({
+      id: 'level-up',
+      cls: 'scene-level theme-sultan',
+      data: { level: round.level },
+      parts: [
+        sceneTitle(t('fs.level_up', { level: round.level })),
+        sceneLine(t('fs.level_up_detail', { multiplier: `${round.multiplier}x`, spins: round.level_spins_left }), 'scene-multiplier'),
+        this.ladderFigure(round),
+      ],
+      holdMs: sceneMs(game.motion, 'moment'),
+      sound: 'levelUp',
+      soundOptions: { level: round.level },
+    });
+  }
+
+  /** The five levels with their multipliers, the current one lit, the unlocked ones marked. */
+  ladderFigure(round) {
+    return h(
+      'ol',
+      { class: 'scene-ladder' },
+      ...this.levels.map((level) =>
+        h(
+          'li',
+          {
+            class: `${level.level === round.level ? 'current' : ''} ${level.level <= round.unlocked ? 'unlocked' : ''}`,
+            dataset: { level: level.level },
+          },
+          h('span', { class: 'scene-ladder-name' }, t('fs.ladder_level', { level: level.level })),
+          h('span', { class: 'scene-ladder-mult' }, `${level.multiplier}`),
+        ),
+      ),
+    );
+  }
+
+  // -- feature scenes ---------------------------------------------------------------------
+
+  /** Free spins won: the ladder, the level, its spins and multiplier; the player presses Start. */
+  async featureIntro(round) {
+    const levelInfo = this.levels[round.level - 1];
+    const parts = [
+      sceneArt(symbolSvg('sultan', 'bonus')),
+      sceneTitle(t('fs.intro_title', { count: round.level_spins_left })),
+      sceneLine(t('fs.intro_level', { level: round.level, spins: levelInfo?.free_spins ?? round.level_spins_left, multiplier: `${round.multiplier}x` })),
+      round.unlocked > round.level ? sceneLine(t('fs.intro_unlocked', { level: round.unlocked })) : null,
+      this.ladderFigure(round),
+    ].filter(Boolean);
+    await this.game.scenes.run({
+      id: 'free-spins-intro',
+      cls: 'scene-feature theme-sultan',
+      data: { spins: round.level_spins_left },
+      parts,
+      button: t('scene.start'),
+      sound: 'featureIntro',
+    });
+  }
+
+  /** The free spins are over: the round's total, counted up; the player presses Continue. */
+  async featureOutro(round) {
+    const { game } = this;
+    const total = round.win_minor;
+    const free = round.spins.slice(1);
+    const freeWin = free.reduce((sum, spin) => sum + this.spinWinMinor(spin, round), 0);
+    const trigger = total - freeWin;
+    const amount = sceneAmount('free-spins-outro-amount');
+    const tier = tierOf(total, round.bet_minor, game.presenter.tiers);
+    const parts = [
+      sceneTitle(t('fs.outro_title')),
+      tier ? sceneLine(t(`win.tier_${tier.id}`), 'tier-title') : null,
+      amount,
+      sceneLine(t('fs.outro_spins', { count: free.length, amount: this.money.format(freeWin) }), 'outro-free'),
+      trigger > 0 ? sceneLine(t('fs.outro_trigger', { amount: this.money.format(trigger) }), 'outro-trigger') : null,
+    ].filter(Boolean);
+    await game.scenes.run({
+      id: 'free-spins-outro',
+      cls: `scene-feature scene-outro theme-sultan${tier ? ` tier-${tier.id}` : ''}`,
+      data: { total },
+      parts,
+      count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
+      button: t('scene.continue'),
+      particles: total > 0,
+      sound: 'featureOutro',
+    });
+    this.setLadder(null);
   }
 
   async collectBonus(spin, round) {
@@ -332,17 +465,26 @@ export class SultanUi {
     return this.coinsMinor(spin.win_coins, round);
   }
 
+  /** The part of a spin's win its jackpot scene has already presented. */
+  presentedMinor(spin, round) {
+    return spin.gems.reduce((sum, gem) => sum + gem.jackpot_bets * round.bet_minor, 0);
+  }
+
   winItems(round) {
     const spin = round.spins?.at(-1);
     if (!spin) return [];
     const items = spin.line_wins.map((w) => ({
       line: w.line,
       positions: w.positions,
+      minor: this.coinsMinor(w.coins, round),
+      label: t('win.line', { line: w.line }),
       text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(this.coinsMinor(w.coins, round))}${spin.multiplier > 1 ? ` (${spin.multiplier}x)` : ''}`,
     }));
     for (const gem of spin.gems.filter((g) => g.reveal === 'jackpot')) {
       items.push({
         positions: [[gem.row, gem.reel - 1]],
+        minor: gem.jackpot_bets * round.bet_minor,
+        label: t('feature.jackpot_won', { pot: label(gem.jackpot) }),
         text: `${label(gem.jackpot)} jackpot pays ${this.money.format(gem.jackpot_bets * round.bet_minor)}`,
       });
     }

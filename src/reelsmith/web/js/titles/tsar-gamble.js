@@ -133,6 +133,7 @@ export class GambleScreen {
     const round = resp.round;
     const last = round.gambles.at(-1);
     this.card.classList.add('flip');
+    game.sound.play('card');
     await sleep(game.motion.reduced ? 0 : 180);
     this.card.innerHTML = cardFace(last.card);
     this.card.dataset.card = last.card;
@@ -144,6 +145,7 @@ export class GambleScreen {
     this.result.textContent = text;
     this.result.className = `gamble-result ${won ? 'won' : 'lost'}`;
     announce(text);
+    game.sound.play(won ? 'gambleWin' : 'gambleLose');
     if (won) await game.win.countTo(round.win_minor, { ms: game.motion.ms('countUp') / 2, celebrate: true });
     else game.win.set(0);
     if (round.phase === 'gamble') {

@@ -4,9 +4,11 @@
  */
 import { symbolSvg } from '../art/sprite.js';
 import { filler } from '../art/tsar-symbols.js';
+import { tierOf } from '../celebration.js';
 import { announce, h, sleep } from '../dom.js';
+import { t } from '../messages.js';
+import { sceneAmount, sceneArt, sceneLine, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
-import { flashBanner } from './banner.js';
 import { GambleScreen } from './tsar-gamble.js';
 
 const BET_STORE = 'reelsmith.bet.days-of-the-tsar';
@@ -159,7 +161,7 @@ export class TsarUi {
         h('span', { class: 'fs-of' }, ' of ', h('b', { id: 'free-spins-total' }, '0')),
         h('span', { class: 'fs-plus', id: 'free-spins-plus', 'aria-live': 'polite' }),
       ),
-      h('span', { class: 'fs-win' }, 'won ', h('output', { id: 'free-spins-win' }, this.money.format(0))),
+      h('span', { class: 'fs-win' }, `${t('fs.won')} `, h('output', { id: 'free-spins-win', 'data-minor': '0' }, this.money.format(0))),
     );
     this.offer = h(
       'div',
@@ -175,11 +177,13 @@ export class TsarUi {
   setCounter(round, { plus = '' } = {}) {
     const active = round && round.free_spins_awarded > 0;
     this.counter.hidden = !active;
+    this.game.root.classList.toggle('in-free-spins', Boolean(active));
     if (!active) return;
+    // The counter's win is the round's, as the Win meter shows it: the trigger's win included.
     this.renderCounter({
       left: round.free_spins_remaining,
       total: round.free_spins_awarded,
-      winMinor: round.free_spins_win_coins * round.coin_size_minor,
+      winMinor: round.spin_win_coins * round.coin_size_minor,
       plus,
     });
   }
@@ -190,7 +194,9 @@ export class TsarUi {
     leftEl.textContent = this.money.count(left);
     leftEl.dataset.count = String(left);
     this.counter.querySelector('#free-spins-total').textContent = this.money.count(total);
-    this.counter.querySelector('#free-spins-win').textContent = this.money.format(winMinor);
+    const win = this.counter.querySelector('#free-spins-win');
+    win.textContent = this.money.format(winMinor);
+    win.dataset.minor = String(winMinor);
     this.popPlus(plus);
   }
 
@@ -204,9 +210,14 @@ export class TsarUi {
     }
   }
 
+  hideCounter() {
+    this.counter.hidden = true;
+    this.game.root.classList.remove('in-free-spins');
+  }
+
   beforeSpin() {
     this.offer.hidden = true;
-    if (!this.game.round || this.game.round.phase !== 'free_spins') this.counter.hidden = true;
+    if (!this.game.round || this.game.round.phase !== 'free_spins') this.hideCounter();
   }
 
   // -- presenting a spin ----------------------------------------------------------------
@@ -216,12 +227,16 @@ export class TsarUi {
     const round = resp.round;
     const spin = round.spins.at(-1);
     const eggReels = new Set(spin.egg_positions.map(([, reel]) => reel));
+    let eggsLanded = 0;
     await game.grid.land(spin.screen, {
       startedAt,
       minSpinMs: game.motion.ms('minSpin'),
       gapMs: game.motion.ms('reelGap'),
       onReelStop: (reel) => {
+        game.sound.play('reelStop', { reel });
         if (!eggReels.has(reel)) return;
+        eggsLanded += 1;
+        game.sound.play('scatter', { n: eggsLanded });
         const [row] = spin.egg_positions.find(([, r]) => r === reel);
         game.grid.cellAt(row, reel)?.classList.add('egg-landed');
       },
@@ -232,19 +247,11 @@ export class TsarUi {
     } else if (spin.kind === 'free' && spin.spins_added) {
       for (const [row, reel] of eggs) game.grid.badge(row, reel, '+1', 'egg-extra');
       this.setCounter(round, { plus: `+${spin.spins_added}` });
-      announce(`${spin.spins_added} extra free spin${spin.spins_added > 1 ? 's' : ''}`);
+      game.sound.play('extraSpin');
+      announce(t('fs.extra', { count: spin.spins_added }));
       await sleep(game.motion.ms('reveal'));
     } else {
       this.setCounter(round);
-    }
-    if (spin.kind === 'free' && round.phase !== 'free_spins') {
-      const won = this.money.format(round.free_spins_win_coins * round.coin_size_minor);
-      await flashBanner(this.overlay, {
-        title: 'Free spins complete',
-        detail: `Free spins won ${won}`,
-        cls: 'banner-tsar',
-        ms: game.motion.ms('banner'),
-      });
     }
   }
 
@@ -258,20 +265,73 @@ export class TsarUi {
       const [row, reel] = eggs[i];
       const value = spin.reveals[i];
       total += value;
+      game.sound.play('reveal', { n: i });
       const badge = game.grid.badge(row, reel, String(value), 'egg-reveal');
       badge?.setAttribute('aria-label', `This egg reveals ${value} free spins`);
       this.renderCounter({ left: total, total, winMinor: 0, plus: `+${value}` });
     }
     this.setCounter(round);
     announce(`The eggs reveal ${spin.reveals.join(', ')}: ${round.free_spins_awarded} free spins.`);
-    await flashBanner(this.overlay, {
-      title: `${round.free_spins_awarded} free spins`,
-      detail: `The eggs reveal ${spin.reveals.join(' + ')}`,
-      art: symbolSvg('tsar', 'egg'),
-      cls: 'banner-tsar',
-      ms: game.motion.ms('banner'),
-      id: 'free-spins-banner',
+    await sleep(ms);
+  }
+
+  // -- feature scenes ---------------------------------------------------------------------
+
+  /** The free spins won: the eggs and their numbers, the count; the player presses Start. */
+  async featureIntro(round) {
+    const spin = round.spins[0];
+    const eggs = h(
+      'div',
+      { class: 'scene-eggs' },
+      ...spin.reveals.map((value) =>
+        h('div', { class: 'scene-egg', html: symbolSvg('tsar', 'egg') }, h('span', { class: 'scene-egg-value' }, String(value))),
+      ),
+    );
+    await this.game.scenes.run({
+      id: 'free-spins-intro',
+      cls: 'scene-feature theme-tsar',
+      data: { spins: round.free_spins_awarded },
+      parts: [
+        eggs,
+        sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
+        sceneLine(t('fs.intro_eggs', { reveals: spin.reveals.join(' + ') })),
+      ],
+      button: t('scene.start'),
+      sound: 'featureIntro',
     });
+    this.setCounter(round);
+  }
+
+  /** The free spins are over: the round's total, counted up; the player presses Continue. */
+  async featureOutro(round) {
+    const { game } = this;
+    const size = round.coin_size_minor;
+    const total = round.spin_win_coins * size;
+    const freeWin = round.free_spins_win_coins * size;
+    const trigger = total - freeWin;
+    const amount = sceneAmount('free-spins-outro-amount');
+    const tier = tierOf(total, round.bet_minor, game.presenter.tiers);
+    const parts = [
+      sceneTitle(t('fs.outro_title')),
+      tier ? sceneLine(t(`win.tier_${tier.id}`), 'tier-title') : null,
+      amount,
+      sceneLine(
+        t('fs.outro_spins', { count: round.spins.length - 1, amount: this.money.format(freeWin) }),
+        'outro-free',
+      ),
+      trigger > 0 ? sceneLine(t('fs.outro_trigger', { amount: this.money.format(trigger) }), 'outro-trigger') : null,
+    ].filter(Boolean);
+    await game.scenes.run({
+      id: 'free-spins-outro',
+      cls: `scene-feature scene-outro theme-tsar${tier ? ` tier-${tier.id}` : ''}`,
+      data: { total },
+      parts,
+      count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
+      button: t('scene.continue'),
+      particles: total > 0,
+      sound: 'featureOutro',
+    });
+    this.hideCounter();
   }
 
   showRound(round) {
@@ -301,11 +361,15 @@ export class TsarUi {
     const items = spin.line_wins.map((w) => ({
       line: w.line,
       positions: w.positions,
+      minor: w.coins * size,
+      label: t('win.line', { line: w.line }),
       text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(w.coins * size)}`,
     }));
     if (spin.scatter_win) {
       items.push({
         positions: spin.egg_positions,
+        minor: spin.scatter_win.coins * size,
+        label: `${spin.scatter_win.count} × ${this.name('egg')}`,
         text: `${spin.scatter_win.count} × ${this.name('egg')} scatter pays ${this.money.format(spin.scatter_win.coins * size)}`,
       });
     }
@@ -338,5 +402,6 @@ export class TsarUi {
 
   afterRound() {
     this.offer.hidden = true;
+    this.hideCounter();
   }
 }
