@@ -5,8 +5,10 @@ A model with ``mechanics = "catalogue"`` declares its game from the tables docum
 ``[scatter]``, ``[free_spins]`` and ``[gamble]``. This module reads those tables once into
 :class:`Mechanics` and holds the feature transitions, each written once:
 
-* :func:`award_spins` - the spins a trigger or a retrigger adds, from a table by count or a
-  fixed number per symbol, cut at the cap on total spins;
+* :func:`trigger_spins` - the spins a base-spin trigger starts the feature with, from the
+  table by count or the sum of the symbols' reveals, cut at the cap;
+* :func:`award_spins` - the spins a retrigger adds, from a table by count or a fixed number
+  per symbol, cut at the cap on total spins;
 * :func:`free_spin_pays` - the pay tables a free spin is paid from (the multiplier applied to
   line and scatter pays, with the model's exceptions);
 * the line rule itself is :func:`reelsmith.engine.lines.line_award`.
@@ -333,6 +335,17 @@ def mechanics(model: GameModel) -> Mechanics:
 def spins_by_count(table: npt.NDArray[np.int64], count: int) -> int:
     """``table[count]``, a count past the table's end paying as its last entry."""
     return int(table[min(count, table.shape[0] - 1)])
+
+
+@njit(cache=True, nogil=True)
+def trigger_spins(table: npt.NDArray[np.int64], count: int, revealed: int, max_spins: int) -> int:
+    """Spins a base spin showing ``count`` trigger symbols (at least the trigger) starts the
+    feature with: ``revealed``, the sum of the symbols' reveals, where the award is revealed
+    (``revealed >= 0``), else the table's spins by count; cut at ``max_spins`` (0: no cap)."""
+    awarded = revealed if revealed >= 0 else spins_by_count(table, count)
+    if max_spins > 0 and awarded > max_spins:
+        awarded = max_spins
+    return awarded
 
 
 @njit(cache=True, nogil=True)

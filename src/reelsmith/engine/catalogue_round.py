@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from reelsmith.engine.bets import CoinBet, CoinBetOptions, credits
-from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, spins_by_count
+from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.gamble import CHOICES, Card, draw_card, guessed, is_colour
@@ -324,11 +324,8 @@ def start_round(
                 reveals = tuple(
                     values[weighted_index(recorder, weights, free.reveal)] for _ in range(triggers)
                 )
-                awarded = sum(reveals)
-            else:
-                awarded = spins_by_count(free.spins, triggers)
-            if free.max_spins:
-                awarded = min(awarded, free.max_spins)
+            revealed = sum(reveals) if free.reveal is not None else -1
+            awarded = int(trigger_spins(free.spins, triggers, revealed, free.max_spins))
         record = SpinRecord("base", stops, screen, wins, triggers, reveals, awarded, awarded)
         round_ = replaced(
             round_, spins=(record,), free_spins_awarded=awarded, free_spins_remaining=awarded

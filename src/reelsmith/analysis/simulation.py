@@ -1,0 +1,546 @@
+"""Simulating any catalogue title with the generic kernel (:mod:`reelsmith.analysis.kernel`):
+fixed-size chunks, one seeded stream each, on this process, local processes or a Ray
+cluster, merged in chunk order; a report with the exact figures beside the simulated ones.
+
+Reproducibility
+---------------
+The rounds are split into chunks of ``chunk_size`` (the last one shorter). Chunk ``i`` draws
+from ``PCG64(SeedSequence(seed, spawn_key=(i,)))`` - the ``i``-th child of
+``SeedSequence(seed).spawn(...)``, whatever the number of chunks. What a chunk returns depends
+only on the model, the seed, its index and its size, and the chunks are merged in index order,
+so the same seed and chunk size give the same result for any number of workers, locally or on
+Ray. Worker processes load the model from its folder (``model.source``); a model built in
+memory is simulated in this process only.
+
+Confidence
+----------
+The interval for the RTP is the normal one on the round win per unit bet, ``rtp +- z s /
+sqrt(n)`` with the sample standard deviation ``s`` of the rounds: the rounds are independent
+and identically distributed (each chunk's stream is independent), so by the central limit
+theorem it covers the true RTP with the stated probability once ``n`` is large against the
+tail of the win distribution. Nothing is assumed of that distribution beyond a finite
+variance (the exact analysis checks that the free spins end on average).
+
+The gamble is fair (a colour doubles at 1/2, a suit quadruples at 1/4) and leaves the return
+unchanged, so a simulated round does not gamble.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import socket
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from rich.console import Console
+from rich.table import Table
+
+from reelsmith.analysis import kernel as k
+from reelsmith.analysis.catalogue_exact import CatalogueFigures, analyze_rtp, count_ways
+from reelsmith.analysis.pcg64 import stream_state
+from reelsmith.engine.catalogue import award_spins, is_catalogue, mechanics
+from reelsmith.engine.model import GameModel, ModelError, load_model
+
+#: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
+CHUNK_ROUNDS = 500_000
+Z_95 = 1.959963984540054
+Z_99 = 2.5758293035489004
+
+ProgressCallback = Callable[[int], None]
+
+#: A chunk's job for a worker: (model folder, variant, seed, chunk index, rounds).
+Job = tuple[str, str, int, int, int]
+ChunkResult = tuple[list[int], list[float], float]
+
+
+def chunk_stream(seed: int, index: int) -> npt.NDArray[np.uint64]:
+    """The packed PCG64 state of chunk ``index``: ``SeedSequence(seed).spawn(n)[index]``."""
+    return stream_state(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def check_ends(model: GameModel, variant_id: str) -> None:
+    """Refuse a variant whose free spins never end on average (no cap and a free spin that
+    adds one spin or more on average): its rounds could run for ever."""
+    rules = mechanics(model)
+    free = rules.free_spins
+    if free is None or free.max_spins > 0:
+        return
+    variant = model.variant(variant_id)
+    reel_set = variant.reel_sets[free.reel_set]
+    ways = count_ways(model, reel_set, free.symbol, rules.trigger_mask)
+    added = sum(
+        (
+            Fraction(
+                w
+                * int(
+                    award_spins(
+                        free.retrigger, free.retrigger_spins, free.spins_per_symbol, k_, 0, 0
+                    )
+                ),
+                reel_set.cycle,
+            )
+            for k_, w in enumerate(ways)
+            if w
+        ),
+        Fraction(0),
+    )
+    if added >= 1:
+        raise ModelError(
+            f"{model.id} {variant.id}: the free spins never end on average: a free spin adds "
+            f"{float(added):.6f} spins (must be below 1; set max_spins or lower the retrigger)"
+        )
+
+
+@cache
+def _folder_game(folder: str, variant_id: str) -> k.KernelGame:
+    return k.KernelGame.build(load_model(Path(folder)), variant_id)
+
+
+@cache
+def kernel_game(model: GameModel, variant_id: str) -> k.KernelGame:
+    """The kernel tables of a variant, built once per loaded model and variant."""
+    return k.KernelGame.build(model, variant_id)
+
+
+def play_chunk(game: k.KernelGame, seed: int, index: int, rounds: int) -> ChunkResult:
+    """Chunk ``index`` of ``game``: its statistics and the seconds its kernel ran."""
+    started = time.perf_counter()
+    stats, float_stats = game.run(chunk_stream(seed, index), rounds)
+    return stats, float_stats, time.perf_counter() - started
+
+
+def run_chunk(
+    folder: str, variant_id: str, seed: int, index: int, rounds: int
+) -> tuple[int, list[int], list[float], float]:
+    """One chunk in a pool worker or a Ray task (the model loaded from its folder once per
+    process); returns its index, statistics and the seconds its kernel ran."""
+    stats, float_stats, seconds = play_chunk(_folder_game(folder, variant_id), seed, index, rounds)
+    return index, stats, float_stats, seconds
+
+
+@dataclass(frozen=True)
+class CatalogueSimulation:
+    """Merged statistics of a simulation; returns are per unit of total bet."""
+
+    game: str
+    variant: str
+    seed: int
+    rounds: int
+    chunk_size: int
+    chunks: int
+    workers: int
+    backend: str
+    seconds: float
+    kernel_seconds: float  # summed over chunks: the compiled kernel's own time
+    total_bet: int
+    lines: int
+    stats: tuple[int, ...]
+    float_stats: tuple[float, ...]
+
+    def _per_bet(self, slot: int) -> float:
+        return self.stats[slot] / (self.rounds * self.total_bet)
+
+    @property
+    def rtp(self) -> float:
+        return self._per_bet(k.S_WIN)
+
+    def _std(self, sum_slot: int, square_slot: int) -> float:
+        n = self.rounds
+        if n < 2:
+            return 0.0
+        mean = self.stats[sum_slot] / self.total_bet / n
+        second = self.float_stats[square_slot] / (self.total_bet * self.total_bet) / n
+        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
+
+    @property
+    def std_dev(self) -> float:
+        """Sample standard deviation of the round win per unit bet."""
+        return self._std(k.S_WIN, k.F_WIN_SQ)
+
+    @property
+    def base_spin_std_dev(self) -> float:
+        """Sample standard deviation of the base spin's own win per unit bet."""
+        n = self.rounds
+        if n < 2:
+            return 0.0
+        mean = (self.stats[k.S_BASE_LINE] + self.stats[k.S_BASE_SCATTER]) / self.total_bet / n
+        second = self.float_stats[k.F_BASE_WIN_SQ] / (self.total_bet * self.total_bet) / n
+        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
+
+    def interval(self, z: float = Z_99) -> tuple[float, float]:
+        """The RTP's confidence interval at ``z`` standard errors (99% by default)."""
+        half = z * self.std_dev / math.sqrt(self.rounds)
+        return self.rtp - half, self.rtp + half
+
+    def _frequency(self, slot: int) -> float:
+        return self.stats[slot] / self.rounds
+
+    @property
+    def hit_frequency(self) -> float:
+        """Base spins that pay or trigger the feature, per round."""
+        return self._frequency(k.S_BASE_HITS)
+
+    @property
+    def free_spins_frequency(self) -> float:
+        return self._frequency(k.S_TRIGGERS)
+
+    @property
+    def free_spins_per_trigger(self) -> float | None:
+        triggers = self.stats[k.S_TRIGGERS]
+        return self.stats[k.S_FREE_SPINS] / triggers if triggers else None
+
+    @property
+    def rounds_per_second(self) -> float:
+        """Rounds per wall-clock second of the whole run (worker start-up included)."""
+        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def rounds_per_second_per_core(self) -> float:
+        """Rounds per second of one core running the kernel (start-up and merging excluded)."""
+        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.stats
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "chunk_size": self.chunk_size,
+            "chunks": self.chunks,
+            "workers": self.workers,
+            "backend": self.backend,
+            "bet": {"lines": self.lines, "coins_per_line": 1, "total_coins": self.total_bet},
+            "rtp": self.rtp,
+            "rtp_ci95": list(self.interval(Z_95)),
+            "rtp_ci99": list(self.interval(Z_99)),
+            "rtp_breakdown": {
+                "line_wins": self._per_bet(k.S_BASE_LINE),
+                "scatter": self._per_bet(k.S_BASE_SCATTER),
+                "free_spins": self._per_bet(k.S_FREE_WIN),
+            },
+            "hit_frequency": self.hit_frequency,
+            "round_hit_frequency": self._frequency(k.S_ROUND_HITS),
+            "free_spins_frequency": self.free_spins_frequency,
+            "free_spins_per_trigger": self.free_spins_per_trigger,
+            "retriggers_per_free_spin": s[k.S_RETRIGGERS] / s[k.S_FREE_SPINS]
+            if s[k.S_FREE_SPINS]
+            else None,
+            "capped_features": s[k.S_CAPPED],
+            "most_free_spins_in_a_round": s[k.S_MAX_FREE_SPINS],
+            "std_dev": self.std_dev,
+            "base_spin_std_dev": self.base_spin_std_dev,
+            "max_win_x_bet": s[k.S_MAX_WIN] / self.total_bet,
+            "win_distribution": [
+                {"win_x_bet": label, "probability": s[k.S_BANDS + i] / self.rounds}
+                for i, label in enumerate(k.band_labels())
+            ],
+            "seconds": self.seconds,
+            "rounds_per_second": self.rounds_per_second,
+            "rounds_per_second_per_core": self.rounds_per_second_per_core,
+            "method": "simulation: the generic catalogue kernel (parity-tested against live "
+            "play), PCG64 streams per chunk from SeedSequence(seed); gamble excluded (fair)",
+        }
+
+
+def _chunks(rounds: int, chunk_size: int) -> list[tuple[int, int]]:
+    count = math.ceil(rounds / chunk_size)
+    return [(i, min(chunk_size, rounds - i * chunk_size)) for i in range(count)]
+
+
+def _run_here(
+    game: k.KernelGame,
+    seed: int,
+    chunks: Sequence[tuple[int, int]],
+    progress: ProgressCallback | None,
+) -> dict[int, ChunkResult]:
+    results: dict[int, ChunkResult] = {}
+    for index, rounds in chunks:
+        results[index] = play_chunk(game, seed, index, rounds)
+        if progress:
+            progress(rounds)
+    return results
+
+
+def _run_pool(
+    jobs: Sequence[Job], workers: int, progress: ProgressCallback | None
+) -> dict[int, ChunkResult]:
+    results: dict[int, ChunkResult] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(run_chunk, *job): job for job in jobs}
+        for future in as_completed(futures):
+            index, stats, float_stats, seconds = future.result()
+            results[index] = (stats, float_stats, seconds)
+            if progress:
+                progress(futures[future][-1])
+    return results
+
+
+class ClusterError(ConnectionError):
+    """A Ray cluster address that cannot be reached."""
+
+
+def check_cluster_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on an unreachable ``host:port`` or ``ray://host:port`` address (Ray itself
+    retries for minutes). ``local`` and ``auto`` are left to Ray."""
+    if address in ("local", "auto"):
+        return
+    target = address.removeprefix("ray://")
+    host, _, port_text = target.rpartition(":")
+    if not host or not port_text.isdigit():
+        raise ClusterError(f"--cluster {address!r}: expected host:port, ray://host:port or local")
+    try:
+        socket.create_connection((host, int(port_text)), timeout=timeout).close()
+    except OSError as exc:
+        raise ClusterError(
+            f"--cluster {address}: cannot reach a Ray cluster there ({exc.strerror or exc})"
+        ) from None
+
+
+def _run_ray(
+    jobs: Sequence[Job], address: str, progress: ProgressCallback | None
+) -> dict[int, ChunkResult]:
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        check_cluster_address(address)
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(run_chunk)
+        pending = {remote.remote(*job): job for job in jobs}
+        results: dict[int, ChunkResult] = {}
+        waiting = list(pending)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                index, stats, float_stats, seconds = ray.get(ref)
+                results[index] = (stats, float_stats, seconds)
+                if progress:
+                    progress(pending[ref][-1])
+        return results
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _folder_of(model: GameModel) -> str | None:
+    return None if model.source is None else str(Path(model.source).parent)
+
+
+def simulate(
+    model: GameModel,
+    rounds: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    workers: int = 1,
+    chunk_size: int = CHUNK_ROUNDS,
+    cluster: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> CatalogueSimulation:
+    """Simulate ``rounds`` rounds of a catalogue variant (one coin per line on every payline).
+
+    With one worker and no cluster the chunks run in this process on ``model`` itself; worker
+    processes and Ray tasks load the model from its folder (``model.source``). ``cluster`` is
+    a Ray address (``"local"`` starts a local Ray instance). ``progress`` is called with each
+    finished chunk's rounds.
+    """
+    if not is_catalogue(model):
+        raise ModelError(f'{model.id}: not a catalogue model (mechanics = "catalogue" is missing)')
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    variant = model.variant(variant_id)
+    check_ends(model, variant.id)
+    game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
+    chunks = _chunks(rounds, chunk_size)
+    folder = _folder_of(model)
+    if (workers > 1 or cluster is not None) and folder is None:
+        raise ValueError(
+            f"{model.id}: a model without a folder (model.source) is simulated in this process "
+            "only: use one worker and no cluster"
+        )
+    started = time.perf_counter()
+    if cluster is not None:
+        assert folder is not None
+        jobs = [(folder, variant.id, seed, index, size) for index, size in chunks]
+        results = _run_ray(jobs, cluster, progress)
+        backend = f"ray ({cluster})"
+    elif workers > 1 and len(chunks) > 1:
+        assert folder is not None
+        jobs = [(folder, variant.id, seed, index, size) for index, size in chunks]
+        results = _run_pool(jobs, workers, progress)
+        backend = f"{workers} processes"
+    else:
+        results = _run_here(game, seed, chunks, progress)
+        backend = "local"
+    seconds = time.perf_counter() - started
+    stats = [0] * k.N_INT_STATS
+    float_stats = [0.0] * k.N_FLOAT_STATS
+    kernel_seconds = 0.0
+    for index in range(len(chunks)):
+        chunk_stats, chunk_floats, chunk_seconds = results[index]
+        kernel_seconds += chunk_seconds
+        k.merge_stats(stats, chunk_stats)
+        for slot, value in enumerate(chunk_floats):
+            float_stats[slot] += value
+    return CatalogueSimulation(
+        game=model.id,
+        variant=variant.id,
+        seed=seed,
+        rounds=rounds,
+        chunk_size=chunk_size,
+        chunks=len(chunks),
+        workers=workers,
+        backend=backend,
+        seconds=seconds,
+        kernel_seconds=kernel_seconds,
+        total_bet=game.total_bet,
+        lines=model.line_count,
+        stats=tuple(stats),
+        float_stats=tuple(float_stats),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# The report the lab shows
+# ---------------------------------------------------------------------------------------
+
+
+def exact_figures(figures: CatalogueFigures) -> dict[str, float]:
+    """The exact analysis' figures the report sets beside the simulated ones."""
+    return {
+        "rtp": float(figures.rtp),
+        "line_wins": float(figures.line_rtp),
+        "scatter": float(figures.scatter_rtp),
+        "free_spins": float(figures.free_spins_rtp),
+        "free_spins_frequency": float(figures.trigger_probability),
+        "expected_free_spins_per_trigger": float(figures.expected_free_spins),
+    }
+
+
+@dataclass(frozen=True)
+class CatalogueSimulationReport:
+    """``simulate``'s result for a catalogue title, with the exact figures beside it where
+    the exact analysis covers the variant (``exact_note`` says why not otherwise)."""
+
+    name: str
+    result: CatalogueSimulation
+    exact: dict[str, float] | None
+    exact_note: str | None = None
+
+    @property
+    def exact_inside_99(self) -> bool | None:
+        """Whether the exact RTP lies inside the simulated 99% interval."""
+        if self.exact is None:
+            return None
+        low, high = self.result.interval(Z_99)
+        return low <= self.exact["rtp"] <= high
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.result.to_json()
+        data["exact"] = self.exact
+        if self.exact_note:
+            data["exact_note"] = self.exact_note
+        data["exact_inside_ci99"] = self.exact_inside_99
+        return data
+
+    def render(self, console: Console) -> None:
+        r = self.result
+        d = r.to_json()
+        console.print(
+            f"[bold]{self.name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
+            f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
+            f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)"
+        )
+        exact = self.exact or {}
+
+        def shown(key: str, fmt: str = "{:.4%}") -> str:
+            return fmt.format(exact[key]) if key in exact else "-"
+
+        table = Table(show_header=True)
+        table.add_column("figure")
+        table.add_column("simulated", justify="right")
+        table.add_column("exact", justify="right")
+        low, high = d["rtp_ci99"]
+        table.add_row("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", shown("rtp"))
+        breakdown = d["rtp_breakdown"]
+        for key in ("line_wins", "scatter", "free_spins"):
+            table.add_row(f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", shown(key))
+        table.add_row("hit frequency", f"{r.hit_frequency:.4%}", "")
+        table.add_row(
+            "free spins frequency", f"{r.free_spins_frequency:.4%}", shown("free_spins_frequency")
+        )
+        per_trigger = r.free_spins_per_trigger
+        table.add_row(
+            "free spins per trigger",
+            f"{per_trigger:.2f}" if per_trigger is not None else "-",
+            shown("expected_free_spins_per_trigger", "{:.2f}"),
+        )
+        if r.stats[k.S_CAPPED]:
+            table.add_row("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", "")
+        table.add_row("standard deviation", f"{r.std_dev:.4f}", "")
+        table.add_row("max round win", f"{d['max_win_x_bet']:,.1f}x bet", "")
+        console.print(table)
+        bands = Table(show_header=True)
+        bands.add_column("round win")
+        bands.add_column("probability", justify="right")
+        for band in d["win_distribution"]:
+            bands.add_row(band["win_x_bet"], f"{band['probability']:.6f}")
+        console.print(bands)
+        if self.exact is None and self.exact_note:
+            console.print(f"exact: {self.exact_note}")
+        elif self.exact_inside_99 is not None:
+            inside = "inside" if self.exact_inside_99 else "[red]outside[/]"
+            console.print(f"the exact RTP is {inside} the simulated 99% interval")
+        console.print(
+            f"{r.seconds:.2f} s, {r.rounds_per_second:,.0f} rounds per second; the kernel alone "
+            f"{r.rounds_per_second_per_core:,.0f} per core"
+        )
+
+
+def simulate_catalogue(
+    model: GameModel,
+    rounds: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: ProgressCallback | None = None,
+    chunk_size: int = CHUNK_ROUNDS,
+) -> CatalogueSimulationReport:
+    """The lab's entry point: simulate a catalogue title and set the exact figures beside
+    the simulated ones (:func:`simulate` for the arguments)."""
+    result = simulate(
+        model,
+        rounds,
+        seed,
+        variant_id=variant_id,
+        workers=workers,
+        chunk_size=chunk_size,
+        cluster=cluster,
+        progress=progress,
+    )
+    try:
+        exact: dict[str, float] | None = exact_figures(analyze_rtp(model, result.variant))
+        note = None
+    except ModelError as exc:  # a mechanic the exact analyzer does not cover (e.g. a cap)
+        exact, note = None, str(exc)
+    return CatalogueSimulationReport(model.name, result, exact, note)
