@@ -367,6 +367,7 @@ def test_prefix_tables_change_nothing(name: str, models: dict[str, tuple[GameMod
     for depth in sorted({0, 1, 2, min(3, model.reels)}):
         game = k.KernelGame.build(model, variant_id, depth=depth)
         assert game.tables.depth.tolist() == [depth, depth]
+        assert (game.tables.set_starts[:, k.EMPTY_SET + 1] == 0).all()  # the empty set
         results, _draws, stats, floats = game.trace(chunk_stream(5, 1), 50_000)
         traces.append((results.tolist(), stats, floats))
     assert all(t == traces[0] for t in traces[1:])

@@ -106,6 +106,9 @@ BAND_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 500)
 COUNT_BITS = 8
 COUNT_MASK = (1 << COUNT_BITS) - 1
 
+#: Index of the empty open set (every payline decided) in every reel set's open sets.
+EMPTY_SET = 0
+
 #: Largest prefix table (entries) the kernel builds: the depth is cut until the table fits.
 PREFIX_LIMIT = 1 << 20
 MAX_DEPTH = 3
@@ -305,7 +308,10 @@ class ReelTables:
             pays,
             open_words,
         )
-        sets, set_of = _unique_rows(open_words)
+        # the empty set is always there, and first (rows sort ascending): index EMPTY_SET
+        with_empty = np.concatenate([np.zeros((1, words), dtype=np.uint64), open_words])
+        sets, set_of = _unique_rows(with_empty)
+        set_of = set_of[1:]
         line_numbers = np.arange(n_lines)
         bits = (sets[:, line_numbers >> 6] >> (line_numbers & 63).astype(np.uint64)) & 1
         set_index, set_lines = np.nonzero(bits)
@@ -471,19 +477,20 @@ def play_rounds(
             entry = np.int64(prefix[reel_set, index])
             line_pay = int(entry >> shift)
             open_set = entry & pay_mask
-            for j in range(set_starts[reel_set, open_set], set_starts[reel_set, open_set + 1]):
-                line = set_lines[reel_set, j]
-                for reel in range(reels):
-                    cells[reel] = windows[reel_set, reel, stops[reel], paylines[line, reel]]
-                if reel_set == 0:
-                    award = line_award(
-                        cells, base_pays, wild, substitutable, wild_multiplier, ties_to_wild
-                    )
-                else:
-                    award = line_award(
-                        cells, free_pays, wild, substitutable, wild_multiplier, ties_to_wild
-                    )
-                line_pay += award[2]
+            if open_set != EMPTY_SET:  # most screens: every payline decided
+                for j in range(set_starts[reel_set, open_set], set_starts[reel_set, open_set + 1]):
+                    line = set_lines[reel_set, j]
+                    for reel in range(reels):
+                        cells[reel] = windows[reel_set, reel, stops[reel], paylines[line, reel]]
+                    if reel_set == 0:
+                        award = line_award(
+                            cells, base_pays, wild, substitutable, wild_multiplier, ties_to_wild
+                        )
+                    else:
+                        award = line_award(
+                            cells, free_pays, wild, substitutable, wild_multiplier, ties_to_wild
+                        )
+                    line_pay += award[2]
             packed = 0
             for reel in range(reels):
                 packed += shown_counts[reel_set, reel, stops[reel]]
