@@ -9,11 +9,12 @@ kernel's generator is numpy's draw for draw.
 
 Models: three converted slotopol games (Cleopatra: a wild that doubles the wins it completes and
 a line of five wilds paid x1 in free spins; Disco Babylon: reel-1-anchored lines, the wild kept
-to reels 2-4; Aladdin: 5x4 with 100 paylines, more than one word of line bits) and small models
-of reelsmith's own written here: 6x4 with a bonus trigger symbol beside a scatter kept to three
-reels, a revealed award, per-symbol retriggers, a cap, a free-spin reel set, a multiplier on
-lines only with an exception and a scatter that pays nothing in free spins; 3x1 with a
-retrigger table; 7x8 with counts past the scatter table's end.
+to reels 2-4; Aladdin: 5x4 with 100 paylines, more than one word of line bits), Days of the
+Tsar as its catalogue model declares it (revealed awards, per-egg retriggers, its own free-spin
+reels) and small models of reelsmith's own written here: 6x4 with a bonus trigger symbol beside
+a scatter kept to three reels, a revealed award, per-symbol retriggers, a cap, a free-spin reel
+set, a multiplier on lines only with an exception and a scatter that pays nothing in free
+spins; 3x1 with a retrigger table; 7x8 with counts past the scatter table's end.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, load_model
+from reelsmith.games import load_game
 from reelsmith.rng import ReplaySource, SeededSource
 from tests.catalogue.slotopol import CORPUS, convert
 
@@ -231,12 +233,16 @@ def _write(folder: Path, model: list[str], variant: list[str]) -> Path:
 # Fixtures and the replay
 # ---------------------------------------------------------------------------------------
 
-MODELS = (*SLOTOPOL, "comet", "grid3x1", "grid7x8")
+SHIPPED = ("days-of-the-tsar",)
+MODELS = (*SLOTOPOL, *SHIPPED, "comet", "grid3x1", "grid7x8")
 
 
 def _make(name: str, root: Path) -> tuple[GameModel, str]:
     """The model and the variant to replay (a slotopol game's first reel set)."""
     folder = root / name
+    if name in SHIPPED:
+        model = load_game(name)
+        return model, model.default_variant
     if name in SLOTOPOL:
         if not CORPUS.is_dir():  # pragma: no cover - CI always has it
             if os.environ.get("CI"):
