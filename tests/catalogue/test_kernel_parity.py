@@ -340,7 +340,7 @@ def test_the_small_models_reach_their_features(models: dict[str, tuple[GameModel
     assert any(d[0] == k.DRAW_REVEAL for log in draws for d in log)
     assert stats[k.S_CAPPED] > 0 and stats[k.S_RETRIGGERS] > 0
     assert (results[:, k.R_AWARDED] + results[:, k.R_ADDED]).max() == 30  # the cap
-    assert game.tables.depth.tolist() == [3, 3] and game.tables.shift == 16
+    assert game.tables.depth.tolist() == [3, 3] and game.tables.prefix.dtype == np.uint16
     for name in ("grid3x1", "grid7x8"):
         model, variant_id = models[name]
         game = k.KernelGame.build(model, variant_id)
