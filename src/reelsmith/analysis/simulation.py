@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,9 +44,9 @@ from rich.console import Console
 from rich.table import Table
 
 from reelsmith.analysis import kernel as k
-from reelsmith.analysis.catalogue_exact import CatalogueFigures, analyze_rtp, count_ways
+from reelsmith.analysis.catalogue_exact import CatalogueFigures, analyze_rtp
 from reelsmith.analysis.pcg64 import stream_state
-from reelsmith.engine.catalogue import award_spins, is_catalogue, mechanics
+from reelsmith.engine.catalogue import is_catalogue
 from reelsmith.engine.model import GameModel, ModelError, load_model
 
 #: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
@@ -65,39 +64,6 @@ ChunkResult = tuple[list[int], list[float], float]
 def chunk_stream(seed: int, index: int) -> npt.NDArray[np.uint64]:
     """The packed PCG64 state of chunk ``index``: ``SeedSequence(seed).spawn(n)[index]``."""
     return stream_state(np.random.SeedSequence(seed, spawn_key=(index,)))
-
-
-def check_ends(model: GameModel, variant_id: str) -> None:
-    """Refuse a variant whose free spins never end on average (no cap and a free spin that
-    adds one spin or more on average): its rounds could run for ever."""
-    rules = mechanics(model)
-    free = rules.free_spins
-    if free is None or free.max_spins > 0:
-        return
-    variant = model.variant(variant_id)
-    reel_set = variant.reel_sets[free.reel_set]
-    ways = count_ways(model, reel_set, free.symbol, rules.trigger_mask)
-    added = sum(
-        (
-            Fraction(
-                w
-                * int(
-                    award_spins(
-                        free.retrigger, free.retrigger_spins, free.spins_per_symbol, k_, 0, 0
-                    )
-                ),
-                reel_set.cycle,
-            )
-            for k_, w in enumerate(ways)
-            if w
-        ),
-        Fraction(0),
-    )
-    if added >= 1:
-        raise ModelError(
-            f"{model.id} {variant.id}: the free spins never end on average: a free spin adds "
-            f"{float(added):.6f} spins (must be below 1; set max_spins or lower the retrigger)"
-        )
 
 
 @cache
@@ -351,11 +317,39 @@ def simulate(
 ) -> CatalogueSimulation:
     """Simulate ``rounds`` rounds of a catalogue variant (one coin per line on every payline).
 
+    The variant is checked by the exact analysis first, which refuses free spins that never
+    end on average (no cap and a free spin that adds one spin or more): such rounds could run
+    for ever.
+
     With one worker and no cluster the chunks run in this process on ``model`` itself; worker
     processes and Ray tasks load the model from its folder (``model.source``). ``cluster`` is
     a Ray address (``"local"`` starts a local Ray instance). ``progress`` is called with each
     finished chunk's rounds.
     """
+    return _simulate(
+        model,
+        rounds,
+        seed,
+        variant_id=variant_id,
+        workers=workers,
+        chunk_size=chunk_size,
+        cluster=cluster,
+        progress=progress,
+    )[0]
+
+
+def _simulate(
+    model: GameModel,
+    rounds: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    workers: int = 1,
+    chunk_size: int = CHUNK_ROUNDS,
+    cluster: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> tuple[CatalogueSimulation, CatalogueFigures]:
+    """:func:`simulate`, also returning the exact figures it checked the variant with."""
     if not is_catalogue(model):
         raise ModelError(f'{model.id}: not a catalogue model (mechanics = "catalogue" is missing)')
     if rounds < 1:
@@ -367,7 +361,7 @@ def simulate(
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     variant = model.variant(variant_id)
-    check_ends(model, variant.id)
+    figures = analyze_rtp(model, variant.id)  # refuses free spins that never end
     game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
     chunks = _chunks(rounds, chunk_size)
     folder = _folder_of(model)
@@ -400,7 +394,7 @@ def simulate(
         k.merge_stats(stats, chunk_stats)
         for slot, value in enumerate(chunk_floats):
             float_stats[slot] += value
-    return CatalogueSimulation(
+    result = CatalogueSimulation(
         game=model.id,
         variant=variant.id,
         seed=seed,
@@ -416,6 +410,7 @@ def simulate(
         stats=tuple(stats),
         float_stats=tuple(float_stats),
     )
+    return result, figures
 
 
 # ---------------------------------------------------------------------------------------
@@ -437,61 +432,55 @@ def exact_figures(figures: CatalogueFigures) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class CatalogueSimulationReport:
-    """``simulate``'s result for a catalogue title, with the exact figures beside it where
-    the exact analysis covers the variant (``exact_note`` says why not otherwise)."""
+    """``simulate``'s result for a catalogue title, with the exact figures beside it."""
 
     name: str
     result: CatalogueSimulation
-    exact: dict[str, float] | None
-    exact_note: str | None = None
+    exact: dict[str, float]
 
     @property
-    def exact_inside_99(self) -> bool | None:
+    def exact_inside_99(self) -> bool:
         """Whether the exact RTP lies inside the simulated 99% interval."""
-        if self.exact is None:
-            return None
         low, high = self.result.interval(Z_99)
         return low <= self.exact["rtp"] <= high
 
     def to_json(self) -> dict[str, Any]:
         data = self.result.to_json()
         data["exact"] = self.exact
-        if self.exact_note:
-            data["exact_note"] = self.exact_note
         data["exact_inside_ci99"] = self.exact_inside_99
         return data
 
     def render(self, console: Console) -> None:
         r = self.result
         d = r.to_json()
+        exact = self.exact
         console.print(
             f"[bold]{self.name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
             f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
             f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)"
         )
-        exact = self.exact or {}
-
-        def shown(key: str, fmt: str = "{:.4%}") -> str:
-            return fmt.format(exact[key]) if key in exact else "-"
-
         table = Table(show_header=True)
         table.add_column("figure")
         table.add_column("simulated", justify="right")
         table.add_column("exact", justify="right")
         low, high = d["rtp_ci99"]
-        table.add_row("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", shown("rtp"))
+        table.add_row("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", f"{exact['rtp']:.4%}")
         breakdown = d["rtp_breakdown"]
         for key in ("line_wins", "scatter", "free_spins"):
-            table.add_row(f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", shown(key))
+            table.add_row(
+                f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}"
+            )
         table.add_row("hit frequency", f"{r.hit_frequency:.4%}", "")
         table.add_row(
-            "free spins frequency", f"{r.free_spins_frequency:.4%}", shown("free_spins_frequency")
+            "free spins frequency",
+            f"{r.free_spins_frequency:.4%}",
+            f"{exact['free_spins_frequency']:.4%}",
         )
         per_trigger = r.free_spins_per_trigger
         table.add_row(
             "free spins per trigger",
             f"{per_trigger:.2f}" if per_trigger is not None else "-",
-            shown("expected_free_spins_per_trigger", "{:.2f}"),
+            f"{exact['expected_free_spins_per_trigger']:.2f}",
         )
         if r.stats[k.S_CAPPED]:
             table.add_row("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", "")
@@ -504,11 +493,8 @@ class CatalogueSimulationReport:
         for band in d["win_distribution"]:
             bands.add_row(band["win_x_bet"], f"{band['probability']:.6f}")
         console.print(bands)
-        if self.exact is None and self.exact_note:
-            console.print(f"exact: {self.exact_note}")
-        elif self.exact_inside_99 is not None:
-            inside = "inside" if self.exact_inside_99 else "[red]outside[/]"
-            console.print(f"the exact RTP is {inside} the simulated 99% interval")
+        inside = "inside" if self.exact_inside_99 else "[red]outside[/]"
+        console.print(f"the exact RTP is {inside} the simulated 99% interval")
         console.print(
             f"{r.seconds:.2f} s, {r.rounds_per_second:,.0f} rounds per second; the kernel alone "
             f"{r.rounds_per_second_per_core:,.0f} per core"
@@ -526,9 +512,10 @@ def simulate_catalogue(
     progress: ProgressCallback | None = None,
     chunk_size: int = CHUNK_ROUNDS,
 ) -> CatalogueSimulationReport:
-    """The lab's entry point: simulate a catalogue title and set the exact figures beside
-    the simulated ones (:func:`simulate` for the arguments)."""
-    result = simulate(
+    """The lab's entry point: simulate a catalogue title and set the exact figures
+    (:func:`reelsmith.analysis.catalogue_exact.analyze_rtp`) beside the simulated ones
+    (:func:`simulate` for the arguments)."""
+    result, figures = _simulate(
         model,
         rounds,
         seed,
@@ -538,9 +525,4 @@ def simulate_catalogue(
         cluster=cluster,
         progress=progress,
     )
-    try:
-        exact: dict[str, float] | None = exact_figures(analyze_rtp(model, result.variant))
-        note = None
-    except ModelError as exc:  # a mechanic the exact analyzer does not cover (e.g. a cap)
-        exact, note = None, str(exc)
-    return CatalogueSimulationReport(model.name, result, exact, note)
+    return CatalogueSimulationReport(model.name, result, exact_figures(figures))
