@@ -336,10 +336,6 @@ class ReelTables:
             set_lines=set_lines.astype(np.int64),
         )
 
-    @property
-    def open_sets(self) -> int:
-        return len(self.set_starts) - 1
-
 
 @dataclass(frozen=True, eq=False)
 class StackedTables:
