@@ -110,3 +110,19 @@ def test_validate_a_series_that_never_ends(copy: Path) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 2  # both variants
     assert all("the free spins never end on average" in line for line in lines)
+
+
+def test_simulate_an_id_and_a_path(copy: Path) -> None:
+    by_id = run(
+        "simulate", "aurora-fox", "--spins", "300_000", "--seed", "5", "--workers", "1", "--json"
+    )
+    assert by_id.exit_code == 0, by_id.output
+    by_path = run(
+        "simulate", str(copy), "--spins", "300000", "--seed", "5", "--workers", "1", "--json"
+    )
+    assert by_path.exit_code == 0, by_path.output
+    a, b = json.loads(by_id.stdout), json.loads(by_path.stdout)
+    assert a["rounds"] == b["rounds"] == 300_000
+    assert a["rtp"] == b["rtp"]  # the same seed plays the same rounds, whatever names the title
+    low, high = a["rtp_ci99"]
+    assert low < 0.9600117672 < high

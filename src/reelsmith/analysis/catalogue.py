@@ -218,3 +218,32 @@ def tune_title(
         base_variant=base_variant,
         progress=progress,
     )
+
+
+def simulate_title(
+    game_id: str,
+    rounds: int,
+    seed: int,
+    *,
+    variant_id: str | None = None,
+    folder: Path | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Any:
+    """A seeded simulation on the generic kernel (:mod:`reelsmith.analysis.simulation`), the
+    exact figures beside the simulated ones."""
+    from reelsmith.analysis.simulation import simulate_catalogue
+    from reelsmith.engine.model import load_model
+    from reelsmith.games import load_game
+
+    model = load_game(game_id) if folder is None else load_model(Path(folder))
+    return simulate_catalogue(
+        model,
+        rounds,
+        seed,
+        variant_id=variant_id,
+        workers=workers,
+        cluster=cluster,
+        progress=progress,
+    )
