@@ -13,6 +13,7 @@ COUNTERS = (
     ("rounds_resumed", "open rounds found after the kills and finished"),
     ("replays", "state-changing calls replayed (identical; 409)"),
     ("inputs", "hostile inputs tried"),
+    ("refusals", "hostile inputs refused 4xx"),
     ("server_errors", "5xx responses to hostile input"),
     ("players_checked", "player money checks"),
     ("discrepancies", "money discrepancies found"),

@@ -1,7 +1,9 @@
 """Hostile input: every refusal is a 4xx naming what is wrong, and nothing is written.
 
-Each case snapshots the player's balance, the ledger, the rounds and the idempotency keys,
-sends the bad request and checks the snapshot is unchanged. Both databases.
+Each case snapshots the player's balance, the ledger, the rounds and the audit log, sends the
+bad request and checks the snapshot is unchanged. Both databases. A refusal its handler
+decided is remembered under its Idempotency-Key (one row more, holding that very refusal);
+one refused before (authentication, a malformed body) is not.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ def snapshot(api: Any, player: str) -> tuple[int, ...]:
                 "postings",
                 "rounds",
                 "round_steps",
-                "idempotency_keys",
                 "audit_log",
                 "players",
+                "idempotency_keys",
             )
         )
     return (api.balance(player), *counts)
@@ -48,7 +50,9 @@ def refused(api: Any, player: str, send: Any, status: int, code: str | None = No
     assert set(body) >= {"code", "message"} and body["message"], body
     if code is not None:
         assert body["code"] == code, body
-    assert snapshot(api, player) == before
+    after = snapshot(api, player)
+    assert after[:-1] == before[:-1]
+    assert after[-1] - before[-1] in (0, 1)  # the refusal remembered under its key, or not
     return body
 
 
@@ -240,7 +244,7 @@ def test_oversized_and_malformed_bodies(api):
     ):
         refused(api, player, lambda content=content: post(content), status)
     refused(api, player, lambda: post(b'{"bet": {}}', **{"Content-Length": "99999999"}), 413)
-    refused(api, player, lambda: post(b"<xml/>", **{"Content-Type": "application/xml"}), 400)
+    refused(api, player, lambda: post(b"<xml/>", **{"Content-Type": "application/xml"}), 415)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.server.conftest import OPERATOR_KEY
 from tests.server.forcing import TSAR_BET, tsar_no_win
 
 GAME = "days-of-the-tsar"
@@ -157,9 +158,18 @@ def test_web_client_files_are_revalidated(api):
 def test_integers_beyond_64_bits_are_refused_cleanly(api):
     api.login(api.player())
     bet = {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
-    response = api.spin("days-of-the-tsar", bet, [2**70, -(2**70)])
-    assert response.status_code == 400 and response.json()["code"] == "invalid_forced_draw"
-    response = api.spin("days-of-the-tsar", {**bet, "lines": 2**70})
+    # refused as the body is read, by name, before any field sees it
+    for response in (
+        api.spin("days-of-the-tsar", bet, [2**70, -(2**70)]),
+        api.spin("days-of-the-tsar", {**bet, "lines": 2**70}),
+        api.as_player(
+            "POST", "/api/games/days-of-the-tsar/autoplay", {"bet": bet, "rounds": 2**64}
+        ),
+        api.op("POST", "/operator/players", {"external_ref": 2**63, "currency": "EUR"}),
+    ):
+        assert response.status_code == 400 and response.json()["code"] == "invalid_request"
+        assert "beyond 64 bits" in response.json()["message"]
+    response = api.spin("days-of-the-tsar", {**bet, "lines": 2**62})
     assert response.status_code == 400 and response.json()["code"] == "invalid_bet"
 
 
@@ -170,18 +180,41 @@ def test_an_operator_key_with_non_ascii_characters_is_refused(api):
         assert response.status_code == 401 and response.json()["code"] == "invalid_api_key"
 
 
-def test_round_steps_take_json_only(api):
+def test_bodies_are_taken_as_json_only(api):
+    """A body without a JSON content type (none, text/plain, a form) is refused with 415 on
+    every endpoint that reads one, round steps and FastAPI's routes alike; it was read as
+    JSON where the type was missing."""
     player = api.player()
     api.login(player)
     headers = {"Authorization": f"Bearer {api.token}", "Idempotency-Key": "plain"}
-    for content_type in ("text/plain", "application/x-www-form-urlencoded"):
-        response = api.client.post(
+    sends = [
+        (
             f"/api/games/{GAME}/spin",
-            content=b'{"bet": {"lines": 25, "coins_per_line": 2, "coin_size": "0.05"}}',
-            headers={**headers, "Content-Type": content_type},
+            b'{"bet": {"lines": 25, "coins_per_line": 2, "coin_size": "0.05"}}',
+        ),
+        (
+            f"/api/games/{GAME}/autoplay",
+            b'{"bet": {"lines": 25, "coins_per_line": 2, "coin_size": "0.05"}, "rounds": 2}',
+        ),
+    ]
+    for path, content in sends:
+        for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+            extra = {} if content_type is None else {"Content-Type": content_type}
+            response = api.client.post(path, content=content, headers={**headers, **extra})
+            assert response.status_code == 415, (path, content_type, response.text)
+            assert response.json()["code"] == "unsupported_media_type"
+            assert "application/json" in response.json()["message"]
+    for path in (f"/operator/players/{player}/deposit", "/operator/players"):
+        response = api.client.post(
+            path,
+            content=b'{"amount": "1.00"}',
+            headers={
+                "X-API-Key": OPERATOR_KEY,
+                "Idempotency-Key": "plain",
+                "Content-Type": "text/plain",
+            },
         )
-        assert response.status_code == 400 and response.json()["code"] == "invalid_request"
-        assert "application/json" in response.json()["message"]
+        assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
     assert api.balance(player) == 10000
     body = json.dumps({"bet": TSAR_BET, "forced_draws": tsar_no_win()}).encode()
     response = api.client.post(

@@ -37,3 +37,25 @@ def test_a_tampered_token_is_refused_every_time():
         assert refused.value.code == "invalid_token"
     with pytest.raises(tokens.TokenError):
         tokens.verify("key", f"{body}.", 0)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda body, sig: f"{body}!.{sig}",  # a character outside the alphabet
+        lambda body, sig: f"{body}.{sig}*",
+        lambda body, sig: f"{body}\n.{sig}",
+        lambda body, sig: f"{body}.{sig}=",  # padding: the tokens carry none
+        lambda body, sig: f"{body[:5]}+{body[6:]}.{sig}",  # the standard alphabet's + and /
+        lambda body, sig: f"{body}.{sig[:-1]}{'p' if sig[-1] != 'p' else 'q'}",  # stray bits
+    ],
+)
+def test_tokens_are_decoded_strictly(spoil):
+    """Regression: the standard decoder skipped characters outside the alphabet, so a token
+    with junk in it still verified."""
+    token = tokens.sign("k", tokens.Claims("player", "session", 10**13))
+    body, signature = token.split(".")
+    assert tokens.verify("k", token, 0).player_id == "player"
+    with pytest.raises(tokens.TokenError) as caught:
+        tokens.verify("k", spoil(body, signature), 0)
+    assert caught.value.code == "invalid_token"

@@ -18,13 +18,14 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any, Self, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,7 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reelsmith.games import load_game
 from reelsmith.rng import RandomSource
 from reelsmith.rules_page import rules_document
-from reelsmith.server import logs, tokens, transport
+from reelsmith.server import inputs, logs, tokens, transport
 from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
 from reelsmith.server.headers import SecurityHeaders
@@ -51,27 +52,11 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 # ---------------------------------------------------------------------------------------
 
 
-def has_nul(value: Any) -> bool:
-    """Whether a JSON value holds the NUL character anywhere (PostgreSQL text cannot)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
-    return False
-
-
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: unknown fields refused. Its JSON was read by `inputs.read_json`, which
+    refuses NUL characters, lone surrogates, duplicate keys, deep nesting and huge integers."""
 
-    @model_validator(mode="after")
-    def no_nul_characters(self) -> Self:
-        """Refuse NUL in any text: PostgreSQL cannot store it, and no field needs it."""
-        for name, value in self.__dict__.items():
-            if has_nul(value):
-                raise ValueError(f"{name} must not contain the NUL character")
-        return self
+    model_config = ConfigDict(extra="forbid")
 
 
 class CreatePlayer(Strict):
@@ -103,30 +88,30 @@ class SpinRequest(Strict):
         "collected with the spin (or when its free spins end) and the round needs no collect "
         "request. Sultan Spins has no gamble and ignores it.",
     )
-    forced_draws: list[int] | None = Field(
+    forced_draws: list[StrictInt] | None = Field(
         default=None, max_length=200, description="Dev mode only"
     )
 
 
 class ActionRequest(Strict):
-    forced_draws: list[int] | None = Field(
+    forced_draws: list[StrictInt] | None = Field(
         default=None, max_length=200, description="Dev mode only"
     )
 
 
 class GambleRequest(Strict):
     choice: str = Field(max_length=16, description="red, black, hearts, diamonds, clubs or spades")
-    forced_draws: list[int] | None = Field(
+    forced_draws: list[StrictInt] | None = Field(
         default=None, max_length=200, description="Dev mode only"
     )
 
 
 class AutoplayRequest(Strict):
     bet: dict[str, Any]
-    rounds: int = Field(ge=1, le=1000)
-    stop_on_feature: bool = False
-    stop_on_jackpot: bool = False
-    stop_on_balance_change: bool = Field(
+    rounds: StrictInt = Field(ge=1, le=1000)
+    stop_on_feature: StrictBool = False
+    stop_on_jackpot: StrictBool = False
+    stop_on_balance_change: StrictBool = Field(
         default=False, description="Stop when the balance changes by anything but its rounds"
     )
     stop_on_win_above: str | None = Field(default=None, max_length=32)
@@ -429,25 +414,15 @@ def documented(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-def _is_json(content_type: str) -> bool:
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media == "application/json" or (
-        media.startswith("application/") and media.endswith("+json")
-    )
-
-
 async def step_request(
     request: Request, model: type[ModelT]
 ) -> tuple[tokens.Claims, ModelT, str | None]:
     """A round step's player (from its token), body and Idempotency-Key."""
     claims = await player_claims(request, request.headers.get("authorization"))
-    content_type = request.headers.get("content-type")
-    if content_type and not _is_json(content_type):
-        raise ApiError(
-            400, "invalid_request", "send the body as JSON (Content-Type: application/json)"
-        )
+    raw = await request.body()
+    inputs.check_media_type(request.headers.get("content-type"), raw)
     try:
-        body = model.model_validate_json(await request.body())
+        body = model.model_validate(inputs.read_json(raw))
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
     return claims, body, request.headers.get("idempotency-key")
@@ -455,6 +430,27 @@ async def step_request(
 
 # Threads that serve history pages (see create_app).
 READER_THREADS = 2
+
+
+class JsonBodyRoute(APIRoute):
+    """FastAPI's route, its JSON body (if it takes one) read by `inputs.read_json` instead of
+    the standard parser, and refused with 415 unless declared JSON: the same checks as the
+    round steps' bodies."""
+
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handler = super().get_route_handler()
+        if self.body_field is None:
+            return handler
+
+        async def read_strictly(request: Request) -> Response:
+            raw = await request.body()
+            inputs.check_media_type(request.headers.get("content-type"), raw)
+            if raw:
+                request._json = inputs.read_json(raw)  # what FastAPI's request.json() returns
+            return await handler(request)
+
+        return read_strictly
+
 
 # The served app's young-generation collection threshold (see the lifespan).
 YOUNG_COLLECTION_EVERY = 20_000
@@ -531,6 +527,7 @@ def create_app(
         "Sultan Spins.",
         lifespan=lifespan,
     )
+    app.router.route_class = JsonBodyRoute
     app.state.service = service
     app.state.settings = settings
     app.state.clock = clock
@@ -756,9 +753,9 @@ def create_app(
         bet_raw = None
         if bet is not None:
             try:
-                bet_raw = json.loads(bet)
-            except ValueError:
-                raise ApiError(400, "invalid_bet", "bet must be a JSON object") from None
+                bet_raw = inputs.read_json(bet)
+            except ApiError as exc:
+                raise ApiError(400, "invalid_bet", f"bet: {exc.message}") from None
             if not isinstance(bet_raw, dict):
                 raise ApiError(400, "invalid_bet", "bet must be a JSON object")
         return await call(service.game_state, claims.player_id, game, bet_raw)  # type: ignore[no-any-return]

@@ -29,7 +29,7 @@ from reelsmith.engine.bets import BetError
 from reelsmith.engine.errors import RuleError
 from reelsmith.money import MoneyError
 from reelsmith.rng import RandomSource, ReplayError, SystemSource
-from reelsmith.server import tokens
+from reelsmith.server import inputs, tokens
 from reelsmith.server.clock import Clock
 from reelsmith.server.errors import ApiError, bad_request, conflict, not_found
 from reelsmith.server.markets import Market, MarketError
@@ -99,6 +99,16 @@ def _json_object(sqlite: bool, fields: Sequence[tuple[str, str, bool]]) -> str:
         return f"json_object({pairs})"
     pairs = ", ".join(f"'{key}', {f'{col}::json' if js else col}" for key, col, js in fields)
     return f"json_build_object({pairs})::text"
+
+
+def remembered(refusal: ApiError) -> bool:
+    """Whether an idempotency key remembers this refusal of its request's handler: every 4xx
+    decided once the key was claimed (402 insufficient balance, 409 round open or finished,
+    403 game not offered, 400 a bet the market does not take, ...), so that a retry can
+    never turn a refusal into a payment later; but not a 429 (its answer is to send the
+    same request again later: a minimum round duration) and not a 5xx (nothing was applied,
+    and an operator may repair the cause)."""
+    return 400 <= refusal.status < 500 and refusal.status != 429
 
 
 class Rendered(dict[str, Any]):
@@ -387,8 +397,14 @@ class GameService:
         """Run ``work`` in one write transaction under the idempotency key; with ``player_id``
         the player's row is locked first and ``work`` gets the player (wallet and audit head
         as of the lock). ``prefetch`` names reads ``work`` will make first: on PostgreSQL they
-        go to the server with the lock and the idempotency lookup, in one round trip."""
+        go to the server with the lock and the idempotency lookup, in one round trip.
+
+        A refusal ``work`` raises (it reached the handler: the key was free and the player
+        locked) is remembered under the key like a success, unless it says to retry later
+        (see `remembered`): its transaction is rolled back, and the refusal stored in one of
+        its own (`_store_refusal`)."""
         for attempt in range(3):
+            refusal: ApiError | None = None
             try:
                 with self.db.write() as connection:
                     if player_id is not None:
@@ -407,14 +423,58 @@ class GameService:
                     with self._idempotent(connection, scope, key, fingerprint) as holder:
                         if "replay" in holder:
                             return holder["replay"]  # type: ignore[no-any-return]
-                        status, response = work(connection, player)
+                        try:
+                            status, response = work(connection, player)
+                        except ApiError as exc:
+                            if remembered(exc):
+                                refusal = exc
+                            raise
                         holder["status"], holder["response"] = status, response
                     return status, Rendered(response, holder["text"])
+            except ApiError as exc:
+                if exc is not refusal:
+                    raise
+                assert key is not None  # _idempotent refuses a request without one
+                return self._store_refusal(scope, key, fingerprint, exc, player_id)
             except IntegrityError:
                 # a concurrent request with the same key won the race: return its response
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _store_refusal(
+        self, scope: str, key: str, fingerprint: str, refusal: ApiError, player_id: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        """Store a refusal under its key (the work's own transaction was rolled back, nothing
+        of it is left) and return it as the response, the same text a retry gets. Under the
+        player's lock again: a request with the same key that came in meanwhile and stored
+        its response first is the key's answer instead."""
+        body = refusal.body()
+        text_ = json_text(body, sort_keys=False)
+        with self.db.write() as connection:
+            if player_id is not None:
+                self._player(connection, player_id, lock=True)
+            sql.run(
+                connection,
+                "INSERT INTO idempotency_keys (scope, key, request_hash, status_code, response,"
+                " created_ms) VALUES (:scope, :key, :hash, :status, :response, :now)"
+                " ON CONFLICT (scope, key) DO NOTHING",
+                {
+                    "scope": scope,
+                    "key": key,
+                    "hash": fingerprint,
+                    "status": refusal.status,
+                    "response": text_,
+                    "now": self.clock.now_ms(),
+                },
+            )
+            row = sql.one(connection, IDEMPOTENCY_QUERY, {"scope": scope, "key": key})
+        if row is None or row["request_hash"] != fingerprint:
+            raise conflict(
+                "idempotency_key_reused", "this Idempotency-Key was used with a different request"
+            )
+        stored = str(row["response"])
+        return int(row["status_code"]), Rendered(json.loads(stored), stored)
 
     # ------------------------------------------------------------------------------
     # operator: players and money
@@ -505,27 +565,22 @@ class GameService:
     def _amount_minor(self, market: Market, body: dict[str, Any]) -> int:
         if "amount" not in body:
             raise bad_request("invalid_amount", "the request needs an amount")
-        if isinstance(body["amount"], float):
-            raise bad_request("invalid_amount", 'send amounts as decimal strings such as "10.00"')
-        text = str(body["amount"]).strip()
         try:
-            value = Decimal(text)
-        except ArithmeticError:
-            raise bad_request("invalid_amount", f"{text!r} is not an amount") from None
-        if not value.is_finite():
-            raise bad_request("invalid_amount", f"{text!r} is not an amount")
-        # Bound the magnitude before converting: "1e999990" is ten characters but a
-        # million-digit integer, and "1e999999999" overflows the decimal context.
-        if value and value.adjusted() > 15:
-            raise bad_request("invalid_amount", "the amount is too large")
+            value = inputs.decimal_text(body["amount"], "the amount")
+        except inputs.DecimalSyntaxError as exc:
+            raise bad_request("invalid_amount", str(exc)) from None
         try:
             minor = market.currency.to_minor(value)
         except (MoneyError, ArithmeticError) as exc:
             raise bad_request("invalid_amount", str(exc)) from None
         if minor <= 0:
             raise bad_request("invalid_amount", "the amount must be positive")
-        if minor > 10**15:
-            raise bad_request("invalid_amount", "the amount is too large")
+        if minor > ledger.MAX_BALANCE_MINOR:
+            raise bad_request(
+                "invalid_amount",
+                f"the amount is above the largest balance a wallet holds "
+                f"({market.currency.to_decimal(ledger.MAX_BALANCE_MINOR)})",
+            )
         return minor
 
     def transfer(
@@ -543,6 +598,12 @@ class GameService:
                     f"the player's wallet is in {player.currency}, not {body['currency']}",
                 )
             minor = self._amount_minor(market, body)
+            if kind == "deposit" and player.balance_minor + minor > ledger.MAX_BALANCE_MINOR:
+                raise conflict(
+                    "balance_limit",
+                    f"the deposit would take the balance above the cap of "
+                    f"{market.currency.to_decimal(ledger.MAX_BALANCE_MINOR)} {player.currency}",
+                )
             wallet = ledger.wallet(connection, player_id)
             cash = self._house_account(connection, "cash", player.currency)
             now = self.clock.now_ms()
@@ -855,6 +916,13 @@ class GameService:
                     "round_open",
                     "finish the open round of this game first",
                     round_id=open_round["id"],
+                )
+            if player.balance_minor > ledger.MAX_BALANCE_MINOR:
+                raise conflict(
+                    "balance_limit",
+                    f"the balance is above the cap of "
+                    f"{market.currency.to_decimal(ledger.MAX_BALANCE_MINOR)} {player.currency}"
+                    "; a round starts only below it (withdraw first)",
                 )
             now = self.clock.now_ms()
             if (

@@ -22,6 +22,7 @@ from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, bet_key
 from reelsmith.rng import Draw, RandomSource
+from reelsmith.server.inputs import DecimalSyntaxError, decimal_text
 from reelsmith.server.markets import Market
 
 HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
@@ -42,6 +43,15 @@ def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
         [purpose, bound, None if str(purpose).startswith(HIDDEN_DRAWS) else value]
         for purpose, bound, value in draws
     ]
+
+
+def _decimal(value: Any, what: str) -> Decimal:
+    """A bet size as the API documents it: a decimal string (``"0.01"``); a JSON number or
+    any other syntax is refused by name, in both titles alike."""
+    try:
+        return decimal_text(value, what)
+    except DecimalSyntaxError as exc:
+        raise BetError(str(exc)) from None
 
 
 class Title(ABC):
@@ -131,7 +141,7 @@ class DaysOfTheTsar(Title):
             raise BetError(
                 f"the bet needs lines, coins_per_line and coin_size; {exc.args[0]} is missing"
             ) from None
-        bet = self.rules.bets.validate(lines, cpl, str(size))
+        bet = self.rules.bets.validate(lines, cpl, _decimal(size, "coin_size"))
         if bet.coin_size not in allowed:
             raise BetError(
                 f"coin size {bet.coin_size} is not offered in this market; "
@@ -264,10 +274,7 @@ class SultanSpins(Title):
     def parse_bet(self, market: Market, raw: dict[str, Any]) -> Decimal:
         if "bet" not in raw:
             raise BetError('the bet needs a bet amount, e.g. {"bet": "1.00"}')
-        amount = raw["bet"]
-        if isinstance(amount, float):
-            raise BetError('the bet amount must be a decimal string such as "1.00", not a float')
-        return self.rules.ladder.validate(str(amount), self._allowed(market))
+        return self.rules.ladder.validate(_decimal(raw["bet"], "bet"), self._allowed(market))
 
     def bet_minor(self, market: Market, bet: Decimal) -> int:
         return market.currency.to_minor(bet)

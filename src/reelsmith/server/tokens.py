@@ -34,7 +34,15 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """Strict: only the URL-safe alphabet, no padding, and the one encoding `_b64` writes
+    (the standard decoder skips any other character and ignores stray trailing bits, so
+    many texts read as one token)."""
+    if not text.isascii():
+        raise ValueError("not base64url")
+    data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
+    if _b64(data) != text:
+        raise ValueError("not the canonical base64url encoding")
+    return data
 
 
 def sign(secret: str, claims: Claims) -> str:

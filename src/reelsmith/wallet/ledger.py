@@ -20,6 +20,14 @@ from reelsmith.store.tables import accounts, ledger_transactions, postings
 
 KINDS = ("deposit", "withdrawal", "bet", "win", "jackpot_win", "refund")
 
+# The balance cap: no deposit takes a wallet above it, and no round starts from a balance above
+# it. A win is always paid in full, even past the cap (it is the player's money, and the round
+# was played); the headroom up to 2**53 (about 9.007e15, the largest integer every database
+# column, JSON parser and JavaScript client holds exactly) is 8e15 minor units, which no
+# round's win reaches: a round's stake is at most a market's maximum stake, and its win a
+# bounded multiple of it. 10**15 minor units are 10 trillion in a two-decimal currency.
+MAX_BALANCE_MINOR = 10**15
+
 
 class InsufficientFundsError(Exception):
     def __init__(self, balance: int, needed: int) -> None:
