@@ -17,7 +17,7 @@ from tests.reliability.live import SECRET as LIVE_SECRET
 from tests.server.conftest import OPERATOR_KEY, SECRET, build
 
 ROOT = Path(__file__).resolve().parents[2]
-PUBLIC = {"/healthz", "/metrics", "/demo/session", "/openapi.json", "/docs", "/redoc", "/"}
+PUBLIC = {"/healthz", "/demo/session", "/openapi.json", "/docs", "/redoc", "/"}
 
 
 def routes(app):
@@ -32,8 +32,9 @@ def routes(app):
 def test_every_operator_and_player_endpoint_needs_credentials(api):
     checked = 0
     for method, path in routes(api.client.app):
-        if path.startswith("/operator"):
+        if path.startswith("/operator") or path == "/metrics":
             for headers in ({}, {"X-API-Key": "wrong"}, {"X-API-Key": OPERATOR_KEY[:-1]}):
+                api.clock.advance(seconds=1)  # a failure refilled: wrong keys are throttled
                 response = api.client.request(method, path, headers=headers, json={})
                 assert response.status_code == 401, (method, path, response.text)
                 assert response.json()["code"] == "invalid_api_key"
@@ -45,6 +46,25 @@ def test_every_operator_and_player_endpoint_needs_credentials(api):
                 checked += 1
     assert checked >= 40
     figures.add("inputs", checked)
+
+
+def test_guessing_operator_keys_is_throttled(api):
+    """Regression: 300 wrong operator keys in 0.2 s all got 401, none 429. Now an address
+    gets ``operator_failures_burst`` wrong tries (20), then 429 with Retry-After for every
+    operator request, the right key included, one try more per second of the server's
+    clock."""
+    codes = [
+        api.client.get("/operator/ledger/verify", headers={"X-API-Key": f"guess-{i}"}).status_code
+        for i in range(300)
+    ]
+    assert codes[:20] == [401] * 20 and set(codes[20:]) == {429}
+    right = api.client.get("/operator/ledger/verify", headers={"X-API-Key": OPERATOR_KEY})
+    assert right.status_code == 429 and int(right.headers["Retry-After"]) >= 1
+    api.clock.advance(seconds=1)
+    right = api.client.get("/operator/ledger/verify", headers={"X-API-Key": OPERATOR_KEY})
+    assert right.status_code == 200
+    figures.add("inputs", 302)
+    figures.add("refusals", 302)
 
 
 def test_tokens_expire_at_their_expiry(api):

@@ -144,7 +144,7 @@ def test_deleting_the_newest_entry_is_detected(api):
 def test_metrics(api):
     api.login(api.player())
     api.spin(GAME, TSAR_BET, tsar_no_win())
-    text_ = api.client.get("/metrics").text
+    text_ = api.op("GET", "/metrics", key=None).text
     assert 'reelsmith_rounds_total{game="days-of-the-tsar",status="complete"} 1.0' in text_
     assert 'reelsmith_bets_minor_total{game="days-of-the-tsar"} 250.0' in text_
     assert "reelsmith_request_seconds_bucket" in text_

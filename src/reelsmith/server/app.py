@@ -36,10 +36,12 @@ from reelsmith.rules_page import rules_document
 from reelsmith.server import inputs, logs, tokens, transport
 from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
+from reelsmith.server.guard import Bucket, too_many
 from reelsmith.server.headers import SecurityHeaders
 from reelsmith.server.markets import load_markets
 from reelsmith.server.metrics import Metrics
 from reelsmith.server.service import GameService, Rendered, json_text, request_hash
+from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
 from reelsmith.store.db import CommitGroup, Database
 
@@ -362,11 +364,51 @@ class RateLimiter:
 # ---------------------------------------------------------------------------------------
 
 
-async def operator_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
-    expected = request.app.state.settings.operator_api_key
+def _same(given: str | None, expected: str) -> bool:
     # bytes: a header may carry non-ASCII characters, which compare_digest refuses in a str
-    if not x_api_key or not hmac.compare_digest(x_api_key.encode(), expected.encode()):
+    return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
+
+
+def _throttled(request: Request) -> str:
+    """The client's address, after refusing it (429) while its wrong keys are throttled."""
+    address = request.client.host if request.client else "unknown"
+    wait = request.app.state.operator_failures.wait_ms(address)
+    if wait:
+        raise too_many(
+            "too_many_failures",
+            "too many requests with a wrong key from this address; wait before trying again",
+            wait,
+        )
+    return address
+
+
+async def operator_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
+    address = _throttled(request)
+    if not _same(x_api_key, request.app.state.settings.operator_api_key):
+        request.app.state.operator_failures.take(address)
         raise ApiError(401, "invalid_api_key", "operator endpoints need a valid X-API-Key header")
+
+
+async def metrics_access(
+    request: Request,
+    x_api_key: Annotated[str | None, Header()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> None:
+    """``/metrics``: the operator key, or the ``metrics_token`` setting as a bearer token (a
+    scraper need not hold the operator key); wrong ones are throttled alike."""
+    settings = request.app.state.settings
+    address = _throttled(request)
+    if _same(x_api_key, settings.operator_api_key):
+        return
+    bearer = authorization[7:].strip() if authorization and authorization[:7] == "Bearer " else ""
+    if settings.metrics_token and _same(bearer, settings.metrics_token):
+        return
+    request.app.state.operator_failures.take(address)
+    raise ApiError(
+        401,
+        "invalid_api_key",
+        "metrics need the operator's X-API-Key header or 'Authorization: Bearer <metrics token>'",
+    )
 
 
 async def player_claims(
@@ -383,6 +425,7 @@ async def player_claims(
         )
     except tokens.TokenError as exc:
         raise ApiError(401, exc.code, exc.message) from None
+    state.sessions.check(claims.player_id, claims.session_id)
     if not state.limiter.allow(claims.player_id):
         raise ApiError(429, "rate_limited", "too many requests; slow down", retry_after_ms=1000)
     return claims
@@ -480,6 +523,11 @@ def create_app(
     service = GameService(db, settings, load_markets(), clock, metrics, rng)
     service.prepare_house_accounts()
     limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
+    live_sessions = LiveSessions(db, clock, settings.session_recheck_ms)
+    operator_failures = Bucket(
+        clock, settings.operator_failures_per_second, settings.operator_failures_burst
+    )
+    demo_requests = Bucket(clock, settings.demo_sessions_per_second, settings.demo_sessions_burst)
     for name in settings.generated:
         log.warning("no %s configured: using a random one for this process", name)
     demo_player = service.ensure_demo_player() if settings.demo else None
@@ -532,6 +580,8 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     app.state.limiter = limiter
+    app.state.sessions = live_sessions
+    app.state.operator_failures = operator_failures
     app.state.demo_player = demo_player
 
     # -- errors --------------------------------------------------------------------
@@ -620,7 +670,12 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/metrics", tags=["service"], response_class=Response)
+    @app.get(
+        "/metrics",
+        tags=["service"],
+        response_class=Response,
+        dependencies=[Depends(metrics_access)],
+    )
     def prometheus() -> Response:
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
@@ -676,6 +731,34 @@ def create_app(
     def new_session(player_id: str) -> JSONResponse:
         return JSONResponse(service.issue_session(player_id), status_code=201)
 
+    @app.post(
+        "/operator/players/{player_id}/sessions/revoke", tags=["operator"], dependencies=[operator]
+    )
+    def revoke_player_sessions(player_id: str) -> dict[str, Any]:
+        """End every live session of the player: its tokens are refused from now on."""
+        result = service.revoke_sessions(player_id=player_id)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @app.post("/operator/sessions/{session_id}/revoke", tags=["operator"], dependencies=[operator])
+    def revoke_session(session_id: str) -> dict[str, Any]:
+        """End one session: its token is refused from now on."""
+        result = service.revoke_sessions(session_id=session_id)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @app.post("/operator/players/{player_id}/disable", tags=["operator"], dependencies=[operator])
+    def disable_player(player_id: str) -> dict[str, Any]:
+        """Disable the player: every session ended, no new session, no round; the operator
+        can still move its money (a withdrawal pays it out)."""
+        result = service.set_disabled(player_id, True)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @app.post("/operator/players/{player_id}/enable", tags=["operator"], dependencies=[operator])
+    def enable_player(player_id: str) -> dict[str, Any]:
+        return service.set_disabled(player_id, False)
+
     @app.get("/operator/rounds/{round_id}", tags=["operator"], dependencies=[operator])
     def operator_round(round_id: str) -> dict[str, Any]:
         return service.operator_round(round_id)
@@ -711,12 +794,35 @@ def create_app(
 
     # -- demo ----------------------------------------------------------------------
     @app.post("/demo/session", tags=["demo"])
-    def demo_session() -> JSONResponse:
+    def demo_session(request: Request) -> JSONResponse:
+        """A session of the demo player (``--demo``), shared: the live one is handed out
+        again while more than half its life is left. Throttled per client address."""
         if demo_player is None:
             raise ApiError(404, "not_found", "demo sessions are off on this server")
-        return JSONResponse(service.issue_session(demo_player), status_code=201)
+        address = request.client.host if request.client else "unknown"
+        if not demo_requests.take(address):
+            raise too_many(
+                "rate_limited",
+                "too many demo sessions asked from this address; wait",
+                demo_requests.wait_ms(address),
+            )
+        return JSONResponse(service.demo_session(demo_player), status_code=201)
 
     # -- player --------------------------------------------------------------------
+    @app.post("/api/session/logout", tags=["player"])
+    async def logout(claims: PlayerClaims) -> dict[str, Any]:
+        """End this session: its token is refused from now on (a shared demo session is not
+        ended by one visitor: it ends at its expiry)."""
+        if claims.player_id == demo_player:
+            raise ApiError(
+                403, "demo_session_shared", "the demo session is shared; it ends at its expiry"
+            )
+        result = service.revoke_sessions(
+            player_id=claims.player_id, session_id=claims.session_id, by="player"
+        )
+        live_sessions.forget(result["revoked"])
+        return {"session_id": claims.session_id, "revoked": True}
+
     @app.get("/api/me", tags=["player"])
     async def me(claims: PlayerClaims) -> dict[str, Any]:
         data = await call(service.get_player, claims.player_id, claims.session_id)
@@ -842,6 +948,7 @@ def create_app(
                 body.model_dump(),
                 key,
                 fingerprint(request, body),
+                claims.session_id,
                 writes=True,
             )
         )
@@ -857,6 +964,7 @@ def create_app(
                 autoplay_id,
                 key,
                 fingerprint(request, None),
+                claims.session_id,
                 writes=True,
             )
         )

@@ -34,6 +34,8 @@ from reelsmith.server.clock import Clock
 from reelsmith.server.errors import ApiError, bad_request, conflict, not_found
 from reelsmith.server.markets import Market, MarketError
 from reelsmith.server.metrics import Metrics
+from reelsmith.server.sessions import SESSION_QUERY
+from reelsmith.server.sessions import refusal as session_refusal
 from reelsmith.server.settings import Settings
 from reelsmith.server.titles import TITLES, Title
 from reelsmith.store import audit, sql
@@ -216,6 +218,7 @@ class Player:
     account_id: int = 0
     audit_seq: int = 0
     audit_hash: str = ""
+    disabled_ms: int | None = None
 
 
 class GameService:
@@ -304,7 +307,7 @@ class GameService:
     def _player_query(self, lock: bool) -> str:
         query = (
             "SELECT p.id, p.external_ref, p.currency, p.market, p.last_round_ms, p.rounds_played,"
-            " p.audit_seq, p.audit_hash, a.id AS account_id, a.balance"
+            " p.audit_seq, p.audit_hash, p.disabled_ms, a.id AS account_id, a.balance"
             " FROM players p JOIN accounts a ON a.player_id = p.id"
             " WHERE p.id = :id"
         )
@@ -332,6 +335,7 @@ class GameService:
             int(row["account_id"]),
             int(row["audit_seq"]),
             str(row["audit_hash"] or ""),
+            row["disabled_ms"],
         )
 
     def money(self, market: Market, minor: int) -> dict[str, Any]:
@@ -393,11 +397,14 @@ class GameService:
         work: Callable[[Connection, Player | None], tuple[int, dict[str, Any]]],
         player_id: str | None = None,
         prefetch: Sequence[tuple[str, dict[str, Any]]] = (),
+        session_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """Run ``work`` in one write transaction under the idempotency key; with ``player_id``
         the player's row is locked first and ``work`` gets the player (wallet and audit head
         as of the lock). ``prefetch`` names reads ``work`` will make first: on PostgreSQL they
-        go to the server with the lock and the idempotency lookup, in one round trip.
+        go to the server with the lock and the idempotency lookup, in one round trip. With
+        ``session_id`` (a player's request) the session's row is read with them, and a
+        session that is not live refuses the request (401) before anything else.
 
         A refusal ``work`` raises (it reached the handler: the key was free and the player
         locked) is remembered under the key like a success, unless it says to retry later
@@ -409,6 +416,8 @@ class GameService:
                 with self.db.write() as connection:
                     if player_id is not None:
                         sql.prefetch(connection, self._player_query(True), {"id": player_id})
+                        if session_id is not None:
+                            sql.prefetch(connection, SESSION_QUERY, {"id": session_id})
                         if key:
                             sql.prefetch(
                                 connection, IDEMPOTENCY_QUERY, {"scope": scope, "key": key}
@@ -420,6 +429,11 @@ class GameService:
                         if player_id is None
                         else self._player(connection, player_id, lock=True)
                     )
+                    if session_id is not None and player_id is not None:
+                        row = sql.one(connection, SESSION_QUERY, {"id": session_id})
+                        ended = session_refusal(row, player_id, self.clock.now_ms())
+                        if ended is not None:
+                            raise ended
                     with self._idempotent(connection, scope, key, fingerprint) as holder:
                         if "replay" in holder:
                             return holder["replay"]  # type: ignore[no-any-return]
@@ -632,7 +646,10 @@ class GameService:
         expires = now + self.settings.token_ttl_seconds * 1000
         session_id = str(uuid.uuid4())
         with self.db.write() as connection:
-            self._player(connection, player_id, lock=True)
+            if self._player(connection, player_id, lock=True).disabled_ms is not None:
+                raise ApiError(
+                    403, "player_disabled", f"player {player_id} is disabled: no new session"
+                )
             connection.execute(
                 insert(sessions).values(
                     id=session_id, player_id=player_id, created_ms=now, expires_ms=expires
@@ -647,6 +664,90 @@ class GameService:
             )
         token = tokens.sign(self.settings.secret_key, tokens.Claims(player_id, session_id, expires))
         return {"token": token, "session_id": session_id, "expires_ms": expires}
+
+    def revoke_sessions(
+        self, player_id: str | None = None, session_id: str | None = None, by: str = "operator"
+    ) -> dict[str, Any]:
+        """End one session (``session_id``) or every live session of a player: their tokens
+        are refused from then on. Ending an ended session again changes nothing."""
+        now = self.clock.now_ms()
+        with self.db.write() as connection:
+            if session_id is not None:
+                row = sql.one(
+                    connection,
+                    "SELECT player_id FROM sessions WHERE id = :id",
+                    {"id": session_id},
+                )
+                if row is None or (player_id is not None and row["player_id"] != player_id):
+                    raise not_found(f"session {session_id}")
+                player_id = str(row["player_id"])
+            assert player_id is not None
+            self._player(connection, player_id, lock=True)
+            query = (
+                "SELECT id FROM sessions WHERE player_id = :player AND revoked_ms IS NULL"
+                " AND expires_ms > :now"
+            )
+            params: dict[str, Any] = {"player": player_id, "now": now}
+            if session_id is not None:
+                query += " AND id = :id"
+                params["id"] = session_id
+            ended = [str(r.id) for r in connection.execute(text(query), params)]
+            for ended_id in ended:
+                connection.execute(
+                    update(sessions).where(sessions.c.id == ended_id).values(revoked_ms=now)
+                )
+            if ended:
+                audit.append(
+                    connection,
+                    player_id,
+                    "sessions_revoked",
+                    {"session_ids": ended, "by": by},
+                    now,
+                )
+        return {"player_id": player_id, "revoked": ended}
+
+    def set_disabled(self, player_id: str, disabled: bool) -> dict[str, Any]:
+        """Disable a player (every session ended, no new one, no round) or enable it again.
+        The operator's money calls (deposit, withdrawal) still work: a disabled player can
+        be paid out."""
+        now = self.clock.now_ms()
+        revoked: list[str] = []
+        with self.db.write() as connection:
+            player = self._player(connection, player_id, lock=True)
+            if (player.disabled_ms is not None) != disabled:
+                connection.execute(
+                    update(players)
+                    .where(players.c.id == player_id)
+                    .values(disabled_ms=now if disabled else None)
+                )
+                audit.append(
+                    connection,
+                    player_id,
+                    "player_disabled" if disabled else "player_enabled",
+                    {},
+                    now,
+                )
+            if disabled:
+                revoked = [
+                    str(r.id)
+                    for r in connection.execute(
+                        text(
+                            "UPDATE sessions SET revoked_ms = :now WHERE player_id = :player"
+                            " AND revoked_ms IS NULL RETURNING id"
+                        ),
+                        {"now": now, "player": player_id},
+                    )
+                ]
+            data = self._player_json(connection, player_id)
+        data["disabled"] = disabled
+        data["revoked"] = revoked
+        return data
+
+    def is_demo(self, player_id: str) -> bool:
+        with self.db.read() as connection:
+            return bool(
+                connection.execute(select(players.c.demo).where(players.c.id == player_id)).scalar()
+            )
 
     # ------------------------------------------------------------------------------
     # player: games and rounds
@@ -1023,6 +1124,7 @@ class GameService:
             work,
             player_id=player_id,
             prefetch=[(OPEN_ROUND_QUERY, {"player": player_id, "game": game})],
+            session_id=session_id,
         )
 
     def act(
@@ -1094,6 +1196,7 @@ class GameService:
             work,
             player_id=player_id,
             prefetch=[(ROUND_QUERY, {"id": round_id})],
+            session_id=session_id,
         )
 
     def _restore(self, title: Title, row: Any) -> Any:
@@ -1186,7 +1289,13 @@ class GameService:
         }
 
     def start_autoplay(
-        self, player_id: str, game: str, body: dict[str, Any], key: str | None, fingerprint: str
+        self,
+        player_id: str,
+        game: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+        session_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         title = self.title(game)
 
@@ -1269,11 +1378,21 @@ class GameService:
             return 201, self._autoplay_json(row)
 
         return self._run_idempotent(
-            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            session_id=session_id,
         )
 
     def stop_autoplay(
-        self, player_id: str, autoplay_id: str, key: str | None, fingerprint: str
+        self,
+        player_id: str,
+        autoplay_id: str,
+        key: str | None,
+        fingerprint: str,
+        session_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         def work(connection: Connection, _player: Player | None) -> tuple[int, dict[str, Any]]:
             row = (
@@ -1297,7 +1416,12 @@ class GameService:
             return 200, self._autoplay_json(row)
 
         return self._run_idempotent(
-            f"player:{player_id}", key, fingerprint, work, player_id=player_id
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            session_id=session_id,
         )
 
     def _autoplay_for_spin(
@@ -1599,26 +1723,72 @@ class GameService:
         return resolved
 
     def ensure_demo_player(self) -> str:
-        """The demo player (created once, with a play-money balance)."""
-        market = self.market(self.settings.demo_market)
+        """The demo player: the one player marked ``demo`` (a mark only this method sets), made
+        with its play-money balance on first start. Never another player: one an operator
+        created (whatever its ``external_ref``) is not playable through ``/demo/session``."""
+        query = select(players.c.id).where(players.c.demo.is_(True))
         with self.db.read() as connection:
-            found = connection.execute(
-                select(players.c.id).where(players.c.external_ref == "demo")
-            ).scalar()
+            found = connection.execute(query).scalar()
         if found is not None:
             return str(found)
-        _status, body = self.create_player(
-            "demo", market.currency.code, market.id, "demo-create", "demo"
-        )
-        player_id = str(body["id"])
-        self.transfer(
-            player_id,
-            "deposit",
-            {"amount": self.settings.demo_balance},
-            "demo-deposit",
-            "demo-deposit",
-        )
+        market = self.market(self.settings.demo_market)
+        minor = self._amount_minor(market, {"amount": self.settings.demo_balance})
+        player_id = str(uuid.uuid4())
+        now = self.clock.now_ms()
+        try:
+            with self.db.write() as connection:
+                connection.execute(
+                    insert(players).values(
+                        id=player_id,
+                        external_ref=f"demo:{player_id}",
+                        currency=market.currency.code,
+                        market=market.id,
+                        created_ms=now,
+                        demo=True,
+                    )
+                )
+                wallet = ledger.open_wallet(connection, player_id, market.currency.code)
+                cash = self._house_account(connection, "cash", market.currency.code)
+                ledger.post(
+                    connection, "deposit", player_id, [(wallet, minor), (cash, -minor)], now
+                )
+                audit.append(
+                    connection,
+                    player_id,
+                    "player_created",
+                    {
+                        "external_ref": f"demo:{player_id}",
+                        "currency": market.currency.code,
+                        "market": market.id,
+                        "demo": True,
+                    },
+                    now,
+                )
+                audit.append(connection, player_id, "deposit", {"amount_minor": minor}, now)
+        except IntegrityError:  # another process made it first (one demo player: an index)
+            with self.db.read() as connection:
+                return str(connection.execute(query).scalar_one())
         return player_id
+
+    def demo_session(self, player_id: str) -> dict[str, Any]:
+        """A session of the demo player: the newest live one while more than half its life is
+        left (its token signed again: the same text), else a new one. Demo sessions grow by
+        about two per token lifetime, however many visitors ask."""
+        now = self.clock.now_ms()
+        half = self.settings.token_ttl_seconds * 500
+        with self.db.read() as connection:
+            row = sql.one(
+                connection,
+                "SELECT id, expires_ms FROM sessions WHERE player_id = :player"
+                " AND revoked_ms IS NULL AND expires_ms > :fresh"
+                " ORDER BY expires_ms DESC LIMIT 1",
+                {"player": player_id, "fresh": now + half},
+            )
+        if row is None:
+            return self.issue_session(player_id)
+        claims = tokens.Claims(player_id, str(row["id"]), int(row["expires_ms"]))
+        token = tokens.sign(self.settings.secret_key, claims)
+        return {"token": token, "session_id": claims.session_id, "expires_ms": claims.expires_ms}
 
     def verify_ledger(self) -> ledger.LedgerReport:
         with self.db.read() as connection:

@@ -47,6 +47,16 @@ class Settings:
     # a file holding the database password (the URL then carries none)
     database_password_file: str = ""
     history_limit: int = 100
+    # a session's row is read again once this process last read it this long ago (reads; a
+    # state-changing request reads it in its own transaction every time)
+    session_recheck_ms: int = 1000
+    # wrong operator keys (and metrics tokens) per client address: this many, then one per
+    # 1/rate seconds; meanwhile every operator request from the address gets 429
+    operator_failures_burst: int = 20
+    operator_failures_per_second: float = 1.0
+    metrics_token: str = ""  # if set, /metrics also takes 'Authorization: Bearer <token>'
+    demo_sessions_burst: int = 10  # POST /demo/session per client address
+    demo_sessions_per_second: float = 0.2
     log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
     generated: list[str] = field(default_factory=list)
 

@@ -292,8 +292,9 @@ class Database:
             .first()
         )
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest migration (Alembic ``upgrade head``)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to the newest migration (Alembic ``upgrade head``), or to
+        ``revision`` (tests: a database as an older release left it)."""
         from alembic import command
         from alembic.config import Config
 
@@ -314,7 +315,7 @@ class Database:
                     connection.commit()
             try:
                 config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                command.upgrade(config, revision)
                 connection.commit()
             finally:
                 if not self.is_sqlite:

@@ -38,6 +38,16 @@ players = Table(
     Column("audit_hash", String(64), nullable=False, server_default=text("''")),
     Column("last_round_ms", BigInteger, nullable=True),
     Column("rounds_played", Integer, nullable=False, server_default=text("0")),
+    Column("disabled_ms", BigInteger, nullable=True),  # an operator disabled the player
+    # the demo player (``--demo``): set by the server alone, at most one (migration 0004)
+    Column("demo", Boolean, nullable=False, server_default=false()),
+    Index(
+        "uq_players_one_demo",
+        "demo",
+        unique=True,
+        sqlite_where=text("demo"),
+        postgresql_where=text("demo"),
+    ),
 )
 
 # Double-entry accounts: a player's wallet, and house accounts per currency ("cash" for
@@ -88,6 +98,7 @@ sessions = Table(
     Column("bets_minor", BigInteger, nullable=False, server_default=text("0")),
     Column("wins_minor", BigInteger, nullable=False, server_default=text("0")),
     Column("rounds", Integer, nullable=False, server_default=text("0")),
+    Column("revoked_ms", BigInteger, nullable=True),  # logout or revocation: tokens refused
     Index("ix_sessions_player", "player_id"),
 )
 

@@ -1,0 +1,85 @@
+"""Live sessions: a token is good only while its session row says so.
+
+A token names its session; the row says whether the session is live: not revoked (the
+player's logout, an operator's revocation, the player disabled) and not expired, and that
+it still exists. Every request with a token is checked against the row:
+
+- a state-changing request (spin, round steps, autoplay) reads the row in the same
+  transaction as the player's lock (see `GameService._run_idempotent`): exact in every
+  process, at no cost in round trips;
+- every request checks this process's cache of live sessions first, rechecking a session's
+  row once it was last read more than ``recheck_ms`` ago. A revocation this process made
+  takes effect at once (it drops the session here); one another process made, within
+  ``recheck_ms`` for reads (and at once for writes, above).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from reelsmith.server.clock import Clock
+from reelsmith.server.errors import ApiError
+from reelsmith.store import sql
+from reelsmith.store.db import Database
+
+SESSION_QUERY = (
+    "SELECT s.player_id, s.expires_ms, s.revoked_ms, p.disabled_ms"
+    " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id = :id"
+)
+
+
+def refusal(row: Any, player_id: str, now_ms: int) -> ApiError | None:
+    """Why the session in ``row`` (a `SESSION_QUERY` row, or None) refuses a token of
+    ``player_id`` now, or None if it is live."""
+    if row is None or str(row["player_id"]) != player_id:
+        return ApiError(401, "session_not_found", "the session does not exist; start a new one")
+    if row["disabled_ms"] is not None:
+        return ApiError(401, "player_disabled", "the player's account is disabled")
+    if row["revoked_ms"] is not None:
+        return ApiError(401, "session_revoked", "the session was ended; start a new one")
+    if now_ms >= int(row["expires_ms"]):
+        return ApiError(401, "session_expired", "the session has expired; start a new session")
+    return None
+
+
+class LiveSessions:
+    """The sessions this process saw live, with when it last read each one's row."""
+
+    def __init__(self, db: Database, clock: Clock, recheck_ms: int, size: int = 65_536) -> None:
+        self.db = db
+        self.clock = clock
+        self.recheck_ms = recheck_ms
+        self.size = size
+        self.reads = 0  # rows read (a measure of what the cache saves)
+        self._checked: OrderedDict[str, tuple[str, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def check(self, player_id: str, session_id: str) -> None:
+        """Refuse (401) a token whose session is not live."""
+        now = self.clock.now_ms()
+        with self._lock:
+            seen = self._checked.get(session_id)
+        if seen is not None and seen[0] == player_id and now - seen[1] < self.recheck_ms:
+            return
+        with self.db.read() as connection:
+            row = sql.one(connection, SESSION_QUERY, {"id": session_id})
+        self.reads += 1
+        refused = refusal(row, player_id, now)
+        with self._lock:
+            if refused is not None:
+                self._checked.pop(session_id, None)
+            else:
+                self._checked[session_id] = (player_id, now)
+                self._checked.move_to_end(session_id)
+                while len(self._checked) > self.size:
+                    self._checked.popitem(last=False)
+        if refused is not None:
+            raise refused
+
+    def forget(self, session_ids: list[str]) -> None:
+        """Sessions this process just revoked: refused from the next request on."""
+        with self._lock:
+            for session_id in session_ids:
+                self._checked.pop(session_id, None)
