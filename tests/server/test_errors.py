@@ -141,6 +141,15 @@ def test_rate_limit_per_player(tmp_path):
         api.login(api.player())
         codes = [api.as_player("GET", "/api/me").status_code for _ in range(7)]
         assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
+        # the bucket runs on the server's clock: it tells how long to wait, and refills as
+        # that clock moves (one token per 1,000 s at this rate), never by the wall clock
+        refused = api.as_player("GET", "/api/me")
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "1000"
+        api.clock.advance(seconds=999)
+        assert api.as_player("GET", "/api/me").status_code == 429
+        api.clock.advance(seconds=1)
+        assert api.as_player("GET", "/api/me").status_code == 200
+        assert api.as_player("GET", "/api/me").status_code == 429
         other = api.player()
         api.login(other)
         assert api.as_player("GET", "/api/me").status_code == 200

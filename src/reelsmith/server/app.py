@@ -13,7 +13,6 @@ import gc
 import hmac
 import json
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -338,27 +337,6 @@ class Observe:
                 )
 
 
-class RateLimiter:
-    """A token bucket per player (per process)."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            tokens_left, last = self._buckets.get(key, (float(self.burst), now))
-            tokens_left = min(float(self.burst), tokens_left + (now - last) * self.rate)
-            if tokens_left < 1:
-                self._buckets[key] = (tokens_left, now)
-                return False
-            self._buckets[key] = (tokens_left - 1, now)
-            return True
-
-
 # ---------------------------------------------------------------------------------------
 # Authentication (module level: FastAPI resolves annotations against module globals)
 # ---------------------------------------------------------------------------------------
@@ -426,8 +404,12 @@ async def player_claims(
     except tokens.TokenError as exc:
         raise ApiError(401, exc.code, exc.message) from None
     state.sessions.check(claims.player_id, claims.session_id)
-    if not state.limiter.allow(claims.player_id):
-        raise ApiError(429, "rate_limited", "too many requests; slow down", retry_after_ms=1000)
+    if not state.limiter.take(claims.player_id):
+        raise too_many(
+            "rate_limited",
+            "too many requests; slow down",
+            state.limiter.wait_ms(claims.player_id),
+        )
     return claims
 
 
@@ -522,7 +504,8 @@ def create_app(
     metrics = Metrics()
     service = GameService(db, settings, load_markets(), clock, metrics, rng)
     service.prepare_house_accounts()
-    limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
+    # per player, on the injected clock like every other throttle
+    limiter = Bucket(clock, settings.rate_limit_per_second, settings.rate_limit_burst)
     live_sessions = LiveSessions(db, clock, settings.session_recheck_ms)
     operator_failures = Bucket(
         clock, settings.operator_failures_per_second, settings.operator_failures_burst

@@ -1,4 +1,5 @@
-"""Throttling by client address on the server's clock: wrong operator keys and demo sessions.
+"""Throttling on the server's clock: each player's requests, and by client address wrong operator
+keys and demo sessions.
 
 `FailureThrottle` lets each client address fail ``burst`` times, then once per
 ``1 / per_second`` seconds: a token bucket of failures. While an address has none left,
@@ -31,7 +32,8 @@ class Bucket:
 
     def _level(self, key: str, now: int) -> float:
         level, last = self._buckets.get(key, (float(self.burst), now))
-        return min(float(self.burst), level + (now - last) / 1000 * self.per_second)
+        # a clock set back refills nothing (and takes nothing away)
+        return min(float(self.burst), level + max(0, now - last) / 1000 * self.per_second)
 
     def wait_ms(self, key: str) -> int:
         """0 if ``key`` has a token left, else the milliseconds until it has one."""
