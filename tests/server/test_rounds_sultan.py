@@ -104,3 +104,35 @@ def test_below_the_lowest_bet(api):
     setup(api, deposit="0.19")
     response = api.spin(GAME, {"bet": "1.00"})
     assert response.status_code == 402 and response.json()["code"] == "insufficient_balance"
+
+
+def test_a_corrupted_stored_state_is_a_logged_500_and_takes_nothing(sqlite_api, caplog):
+    import logging
+
+    from sqlalchemy import text
+
+    api = sqlite_api
+    player = setup(api)
+    played = api.spin(GAME, {"bet": "1.00"}, [*NEW_POTS, *sultan_stops(), 0]).json()
+    assert played["status"] == "complete", played
+    balance = api.balance(player)
+    for broken in ('{"pots": [1, 2], "triggers": [3, 4], "meter": 0}', "{not json", '{"meter": 1}'):
+        with api.db.write() as connection:
+            connection.execute(
+                text("UPDATE game_states SET state = :state WHERE player_id = :player"),
+                {"state": broken, "player": player},
+            )
+        caplog.clear()
+        response = api.spin(GAME, {"bet": "1.00"})
+        # the server's fault, not the player's request: a 500 naming it, nothing taken
+        assert response.status_code == 500, response.text
+        assert response.json()["code"] == "game_state_corrupt"
+        assert api.balance(player) == balance
+        assert api.as_player("GET", f"/api/games/{GAME}/state").json()["open_round"] is None
+        logged = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert any(
+            "stored sultan-spins state" in r.getMessage() and player in r.getMessage()
+            for r in logged
+        ), [r.getMessage() for r in logged]
+    # another bet size's state is untouched and plays
+    assert api.spin(GAME, {"bet": "2.00"}).status_code == 200

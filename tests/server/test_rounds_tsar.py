@@ -169,7 +169,9 @@ def test_a_spin_retry_with_the_same_key_is_not_played_twice(api):
     assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
 
 
-def test_malfunction_voids_and_refunds(tmp_path):
+def test_malfunction_voids_and_refunds(tmp_path, caplog):
+    import logging
+
     from tests.server.conftest import build
 
     class Broken:
@@ -182,5 +184,11 @@ def test_malfunction_voids_and_refunds(tmp_path):
         assert body["status"] == "voided"
         assert body["round"]["void_reason"].startswith("OSError")
         assert api.balance(player) == 10000
+        # the void is logged for an operator, with the round, the player and the reason
+        voids = [r for r in caplog.records if "voided" in r.getMessage()]
+        assert len(voids) == 1 and voids[0].levelno == logging.WARNING
+        message = voids[0].getMessage()
+        assert body["round_id"] in message and player in message
+        assert "OSError" in message and "250 minor units returned" in message
         ledger = api.op("GET", "/operator/ledger/verify", key=None).json()
         assert ledger["ok"]

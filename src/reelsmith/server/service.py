@@ -765,7 +765,25 @@ class GameService:
             " AND bet_key = :key",
             {"player": player_id, "game": title.game_id, "key": key},
         )
-        return title.load_state(None if raw is None else json.loads(raw))
+        try:
+            return title.load_state(None if raw is None else json.loads(raw))
+        except ValueError as exc:  # json.JSONDecodeError is one
+            raise self._broken_start(player_id, title.game_id, raw, exc) from None
+
+    @staticmethod
+    def _broken_start(player_id: str, game: str, state: Any, exc: Exception) -> ApiError:
+        """A round that cannot start for want of a sound carried state (or an engine fault):
+        logged for an operator, answered as the server's 500, with nothing written."""
+        if state is None:
+            log.error("a %s round of player %s does not start: %s", game, player_id, exc)
+            return ApiError(500, "internal_error", "the round could not start; nothing was taken")
+        log.error("the stored %s state of player %s is unusable: %s", game, player_id, exc)
+        return ApiError(
+            500,
+            "game_state_corrupt",
+            "the game state stored for this bet is unusable; nothing was taken, and an operator"
+            " must look at it",
+        )
 
     def _save_state(
         self, connection: Connection, player_id: str, title: Title, engine_round: Any, now: int
@@ -846,6 +864,14 @@ class GameService:
         paid = outcome.win_minor + outcome.jackpot_minor
         view_text = _dumps(view)
         record_text = _dumps(record)
+        if outcome.status == "voided":
+            log.warning(
+                "round %s of player %s voided (%s): no pay, bet of %d minor units returned",
+                round_id,
+                player.id,
+                view.get("void_reason") or "no reason given",
+                outcome.refund_minor,
+            )
         settled_row = {
             "status": outcome.status,
             "record": record_text,
@@ -1065,7 +1091,9 @@ class GameService:
             except ReplayError as exc:
                 raise bad_request("invalid_forced_draw", str(exc)) from None
             except (RuleError, ValueError) as exc:
-                raise bad_request("invalid_request", str(exc)) from None
+                # the bet and the forced draws are checked above: what is left is the state the
+                # server stored for the player, or the engine itself, never the player's request
+                raise self._broken_start(player.id, game, state, exc) from None
             round_id = time_ordered_id(now)
             game_account = self._house_account(connection, f"game:{game}", player.currency)
             new_round = {  # the columns known at the start; _settle adds the id and the rest
