@@ -172,3 +172,65 @@ class TestAutoplay:
         ):
             response = api.as_player("POST", f"/api/games/{GAME}/autoplay", body)
             assert response.status_code == 400 and response.json()["code"] == code
+
+
+class TestAutoplayHoldsItsBet:
+    def test_a_spin_with_another_bet_is_refused_by_name_and_not_played(self, api):
+        player = api.player()
+        api.login(player)
+        auto = api.as_player(
+            "POST", f"/api/games/{GAME}/autoplay", {"bet": TSAR_BET, "rounds": 3}
+        ).json()
+        assert auto["bet"] == TSAR_BET
+        balance = api.balance(player)
+        bigger = {**TSAR_BET, "coins_per_line": 5}
+        refused = api.spin(GAME, bigger, tsar_no_win(), autoplay_id=auto["id"])
+        assert refused.status_code == 409, refused.text
+        body = refused.json()
+        assert body["code"] == "autoplay_bet_mismatch"
+        assert '"coins_per_line":2' in body["message"] and '"coins_per_line":5' in body["message"]
+        assert body["autoplay"]["remaining"] == 3 and body["autoplay"]["status"] == "active"
+        assert api.balance(player) == balance
+        # its own bet still plays, and counts down
+        played = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"]).json()
+        assert played["autoplay"]["remaining"] == 2
+
+    def test_it_goes_on_at_the_lowered_bet_and_then_holds_that(self, api):
+        api.login(api.player(deposit="3.00"))
+        auto = api.as_player(
+            "POST", f"/api/games/{GAME}/autoplay", {"bet": TSAR_BET, "rounds": 3}
+        ).json()
+        body = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"]).json()
+        # 2.50 staked from 3.00: the balance of 0.50 covers 25 lines x 1 coin at 0.02 (the
+        # title lowers coins per line first, then the coin size)
+        lowered = {**TSAR_BET, "coins_per_line": 1, "coin_size": "0.02"}
+        assert body["next_bet"] == {
+            "from": TSAR_BET,
+            "to": lowered,
+            "total": {"minor": 50, "amount": "0.50", "formatted": "€0.50"},
+        }, body.get("next_bet")
+        assert body["autoplay"]["bet"] == lowered
+        refused = api.spin(GAME, TSAR_BET, tsar_no_win(), autoplay_id=auto["id"])
+        assert refused.json()["code"] == "autoplay_bet_mismatch"
+        assert api.spin(GAME, lowered, tsar_no_win(), autoplay_id=auto["id"]).status_code == 200
+
+
+def test_the_lowered_bet_comes_with_the_step_that_lowered_the_balance(api):
+    api.login(api.player(deposit="3.00"))
+    body = api.spin(GAME, TSAR_BET, tsar_no_win()).json()
+    assert body["status"] == "complete" and body["bet_lowered"] is None
+    assert body["next_bet"]["to"] == {**TSAR_BET, "coins_per_line": 1, "coin_size": "0.02"}
+    # a round that still leaves the bet covered says nothing
+    again = api.spin(GAME, body["next_bet"]["to"], tsar_no_win()).json()
+    assert "next_bet" not in again
+
+
+def test_a_lost_gamble_that_ends_the_round_brings_the_lowered_bet(api):
+    api.login(api.player(deposit="3.00"))
+    body = api.spin(GAME, TSAR_BET, tsar_win()).json()
+    assert body["status"] == "open" and "next_bet" not in body  # the win may yet be collected
+    lost = api.act(GAME, body["round_id"], "gamble", {"choice": "red", "forced_draws": [51]})
+    lost = lost.json()
+    assert lost["status"] == "complete" and lost["win"]["minor"] == 0, lost
+    assert lost["next_bet"]["from"] == TSAR_BET
+    assert lost["next_bet"]["total"]["minor"] <= 50

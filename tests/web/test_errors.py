@@ -44,6 +44,27 @@ def test_a_bet_the_balance_cannot_cover_is_lowered_and_the_player_told(
     assert minor(page, "#balance") == 5
 
 
+def test_the_bet_is_lowered_as_soon_as_a_round_leaves_the_balance_below_it(
+    page: Page, server: Server
+) -> None:
+    player = server.new_player(balance="0.80")
+    open_game(page, server, player, forcing.TSAR)
+    page.click("#coins-up")  # 25 lines x 2 coins = 0.50, covered by 0.80
+    assert minor(page, "#bet-total") == 50
+    force(page, forcing.tsar_spin(win=False))
+    with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
+        page.click("#spin")
+    body = spun.value.json()
+    assert body["bet_lowered"] is None  # played at the bet chosen
+    assert body["next_bet"]["to"] == {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+    wait_state(page, "idle")
+    # shown with this round, before any next spin: 0.30 left covers 25 lines x 1 coin
+    assert "the bet was lowered to €0.25" in page.inner_text("#banner")
+    assert page.inner_text("#coins-value") == "1"
+    assert minor(page, "#bet-total") == 25
+    assert minor(page, "#balance") == 30
+
+
 def test_an_unreachable_server_is_retried_with_the_same_idempotency_key(
     page: Page, server: Server
 ) -> None:

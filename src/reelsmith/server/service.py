@@ -1066,6 +1066,14 @@ class GameService:
                     retry_after_ms=wait,
                 )
             autoplay = self._autoplay_for_spin(connection, player, market, game, autoplay_id)
+            if autoplay is not None and json.loads(autoplay["bet"]) != title.bet_json(selected):
+                # an autoplay plays the bet it was started with (or the one lowering left it)
+                raise conflict(
+                    "autoplay_bet_mismatch",
+                    f"autoplay {autoplay['id']} plays the bet {autoplay['bet']}; this spin asked"
+                    f" for {_dumps(title.bet_json(selected))}",
+                    autoplay=self._autoplay_json(autoplay),
+                )
             if autoplay is not None and self._balance_changed(autoplay, player):
                 # stopped for good (committed), and this spin refused: it was not played
                 stopped = self._stop_autoplay_row(connection, autoplay, "balance_changed", now)
@@ -1137,10 +1145,16 @@ class GameService:
                 new_round=new_round,
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
+            following = self._next_bet(title, market, bet, settled)
+            if following is not None:
+                extra["next_bet"] = following
             if autoplay:
                 extra["autoplay"] = self._autoplay_after_step(
                     connection, autoplay, title, engine_round, settled, now, player, bet_minor
                 )
+                held = following["to"] if following else lowered["to"] if lowered else None
+                if held is not None:
+                    self._autoplay_holds(connection, autoplay, held, extra["autoplay"])
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
             )
@@ -1205,6 +1219,16 @@ class GameService:
                 connection, player, market, title, round_id, engine_round, action, now
             )
             extra: dict[str, Any] = {}
+            following = None
+            if settled["finished"]:
+                try:
+                    bet = title.parse_bet(market, json.loads(row["bet"]))
+                except (BetError, MoneyError, MarketError):
+                    pass  # a bet the market has stopped offering: the next spin chooses again
+                else:
+                    following = self._next_bet(title, market, bet, settled)
+                    if following is not None:
+                        extra["next_bet"] = following
             if row["autoplay_id"]:
                 autoplay = sql.one(
                     connection, "SELECT * FROM autoplays WHERE id = :id", {"id": row["autoplay_id"]}
@@ -1213,6 +1237,10 @@ class GameService:
                     extra["autoplay"] = self._autoplay_after_step(
                         connection, autoplay, title, engine_round, settled, now, player
                     )
+                    if following is not None:
+                        self._autoplay_holds(
+                            connection, autoplay, following["to"], extra["autoplay"]
+                        )
             return 200, self._round_response(
                 connection, player, market, round_id, settled, session_id, extra
             )
@@ -1304,6 +1332,7 @@ class GameService:
         return {
             "id": row["id"],
             "game": row["game"],
+            "bet": json.loads(row["bet"]),
             "total": row["total"],
             "remaining": row["remaining"],
             "status": row["status"],
@@ -1475,6 +1504,38 @@ class GameService:
                 autoplay=self._autoplay_json(row),
             )
         return row
+
+    def _next_bet(
+        self, title: Title, market: Market, bet: Any, settled: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The bet the next spin is played at, when the step that finished a round left the
+        balance below this round's bet: "If your balance decreases so it becomes lower than
+        the selected bet size, the bet size will automatically be lowered to the highest
+        applicable bet size", told with that step so the player sees the new bet at once.
+        None while the round is open, when the bet still fits, and when no bet fits (the
+        bet stays; the next spin is refused for want of balance)."""
+        if not settled["finished"]:
+            return None
+        after = title.lower(market, settled["balance"], bet)
+        if after is None or after == bet:
+            return None
+        return {
+            "from": title.bet_json(bet),
+            "to": title.bet_json(after),
+            "total": self.money(market, title.bet_minor(market, after)),
+        }
+
+    @staticmethod
+    def _autoplay_holds(
+        connection: Connection, autoplay: Any, bet: dict[str, Any], shown: dict[str, Any]
+    ) -> None:
+        """An autoplay goes on at a lowered bet: it holds that bet from now on."""
+        sql.send(
+            connection,
+            "UPDATE autoplays SET bet = :bet WHERE id = :id",
+            {"bet": _dumps(bet), "id": autoplay["id"]},
+        )
+        shown["bet"] = bet
 
     @staticmethod
     def _balance_changed(autoplay: Any, player: Player) -> bool:

@@ -480,6 +480,7 @@ export class Game {
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
     if (resp.autoplay) this.updateAutoplay(resp.autoplay);
+    this.takeNextBet(resp);
     return resp;
   }
 
@@ -505,6 +506,7 @@ export class Game {
     this.app.setSessionNet(resp.session_net);
     // the step that ends an autoplay round carries its count and stop conditions' verdict
     if (resp.autoplay) this.updateAutoplay(resp.autoplay);
+    this.takeNextBet(resp);
     announce(`Collected ${resp.win.formatted}. Balance ${this.money.format(resp.balance.minor)}.`);
     this.roundDone();
     return resp;
@@ -531,6 +533,19 @@ export class Game {
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
     if (resp.autoplay) this.updateAutoplay(resp.autoplay);
+    this.takeNextBet(resp);
+  }
+
+  /** The step that finished a round left the balance below its bet: the server lowered the
+   * bet for the next spin, and the player sees it now rather than at that spin. */
+  takeNextBet(resp) {
+    if (!resp.next_bet) return;
+    this.ui.setBet(resp.next_bet.to);
+    this.updateBetOutput();
+    this.app.messages.show(
+      `Your balance is below the bet, so the bet was lowered to ${resp.next_bet.total.formatted}.`,
+      { kind: 'warning' },
+    );
   }
 
   async showWin(resp) {
