@@ -434,20 +434,27 @@ def serve(
             markup=False,
             highlight=False,
         )
-    uvicorn.run(
-        "reelsmith.server.app:serve_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level="info",
+    config = {
+        "app": "reelsmith.server.app:serve_app",
+        "factory": True,
+        "log_level": "info",
         # uvicorn's httptools protocol with limits on heads, bodies, idle time and
         # connections (server.transport; docs/deployment.md)
-        http="reelsmith.server.transport:LimitedHttpToolsProtocol",
+        "http": "reelsmith.server.transport:LimitedHttpToolsProtocol",
         # the server logs every request itself, as a structured line (uvicorn's access log
         # would be a second, unstructured line per request)
-        access_log=False,
-    )
+        "access_log": False,
+    }
+    from reelsmith.server import workers as worker_pool
+
+    if workers > 1 and worker_pool.per_worker_sockets():
+        # a listening socket per worker: connections spread evenly (server/workers.py)
+        try:
+            worker_pool.run(host, port, workers, config)
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        return
+    uvicorn.run(host=host, port=port, workers=workers, **config)  # type: ignore[arg-type]
 
 
 audit_app = typer.Typer(help="Audit log and ledger checks.", no_args_is_help=True)

@@ -32,6 +32,7 @@ class JsonFormatter(logging.Formatter):
             "ts": self._timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "pid": record.process,  # which worker, where several serve one port
             "message": record.getMessage(),
         }
         fields = getattr(record, "fields", None)
