@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -40,7 +41,7 @@ def make_url_password(url: str) -> str | None:
     from sqlalchemy.engine import make_url
 
     try:
-        return make_url(url).password  # type: ignore[return-value]
+        return make_url(url).password
     except Exception:
         return None
 
@@ -186,7 +187,12 @@ def evaluate(
 
 
 class _Evaluator:
-    def __init__(self, check, evaluate, describe):  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        check: Callable[..., Any],
+        evaluate: Callable[..., Any],
+        describe: str,
+    ) -> None:
         self.check, self.evaluate, self.describe = check, evaluate, describe
 
 
@@ -434,7 +440,7 @@ def serve(
             markup=False,
             highlight=False,
         )
-    config = {
+    uvicorn_config: dict[str, Any] = {
         "app": "reelsmith.server.app:serve_app",
         "factory": True,
         "log_level": "info",
@@ -450,11 +456,11 @@ def serve(
     if workers > 1 and worker_pool.per_worker_sockets():
         # a listening socket per worker: connections spread evenly (server/workers.py)
         try:
-            worker_pool.run(host, port, workers, config)
+            worker_pool.run(host, port, workers, uvicorn_config)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         return
-    uvicorn.run(host=host, port=port, workers=workers, **config)  # type: ignore[arg-type]
+    uvicorn.run(host=host, port=port, workers=workers, **uvicorn_config)
 
 
 audit_app = typer.Typer(help="Audit log and ledger checks.", no_args_is_help=True)

@@ -569,14 +569,14 @@ def create_app(
 
     # -- errors --------------------------------------------------------------------
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def api_error(_request: Request, exc: ApiError) -> Response:
         headers = {}
         if exc.status == 429 and "retry_after_ms" in exc.extra:
             headers["Retry-After"] = str(max(1, int(exc.extra["retry_after_ms"]) // 1000))  # type: ignore[call-overload]
         return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
         problems = []
         for error in exc.errors()[:5]:
             where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
@@ -586,12 +586,12 @@ def create_app(
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def internal_error(_request: Request, exc: Exception) -> Response:
         log.exception("internal error")
         return JSONResponse(
             {
@@ -602,11 +602,11 @@ def create_app(
         )
 
     step_routes: dict[str, Any] = {}
-    app.add_middleware(StepRouter, routes=step_routes, handlers=app.exception_handlers)  # type: ignore[arg-type]
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
-    app.add_middleware(RefuseNulPath)  # type: ignore[arg-type]
-    app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)  # type: ignore[arg-type]
-    app.add_middleware(Observe, metrics=metrics)  # type: ignore[arg-type]
+    app.add_middleware(StepRouter, routes=step_routes, handlers=app.exception_handlers)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(RefuseNulPath)
+    app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)
+    app.add_middleware(Observe, metrics=metrics)
 
     operator = Depends(operator_key)
 
@@ -664,9 +664,7 @@ def create_app(
 
     # -- operator ------------------------------------------------------------------
     @app.post("/operator/players", tags=["operator"], dependencies=[operator], status_code=201)
-    def create_player(
-        body: CreatePlayer, request: Request, key: IdempotencyKey = None
-    ) -> JSONResponse:
+    def create_player(body: CreatePlayer, request: Request, key: IdempotencyKey = None) -> Response:
         return reply(
             service.create_player(
                 body.external_ref, body.currency, body.market, key, fingerprint(request, body)
@@ -680,7 +678,7 @@ def create_app(
     @app.post("/operator/players/{player_id}/deposit", tags=["operator"], dependencies=[operator])
     def deposit(
         player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
-    ) -> JSONResponse:
+    ) -> Response:
         return reply(
             service.transfer(
                 player_id,
@@ -694,7 +692,7 @@ def create_app(
     @app.post("/operator/players/{player_id}/withdraw", tags=["operator"], dependencies=[operator])
     def withdraw(
         player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
-    ) -> JSONResponse:
+    ) -> Response:
         return reply(
             service.transfer(
                 player_id,
@@ -711,7 +709,7 @@ def create_app(
         dependencies=[operator],
         status_code=201,
     )
-    def new_session(player_id: str) -> JSONResponse:
+    def new_session(player_id: str) -> Response:
         return JSONResponse(service.issue_session(player_id), status_code=201)
 
     @app.post(
@@ -777,7 +775,7 @@ def create_app(
 
     # -- demo ----------------------------------------------------------------------
     @app.post("/demo/session", tags=["demo"])
-    def demo_session(request: Request) -> JSONResponse:
+    def demo_session(request: Request) -> Response:
         """A session of the demo player (``--demo``), shared: the live one is handed out
         again while more than half its life is left. Throttled per client address."""
         if demo_player is None:
@@ -808,7 +806,7 @@ def create_app(
 
     @app.get("/api/me", tags=["player"])
     async def me(claims: PlayerClaims) -> dict[str, Any]:
-        data = await call(service.get_player, claims.player_id, claims.session_id)
+        data: dict[str, Any] = await call(service.get_player, claims.player_id, claims.session_id)
         data["market"] = service.market(data["market"]).to_json()
         data["session_id"] = claims.session_id
         data["dev_mode"] = settings.dev_mode
@@ -850,7 +848,7 @@ def create_app(
         return await call(service.game_state, claims.player_id, game, bet_raw)  # type: ignore[no-any-return]
 
     @app.post("/api/games/{game}/spin", tags=["player"], openapi_extra=documented(SpinRequest))
-    async def spin(game: str, request: Request) -> JSONResponse:
+    async def spin(game: str, request: Request) -> Response:
         claims, body, key = await step_request(request, SpinRequest)
         return reply(
             await call(
@@ -871,7 +869,7 @@ def create_app(
         round_id: str,
         model: type[ActionRequest] | type[GambleRequest],
         action: Callable[[Any], str],
-    ) -> JSONResponse:
+    ) -> Response:
         """A step of an open round: ``action`` names it from the request's body."""
         claims, body, key = await step_request(request, model)
         return reply(
@@ -894,7 +892,7 @@ def create_app(
         tags=["player"],
         openapi_extra=documented(ActionRequest),
     )
-    async def free_spin(game: str, round_id: str, request: Request) -> JSONResponse:
+    async def free_spin(game: str, round_id: str, request: Request) -> Response:
         return await act(request, game, round_id, ActionRequest, lambda _body: "free_spin")
 
     @app.post(
@@ -902,7 +900,7 @@ def create_app(
         tags=["player"],
         openapi_extra=documented(GambleRequest),
     )
-    async def gamble(game: str, round_id: str, request: Request) -> JSONResponse:
+    async def gamble(game: str, round_id: str, request: Request) -> Response:
         return await act(
             request, game, round_id, GambleRequest, lambda body: f"gamble {body.choice}"
         )
@@ -912,7 +910,7 @@ def create_app(
         tags=["player"],
         openapi_extra=documented(ActionRequest),
     )
-    async def collect(game: str, round_id: str, request: Request) -> JSONResponse:
+    async def collect(game: str, round_id: str, request: Request) -> Response:
         return await act(request, game, round_id, ActionRequest, lambda _body: "collect")
 
     @app.post("/api/games/{game}/autoplay", tags=["player"], status_code=201)
@@ -922,7 +920,7 @@ def create_app(
         request: Request,
         claims: PlayerClaims,
         key: IdempotencyKey = None,
-    ) -> JSONResponse:
+    ) -> Response:
         return reply(
             await call(
                 service.start_autoplay,
@@ -939,7 +937,7 @@ def create_app(
     @app.post("/api/autoplay/{autoplay_id}/stop", tags=["player"])
     async def stop_autoplay(
         autoplay_id: str, request: Request, claims: PlayerClaims, key: IdempotencyKey = None
-    ) -> JSONResponse:
+    ) -> Response:
         return reply(
             await call(
                 service.stop_autoplay,

@@ -1366,9 +1366,8 @@ class GameService:
                 )
             try:
                 market.game(game)
-                bet = title.parse_bet(
-                    market, body.get("bet") if isinstance(body.get("bet"), dict) else {}
-                )
+                raw_bet = body.get("bet")
+                bet = title.parse_bet(market, raw_bet if isinstance(raw_bet, dict) else {})
             except MarketError as exc:
                 raise ApiError(403, "game_not_offered", str(exc)) from None
             except (BetError, MoneyError) as exc:
@@ -1376,7 +1375,7 @@ class GameService:
             total = body.get("rounds")
             if not isinstance(total, int) or isinstance(total, bool) or not 1 <= total <= 1000:
                 raise bad_request("invalid_rounds", "rounds must be a whole number from 1 to 1000")
-            limits = {}
+            limits: dict[str, int | None] = {}
             for name in ("stop_on_win_above", "loss_limit"):
                 value = body.get(name)
                 if value is None:

@@ -127,7 +127,7 @@ def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 def batch_of(connection: Connection) -> Batch | None:
     """The write transaction's batch (PostgreSQL, inside `Database.write`), else None."""
-    return connection.info.get(BATCH)  # type: ignore[no-any-return]
+    return connection.info.get(BATCH)
 
 
 def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None) -> pgwire.Result:
@@ -215,6 +215,7 @@ def send_commit(connection: Connection) -> pgwire.Exchange | None:
     if batch is None:
         return None
     raw = connection.connection.driver_connection
+    assert raw is not None  # a connection inside a transaction has its driver's
     if not batch.queued and raw.pgconn.transaction_status == pq.TransactionStatus.IDLE:
         return None
     return batch.send(connection, commit=True)[1]

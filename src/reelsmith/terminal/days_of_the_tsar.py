@@ -125,6 +125,7 @@ class TsarTerminal(TerminalGame):
     def play_features(self) -> None:
         """Free spins, then the gamble; ``self.current`` always holds the round so far."""
         round_ = self.current
+        assert round_ is not None  # a round was started
         while round_.phase is tsar.Phase.FREE_SPINS:
             number = len(round_.spins)
             answer = self.read(
