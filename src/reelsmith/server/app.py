@@ -21,9 +21,8 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
@@ -42,6 +41,7 @@ from reelsmith.server.metrics import Metrics
 from reelsmith.server.service import GameService, Rendered, json_text, request_hash
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
+from reelsmith.server.static import ClientFiles, client_build
 from reelsmith.store.db import CommitGroup, Database
 
 log = logging.getLogger("reelsmith.server")
@@ -132,16 +132,6 @@ class FastJSONResponse(Response):
 
     def render(self, content: Any) -> bytes:
         return json_text(content, sort_keys=False).encode()
-
-
-class RevalidatedStaticFiles(StaticFiles):
-    """The web client's files, which browsers must revalidate (ETag) before each use: a new
-    release of the client is picked up at once, never mixed with cached modules of the old."""
-
-    async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
-        response.headers["Cache-Control"] = "no-cache"
-        return response
 
 
 class StepRouter:
@@ -640,14 +630,17 @@ def create_app(
         )
 
     # -- service endpoints ---------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
-    def index() -> Response:
-        if (WEB_DIR / "index.html").exists():
-            return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
-        return RedirectResponse("/docs")
+    client = client_build(WEB_DIR, settings.web_delivery) if WEB_DIR.is_dir() else None
+    app.state.client = client
 
-    if WEB_DIR.is_dir():
-        app.mount("/web", RevalidatedStaticFiles(directory=WEB_DIR, html=True), name="web")
+    @app.get("/", include_in_schema=False)
+    def index(request: Request) -> Response:
+        if client is None:
+            return RedirectResponse("/docs")
+        return client.page().response(request.headers)
+
+    if client is not None:
+        app.mount("/web", ClientFiles(client), name="web")
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> dict[str, str]:

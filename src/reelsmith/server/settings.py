@@ -57,6 +57,9 @@ class Settings:
     metrics_token: str = ""  # if set, /metrics also takes 'Authorization: Bearer <token>'
     demo_sessions_burst: int = 10  # POST /demo/session per client address
     demo_sessions_per_second: float = 0.2
+    # the web client's files: "optimised" (fingerprinted, bundled, gzip, cached for good) or
+    # "plain" (as they are in the folder, revalidated on every load: for working on the client)
+    web_delivery: str = "optimised"
     log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
     generated: list[str] = field(default_factory=list)
 
@@ -126,6 +129,10 @@ class Settings:
         ):
             if not 0 < getattr(self, name) < 86_400:
                 raise SettingsError(f"setting {name}: must be above 0 and below a day")
+        if self.web_delivery not in ("optimised", "plain"):
+            raise SettingsError(
+                f"setting web_delivery: {self.web_delivery!r} is neither 'optimised' nor 'plain'"
+            )
         sources = self.frame_ancestors.split()
         if not sources or any(ch in self.frame_ancestors for ch in ';,\r\n"<>'):
             raise SettingsError(

@@ -9,11 +9,42 @@ import { installDevHook } from './dev.js';
 import { sleep } from './dom.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
+import { themeOf } from './titles/index.js';
 import { describe, loadMessages, locale, Messages, t } from './messages.js';
 import { Money } from './money.js';
 import { Motion } from './motion.js';
 import { RealityCheck } from './reality.js';
 import { forget, obtainSession, SessionError } from './session.js';
+
+/** The loading screen (js/loading.js, a classic script the page runs first). */
+const loading = window.reelsmithLoading;
+
+/** The text of the page's own elements (`data-i18n`, `data-i18n-aria-label`) in the player's language. */
+function translatePage() {
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
+}
+
+/**
+ * The art of a themed screen (the CSS backgrounds of `root`'s themed elements), loaded and
+ * decoded, so that the game appears with its backdrop; a file that fails or takes longer than
+ * `limitMs` does not hold the game back.
+ */
+async function artOf(root, limitMs = 8000) {
+  const urls = new Set();
+  for (const el of [root, ...root.querySelectorAll('[class*="theme-"]')]) {
+    const style = getComputedStyle(el);
+    for (const value of [style.backgroundImage, style.getPropertyValue('--theme-bg')]) {
+      for (const found of value.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)) urls.add(found[1]);
+    }
+  }
+  const decoded = [...urls].map((url) => {
+    const image = new Image();
+    image.src = url;
+    return image.decode().catch(() => undefined);
+  });
+  await Promise.race([Promise.all(decoded), sleep(limitMs)]);
+}
 
 /** The market's minimum round duration: never start a round earlier than allowed. */
 class RoundGate {
@@ -58,8 +89,8 @@ class App {
 
   async start() {
     await loadMessages();
-    document.getElementById('session-clock-label').textContent = t('session.clock');
-    document.getElementById('session-net-label').textContent = t('session.net');
+    translatePage();
+    loading.step('messages');
     installSprites();
     // capture: the game sees Space before a focused control does
     document.addEventListener('keydown', (event) => this.game?.onKey(event), { capture: true });
@@ -71,7 +102,8 @@ class App {
       this.startFailed(error);
       return;
     }
-    await this.route();
+    loading.step('session');
+    await this.route({ first: true });
   }
 
   async connect({ fresh = false } = {}) {
@@ -151,7 +183,7 @@ class App {
     (balanceSlot ?? this.wallet).append(this.balanceItem);
   }
 
-  async route() {
+  async route({ first = false } = {}) {
     const match = /^#\/play\/([\w-]+)/.exec(window.location.hash);
     this.game?.destroy();
     this.game = null;
@@ -165,6 +197,7 @@ class App {
           window.location.hash = '#/';
           return;
         }
+        if (first) loading.title(info.name, themeOf(info.id));
         const game = new Game(this, info);
         this.game = game;
         document.title = t('app.game_title', { game: info.name });
@@ -173,9 +206,16 @@ class App {
         document.title = t('app.title');
         await renderLobby(this, this.view);
       }
+      if (first) {
+        loading.step('view');
+        await artOf(this.view);
+        loading.step('art');
+      }
       this.view.focus({ preventScroll: true });
     } catch (error) {
       this.handleError(error);
+    } finally {
+      if (first) loading.done();
     }
   }
 
@@ -222,6 +262,7 @@ class App {
   }
 
   sessionEnded(error) {
+    loading.done();
     if (this.game) this.game.autoStop = true;
     const demo = this.session?.demo;
     const reason = t(error.code === 'session_expired' ? 'error.session_expired' : 'error.invalid_token');
@@ -248,6 +289,7 @@ class App {
   }
 
   startFailed(error) {
+    loading.done();
     if (error instanceof ApiError && error.status === 401) return; // sessionEnded explained it
     const text = error instanceof SessionError || error instanceof ApiError ? describe(error) : String(error?.message || error);
     this.messages.show(text, { actions: [{ label: t('app.try_again'), run: () => window.location.reload() }] });

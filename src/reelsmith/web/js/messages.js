@@ -15,6 +15,7 @@
  * sentences of the catalogue.
  */
 import { h } from './dom.js';
+import { fileAddress } from './files.js';
 
 /** The languages shipped; the first is the fallback for a missing key. */
 export const LANGUAGES = ['en', 'de'];
@@ -23,8 +24,8 @@ const STORE_KEY = 'reelsmith.language';
 const state = { language: 'en', catalogue: {}, fallback: {}, plurals: null };
 
 async function readCatalogue(language) {
-  // The address goes through the page's import map like every module (fingerprinted files).
-  const module = await import(`/web/i18n/${language}.json`, { with: { type: 'json' } });
+  // under optimised delivery the catalogue's name carries its content's hash (see files.js)
+  const module = await import(fileAddress(`/web/i18n/${language}.json`), { with: { type: 'json' } });
   return module.default;
 }
 
