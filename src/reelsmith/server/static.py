@@ -35,8 +35,8 @@ import json
 import mimetypes
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from fastapi.staticfiles import StaticFiles
@@ -192,7 +192,7 @@ def module_graph(web_dir: Path, entry: str) -> list[Module]:
         if path in done:
             return
         if path in visiting:
-            cycle = visiting[visiting.index(path) :] + [path]
+            cycle = [*visiting[visiting.index(path) :], path]
             raise BuildError(f"import cycle: {' -> '.join(cycle)}")
         visiting.append(path)
         module = read_module(web_dir, path)
@@ -225,10 +225,9 @@ def bundle_modules(web_dir: Path, entry: str) -> tuple[str, list[str]]:
                 continue
             target_exports = set(next(m.exports for m in modules if m.path == imported))
             for item in filter(None, (p.strip() for p in wanted["names"].split(","))):
-                if item.split()[0] not in target_exports:
-                    raise BuildError(
-                        f"{module.path}: imports {item.split()[0]!r}, which {imported} does not export"
-                    )
+                name = item.split()[0]
+                if name not in target_exports:
+                    raise BuildError(f"{module.path}: imports {name!r}, which {imported} lacks")
 
         def replace(found: re.Match[str], module: Module = module) -> str:
             target = names[_resolve(module.path, found["spec"])]
