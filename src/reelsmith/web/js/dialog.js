@@ -4,6 +4,7 @@
  * when it opens, so no control inside is focused (or pressed) by its opening.
  */
 import { h } from './dom.js';
+import { t } from './messages.js';
 
 export class Dialog {
   constructor({ id, title, cls = '', closable = true }) {
@@ -17,7 +18,7 @@ export class Dialog {
         { class: 'dialog-head' },
         this.heading,
         closable
-          ? h('button', { type: 'button', class: 'btn-icon dialog-close', 'aria-label': 'Close', onclick: () => this.close() }, '×')
+          ? h('button', { type: 'button', class: 'btn-icon dialog-close', 'aria-label': t('dialog.close'), onclick: () => this.close() }, '×')
           : null,
       ),
       this.body,

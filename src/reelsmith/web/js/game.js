@@ -31,16 +31,17 @@ const ICONS = {
   turbo: '<svg viewBox="0 0 24 24" width="22" height="22"><path d="M13.5 2 5 13.5h6L9.5 22 19 9.5h-6.2z" fill="currentColor"/></svg>',
 };
 
-const STOP_REASONS = {
-  feature: 'a feature was triggered',
-  single_win_above: 'a single win passed your limit',
-  loss_limit: 'your loss limit was reached',
-  rounds_done: 'all rounds were played',
-  player: 'you stopped it',
-  replaced: 'a new autoplay replaced it',
+/** Why an autoplay stopped, by the server's stop reason: keys of the message catalogue. */
+const STOP_MESSAGES = {
+  feature: 'autoplay.stopped_feature',
+  single_win_above: 'autoplay.stopped_single_win_above',
+  loss_limit: 'autoplay.stopped_loss_limit',
+  rounds_done: 'autoplay.stopped_rounds_done',
+  player: 'autoplay.stopped_player',
+  replaced: 'autoplay.stopped_replaced',
+  jackpot: 'autoplay.stopped_jackpot',
+  balance_changed: 'autoplay.stopped_balance',
 };
-/** Stop reasons of the responsible-play stops, from the message catalogue. */
-const STOP_MESSAGES = { jackpot: 'autoplay.stopped_jackpot', balance_changed: 'autoplay.stopped_balance' };
 
 export class Game {
   constructor(app, info) {
@@ -95,7 +96,7 @@ export class Game {
       'button',
       { type: 'button', id: 'spin', class: 'spin-button', onclick: () => this.primary() },
       h('span', { class: 'spin-icon', 'aria-hidden': 'true' }),
-      h('span', { class: 'spin-label' }, 'Spin'),
+      h('span', { class: 'spin-label' }, t('game.spin')),
     );
     const winOutput = h('output', { id: 'win', class: 'meter-value', 'data-minor': '0' });
     const betOutput = h('output', { id: 'bet-total', class: 'meter-value' });
@@ -219,14 +220,14 @@ export class Game {
     const shown = this.autoplay ? 'autoplay' : state;
     this.root.dataset.state = shown;
     const label = this.spinButton.querySelector('.spin-label');
-    let text = 'Spin';
+    let text = t('game.spin');
     let disabled = false;
-    if (this.autoplay) text = 'Stop';
+    if (this.autoplay) text = t('game.stop');
     else if (state === 'spinning') {
-      text = 'Spin';
+      text = t('game.spin');
       disabled = !this.market.slam_stop;
-      if (this.market.slam_stop) text = 'Stop';
-    } else if (state === 'paused') text = 'Continue';
+      if (this.market.slam_stop) text = t('game.stop');
+    } else if (state === 'paused') text = t('game.continue');
     else if (state === 'busy' || state === 'feature' || state === 'loading') disabled = true;
     label.textContent = text;
     this.spinButton.classList.toggle('long-label', text.length > 5);
@@ -273,11 +274,11 @@ export class Game {
       this.win.set(this.ui.roundWinMinor(open.round));
       if (open.round.phase === 'free_spins') {
         this.setState('paused');
-        this.app.messages.notice('Your free spins are waiting: press Continue to play them.', 6000);
+        this.app.messages.notice(t('game.free_spins_waiting'), 6000);
       } else if (open.round.phase === 'gamble') {
         this.setState('gamble');
         this.ui.offerGamble?.(open.round, { resumed: true });
-        this.app.messages.notice('Your win is waiting: gamble it or collect it.', 6000);
+        this.app.messages.notice(t('game.win_waiting'), 6000);
       }
     } else {
       this.round = null;
@@ -287,11 +288,11 @@ export class Game {
     }
     if (state.autoplay && state.autoplay.status === 'active' && first && !open) {
       const remaining = state.autoplay.remaining;
-      this.app.messages.show(`An autoplay is still active with ${remaining} rounds left.`, {
+      this.app.messages.show(t('game.autoplay_active', { count: remaining }), {
         kind: 'info',
         actions: [
-          { label: 'Resume autoplay', run: () => { this.app.messages.clear(); this.runAutoplay(state.autoplay); } },
-          { label: 'Stop it', run: () => this.stopServerAutoplay(state.autoplay.id) },
+          { label: t('game.autoplay_resume'), run: () => { this.app.messages.clear(); this.runAutoplay(state.autoplay); } },
+          { label: t('game.autoplay_stop_it'), run: () => this.stopServerAutoplay(state.autoplay.id) },
         ],
       });
     }
@@ -426,7 +427,7 @@ export class Game {
       this.ui.setBet(resp.bet_lowered.to);
       this.updateBetOutput();
       this.app.messages.show(
-        `Your balance was below the bet, so the bet was lowered to ${resp.bet.formatted}.`,
+        t('game.bet_lowered', { bet: this.money.format(resp.bet.minor) }),
         { kind: 'warning' },
       );
     }
@@ -507,7 +508,7 @@ export class Game {
     // the step that ends an autoplay round carries its count and stop conditions' verdict
     if (resp.autoplay) this.updateAutoplay(resp.autoplay);
     this.takeNextBet(resp);
-    announce(`Collected ${resp.win.formatted}. Balance ${this.money.format(resp.balance.minor)}.`);
+    announce(t('game.collected', { win: this.money.format(resp.win.minor), balance: this.money.format(resp.balance.minor) }));
     this.roundDone();
     return resp;
   }
@@ -517,7 +518,7 @@ export class Game {
     this.roundId = resp.round_id;
     if (resp.status === 'voided') {
       this.app.messages.show(
-        'A malfunction voided this round: it pays nothing and your bet was returned.',
+        t('game.voided'),
         { kind: 'warning' },
       );
     }
@@ -561,7 +562,7 @@ export class Game {
     const shown = spin ? (this.ui.presentedMinor?.(spin, round) ?? 0) : 0;
     await this.presenter.present(resp, { total, stepWin, items, shown, celebrate });
     if (stepWin > 0) {
-      announce(`Win ${this.money.format(stepWin)}. ${items.map((i) => i.text).join('. ')}`);
+      announce(t('game.win_announce', { amount: this.money.format(stepWin), items: items.map((i) => i.text).join('. ') }));
     }
   }
 
@@ -598,7 +599,7 @@ export class Game {
       return;
     }
     if (['round_open', 'round_finished', 'action_not_allowed', 'gamble_not_available'].includes(error.code)) {
-      this.app.messages.show(`${describe(error)} The game has been brought up to date.`, { kind: 'warning' });
+      this.app.messages.show(t('game.brought_up_to_date', { reason: describe(error) }), { kind: 'warning' });
       await this.loadState();
       return;
     }
@@ -663,9 +664,8 @@ export class Game {
     if (last) {
       const why =
         (STOP_MESSAGES[last.stop_reason] && t(STOP_MESSAGES[last.stop_reason])) ??
-        STOP_REASONS[last.stop_reason] ??
-        (this.autoStop ? STOP_REASONS.player : 'it was interrupted');
-      const text = last.status === 'finished' ? 'Autoplay finished: all rounds were played.' : `Autoplay stopped: ${why}.`;
+        t(this.autoStop ? STOP_MESSAGES.player : 'autoplay.stopped_interrupted');
+      const text = last.status === 'finished' ? t('autoplay.finished') : t('autoplay.stopped', { why });
       this.app.messages.notice(text, 5000);
       this.root.dataset.autoplayEnded = last.stop_reason || 'interrupted';
       announce(text);
@@ -696,8 +696,8 @@ export class Game {
     status.dataset.status = autoplay.status;
     status.querySelector('.autoplay-remaining').textContent =
       autoplay.status === 'active'
-        ? `Autoplay: ${autoplay.remaining} of ${autoplay.total} rounds left`
-        : `Autoplay ending (${autoplay.remaining} left)`;
+        ? t('autoplay.remaining', { remaining: autoplay.remaining, total: autoplay.total })
+        : t('autoplay.ending', { remaining: autoplay.remaining });
     this.root.dataset.state = 'autoplay';
   }
 
@@ -714,7 +714,7 @@ export class Game {
     try {
       const stopped = await this.request(`/api/autoplay/${id}/stop`, null);
       if (this.autoplay?.id === id) this.updateAutoplay(stopped);
-      else this.app.messages.notice('Autoplay stopped.');
+      else this.app.messages.notice(t('autoplay.stopped_short'));
     } catch (error) {
       this.app.handleError(error);
     }
@@ -737,7 +737,7 @@ export class Game {
   toggleTurbo() {
     this.motion.setTurbo(!this.motion.turbo);
     this.turboButton.setAttribute('aria-pressed', String(this.motion.turbo));
-    announce(this.motion.turbo ? 'Turbo on' : 'Turbo off');
+    announce(t(this.motion.turbo ? 'game.turbo_on' : 'game.turbo_off'));
   }
 
   openMenu() {

@@ -5,44 +5,44 @@
 import { cardFace } from './art/cards.js';
 import { Dialog } from './dialog.js';
 import { h, label } from './dom.js';
-import { t } from './messages.js';
+import { describe, formatDate, has, t } from './messages.js';
 import { ReelGrid } from './reels.js';
 
-const ACTION_LABEL = { spin: 'Spin', free_spin: 'Free spin', collect: 'Collect', auto_resolve: 'Resolved automatically' };
+/** The steps' names, by the server's action: keys of the message catalogue. */
+const ACTION_LABEL = { spin: 'history.action_spin', free_spin: 'history.action_free_spin', collect: 'history.action_collect', auto_resolve: 'history.action_auto_resolve' };
 
 export class HistoryDialog {
   constructor(game) {
     this.game = game;
     this.money = game.money;
-    this.dialog = new Dialog({ id: 'history-dialog', title: 'History', cls: `dialog-wide theme-${game.ui.theme}` });
+    this.dialog = new Dialog({ id: 'history-dialog', title: t('history.title'), cls: `dialog-wide theme-${game.ui.theme}` });
     game.dialogs.push(this.dialog);
-    this.time = new Intl.DateTimeFormat(game.money.locale, { dateStyle: 'short', timeStyle: 'medium' });
   }
 
   async open() {
-    this.dialog.heading.textContent = `${this.game.name} — last rounds`;
-    this.dialog.body.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
+    this.dialog.heading.textContent = t('history.last_rounds', { game: this.game.name });
+    this.dialog.body.replaceChildren(h('p', { class: 'loading' }, t('history.loading')));
     this.dialog.show();
     try {
       const data = await this.game.api.get(`/api/history/rounds?game=${encodeURIComponent(this.game.id)}&limit=10`);
       this.rounds = data.rounds;
       this.renderList();
     } catch (error) {
-      this.dialog.body.replaceChildren(h('p', { class: 'form-error' }, error.message));
+      this.dialog.body.replaceChildren(h('p', { class: 'form-error' }, describe(error)));
     }
   }
 
   renderList() {
     const { money } = this;
     if (!this.rounds.length) {
-      this.dialog.body.replaceChildren(h('p', {}, 'No rounds yet.'));
+      this.dialog.body.replaceChildren(h('p', {}, t('history.none')));
       return;
     }
     const rows = this.rounds.map((r, i) =>
       h(
         'tr',
         { class: 'history-row', dataset: { roundId: r.round_id, status: r.status } },
-        h('td', { class: 'history-time' }, this.time.format(new Date(r.created_ms))),
+        h('td', { class: 'history-time' }, formatDate(new Date(r.created_ms), this.game.market.locale, { dateStyle: 'short', timeStyle: 'medium' })),
         // the labels name the figures where a narrow screen shows a row as a card
         h('td', { class: 'num history-bet', dataset: { label: t('game.bet') } }, money.format(r.bet_minor)),
         h('td', { class: 'num history-win', dataset: { minor: r.win_minor, label: t('game.win') } }, money.format(r.win_minor)),
@@ -50,7 +50,7 @@ export class HistoryDialog {
         h(
           'td',
           { class: 'history-replay' },
-          h('button', { type: 'button', class: 'btn btn-small replay-open', onclick: () => this.replay(i) }, 'Replay'),
+          h('button', { type: 'button', class: 'btn btn-small replay-open', onclick: () => this.replay(i) }, t('history.replay')),
         ),
       ),
     );
@@ -58,7 +58,7 @@ export class HistoryDialog {
       h(
         'table',
         { class: 'history-table' },
-        h('thead', {}, h('tr', {}, ...['Time', 'Bet', 'Win', 'Round', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...[t('history.time'), t('game.bet'), t('game.win'), t('history.round'), ''].map((text) => h('th', { scope: 'col' }, text)))),
         h('tbody', {}, ...rows),
       ),
     );
@@ -66,12 +66,13 @@ export class HistoryDialog {
 
   summary(record) {
     const view = record.round;
-    const parts = [record.status === 'open' ? 'in progress' : record.status];
+    const status = `history.status_${record.status}`;
+    const parts = [has(status) ? t(status) : record.status];
     const free = (view.spins ?? []).filter((s) => s.kind === 'free').length;
-    if (free) parts.push(`${free} free spins`);
-    if (view.gambles?.length) parts.push(`${view.gambles.length} gamble${view.gambles.length > 1 ? 's' : ''}`);
+    if (free) parts.push(t('history.free_spins', { count: free }));
+    if (view.gambles?.length) parts.push(t('history.gambles', { count: view.gambles.length }));
     const jackpots = (view.spins ?? []).flatMap((s) => s.gems ?? []).filter((g) => g.reveal === 'jackpot');
-    if (jackpots.length) parts.push(jackpots.map((g) => `${label(g.jackpot)} jackpot`).join(', '));
+    if (jackpots.length) parts.push(jackpots.map((g) => t('history.jackpot', { pot: label(g.jackpot) })).join(', '));
     return parts.join(' · ');
   }
 
@@ -97,15 +98,15 @@ export class HistoryDialog {
         h('li', {}, h('button', { type: 'button', class: 'replay-step', dataset: { seq: step.seq }, onclick: () => show(i) }, `${i + 1}. ${this.actionLabel(step.action)}`)),
       ),
     );
-    const prev = h('button', { type: 'button', class: 'btn btn-small', id: 'replay-prev', onclick: () => show(at - 1) }, '‹ Previous');
-    const next = h('button', { type: 'button', class: 'btn btn-small', id: 'replay-next', onclick: () => show(at + 1) }, 'Next ›');
-    const back = h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.renderList() }, '‹ All rounds');
+    const prev = h('button', { type: 'button', class: 'btn btn-small', id: 'replay-prev', onclick: () => show(at - 1) }, t('history.previous'));
+    const next = h('button', { type: 'button', class: 'btn btn-small', id: 'replay-next', onclick: () => show(at + 1) }, t('history.next'));
+    const back = h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.renderList() }, t('history.all_rounds'));
     const stage = h('div', { class: `replay-stage theme-${ui.theme}` }, grid.element);
     const show = (i) => {
       at = Math.max(0, Math.min(steps.length - 1, i));
       const step = steps[at];
       const view = step.view;
-      title.textContent = `Step ${at + 1} of ${steps.length}: ${this.actionLabel(step.action)} · balance after ${this.money.format(step.balance_after_minor)}`;
+      title.textContent = t('history.step', { step: at + 1, steps: steps.length, action: this.actionLabel(step.action), balance: this.money.format(step.balance_after_minor) });
       for (const [j, li] of [...stepList.children].entries()) li.firstChild.setAttribute('aria-current', j === at ? 'step' : 'false');
       prev.disabled = at === 0;
       next.disabled = at === steps.length - 1;
@@ -118,7 +119,7 @@ export class HistoryDialog {
       }
       detail.replaceChildren(...this.describeStep(step, view, spin, gamble));
     };
-    this.dialog.heading.textContent = `${this.game.name} — round ${record.round_id.slice(0, 8)}`;
+    this.dialog.heading.textContent = t('history.round_heading', { game: this.game.name, round: record.round_id.slice(0, 8) });
     this.dialog.body.replaceChildren(
       h(
         'div',
@@ -134,8 +135,13 @@ export class HistoryDialog {
   }
 
   actionLabel(action) {
-    if (action.startsWith('gamble ')) return `Gamble ${action.slice(7)}`;
-    return ACTION_LABEL[action] ?? label(action);
+    if (action.startsWith('gamble ')) return t('history.action_gamble', { choice: this.choiceLabel(action.slice(7)) });
+    return ACTION_LABEL[action] ? t(ACTION_LABEL[action]) : label(action);
+  }
+
+  /** A gamble choice ("red", "spades") in the player's language. */
+  choiceLabel(choice) {
+    return has(`gamble.choice_${choice}`) ? t(`gamble.choice_${choice}`) : label(choice);
   }
 
   describeStep(step, view, spin, gamble) {
@@ -145,24 +151,25 @@ export class HistoryDialog {
     if (gamble) {
       out.push(
         h('div', { class: 'replay-card', html: cardFace(gamble.card) }),
-        h('p', {}, `Guessed ${gamble.choice}; the card was ${gamble.card}: ${gamble.won ? 'won' : 'lost'}.`),
+        h('p', {}, t(gamble.won ? 'history.gamble_result_won' : 'history.gamble_result_lost', { choice: this.choiceLabel(gamble.choice), card: gamble.card })),
       );
     }
     if (spin && !gamble) {
       const items = ui.winItems(view);
-      out.push(h('p', {}, items.length ? `This spin: ${items.map((i) => i.text).join('; ')}.` : 'No win on this spin.'));
-      if (spin.reveals?.length) out.push(h('p', {}, `The eggs revealed ${spin.reveals.join(' + ')} = ${view.free_spins_awarded} free spins.`));
-      if (spin.kind === 'free' && spin.spins_added) out.push(h('p', {}, `${spin.spins_added} egg${spin.spins_added > 1 ? 's' : ''}: +${spin.spins_added} free spins.`));
+      out.push(h('p', {}, items.length ? t('history.this_spin', { items: items.map((i) => i.text).join('; ') }) : t('history.no_win')));
+      if (spin.reveals?.length) out.push(h('p', {}, t('history.eggs', { reveals: spin.reveals.join(' + '), count: view.free_spins_awarded })));
+      if (spin.kind === 'free' && spin.spins_added) out.push(h('p', {}, t('history.eggs_added', { count: spin.spins_added })));
       for (const gem of spin.gems ?? []) {
-        const what = gem.reveal === 'jackpot' ? `the ${label(gem.jackpot)} jackpot (${money.format(gem.jackpot_bets * view.bet_minor)})` : label(gem.reveal);
-        out.push(h('p', {}, `Gem on reel ${gem.reel}: the ${label(gem.jackpot)} pot rose to ${money.format(gem.pot_after * view.bet_minor)} and revealed ${what}.`));
+        const reveal = `gem.reveal_${gem.reveal}`;
+        const what = gem.reveal === 'jackpot' ? t('history.gem_jackpot', { pot: label(gem.jackpot), amount: money.format(gem.jackpot_bets * view.bet_minor) }) : has(reveal) ? t(reveal) : label(gem.reveal);
+        out.push(h('p', {}, t('history.gem', { reel: gem.reel, pot: label(gem.jackpot), amount: money.format(gem.pot_after * view.bet_minor), what })));
       }
-      if (spin.level) out.push(h('p', {}, `Free spins level ${spin.level}, ${spin.multiplier}x multiplier.`));
-      if (view.free_spins_remaining !== undefined && view.phase === 'free_spins') out.push(h('p', {}, `${view.free_spins_remaining} free spins left.`));
-      if (view.level_spins_left !== undefined && view.phase === 'free_spins') out.push(h('p', {}, `${view.level_spins_left} spins left on level ${view.level}.`));
+      if (spin.level) out.push(h('p', {}, t('history.level', { level: spin.level, multiplier: spin.multiplier })));
+      if (view.free_spins_remaining !== undefined && view.phase === 'free_spins') out.push(h('p', {}, t('history.free_spins_left', { count: view.free_spins_remaining })));
+      if (view.level_spins_left !== undefined && view.phase === 'free_spins') out.push(h('p', {}, t('history.level_spins_left', { count: view.level_spins_left, level: view.level })));
     }
-    if (step.action === 'collect') out.push(h('p', {}, `Collected ${money.format(view.win_minor)}.`));
-    out.push(h('p', { class: 'replay-win' }, `Round win so far: ${money.format(ui.roundWinMinor(view))}`));
+    if (step.action === 'collect') out.push(h('p', {}, t('history.collected', { amount: money.format(view.win_minor) })));
+    out.push(h('p', { class: 'replay-win' }, t('history.round_win', { amount: money.format(ui.roundWinMinor(view)) })));
     return out;
   }
 }

@@ -8,7 +8,7 @@
  */
 import { Dialog } from './dialog.js';
 import { h } from './dom.js';
-import { t } from './messages.js';
+import { language, LANGUAGES, rememberLanguage, t } from './messages.js';
 
 const SLOTS = ['sound', 'settings'];
 
@@ -34,8 +34,14 @@ export class GameMenu {
       onchange: (event) => game.motion.setReduced(event.target.checked),
     });
     reduce.checked = game.motion.reduced;
+    const languages = h(
+      'select',
+      { id: 'setting-language', onchange: (event) => this.changeLanguage(event.target.value) },
+      ...LANGUAGES.map((code) => h('option', { value: code, lang: code, selected: code === language() }, t(`language.${code}`))),
+    );
     this.slots.settings.append(
       h('label', { class: 'check' }, reduce, ' ', t('settings.reduce_motion')),
+      h('label', { class: 'setting-language' }, t('settings.language'), ' ', languages),
       h('p', { class: 'menu-keys' }, t('menu.keys')),
     );
     this.dialog.body.append(
@@ -66,6 +72,18 @@ export class GameMenu {
 
   open() {
     this.dialog.show();
+  }
+
+  /**
+   * The player chose a language: remembered, then the page loads again in it (the session
+   * and any open round are kept; an address `lang` is dropped, or it would decide again).
+   */
+  changeLanguage(code) {
+    rememberLanguage(code);
+    const address = new URL(window.location.href);
+    address.searchParams.delete('lang');
+    window.location.replace(address.href);
+    if (address.href === window.location.href) window.location.reload();
   }
 
   close() {

@@ -12,19 +12,26 @@ export function minorToDecimal(minor, exponent) {
   return negative ? `-${text}` : text;
 }
 
-export class AmountError extends Error {}
+/** An amount the player typed that is not one: `key` and `params` name the problem in the message catalogue. */
+export class AmountError extends Error {
+  constructor(key, params, message) {
+    super(message);
+    this.key = key;
+    this.params = params;
+  }
+}
 
 /** A decimal string ("10", "10.5", "10,50") -> integer minor units; refuses fractions of a unit. */
 export function decimalToMinor(text, exponent) {
   const clean = String(text).trim().replace(/\s/g, '');
   const match = /^(\d+)(?:[.,](\d*))?$/.exec(clean);
-  if (!match) throw new AmountError(`"${text}" is not an amount`);
+  if (!match) throw new AmountError('amount.not_amount', { text }, `"${text}" is not an amount`);
   const fraction = match[2] ?? '';
   if (fraction.length > exponent && /[1-9]/.test(fraction.slice(exponent))) {
-    throw new AmountError(`"${text}" has more than ${exponent} decimals`);
+    throw new AmountError('amount.too_many_decimals', { text, decimals: exponent }, `"${text}" has more than ${exponent} decimals`);
   }
   const minor = Number(match[1] + fraction.slice(0, exponent).padEnd(exponent, '0'));
-  if (!Number.isSafeInteger(minor)) throw new AmountError(`"${text}" is too large`);
+  if (!Number.isSafeInteger(minor)) throw new AmountError('amount.too_large', { text }, `"${text}" is too large`);
   return minor;
 }
 

@@ -4,6 +4,7 @@
  * paylines are drawn over the window through the centres of the cells they cross.
  */
 import { h, sleep } from './dom.js';
+import { t } from './messages.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const FILLER_CELLS = 9;
@@ -155,7 +156,7 @@ export class ReelGrid {
   describe() {
     if (!this.screen) return;
     const rows = this.screen.map((row, i) => `row ${i + 1}: ${row.map((s) => this.name(s)).join(', ')}`);
-    this.element.setAttribute('aria-label', `Reels. ${rows.join('; ')}`);
+    this.element.setAttribute('aria-label', t('reels.label', { rows: rows.join('; ') }));
   }
 
   mark(positions, cls) {

@@ -5,6 +5,7 @@
 import { symbolSvg } from './art/sprite.js';
 import { Dialog } from './dialog.js';
 import { h, label } from './dom.js';
+import { t } from './messages.js';
 import { paylineDiagram } from './paylines.js';
 
 const SECTION_TITLES = {
@@ -27,7 +28,7 @@ const TABLE_TITLES = {
 export class RulesDialog {
   constructor(game) {
     this.game = game;
-    this.dialog = new Dialog({ id: 'rules-dialog', title: 'Paytable & rules', cls: `dialog-wide theme-${game.ui.theme}` });
+    this.dialog = new Dialog({ id: 'rules-dialog', title: t('rules.title'), cls: `dialog-wide theme-${game.ui.theme}` });
     game.dialogs.push(this.dialog);
   }
 
@@ -131,7 +132,7 @@ export class RulesDialog {
         { class: 'payline-grid', html: doc.paylines.map((shape, i) => paylineDiagram(i + 1, shape, doc.rows)).join('') },
       ),
     );
-    this.dialog.heading.textContent = `${doc.name} — paytable & rules`;
+    this.dialog.heading.textContent = t('rules.heading', { game: doc.name });
     this.dialog.body.replaceChildren(...parts);
   }
 

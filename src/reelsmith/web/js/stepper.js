@@ -4,6 +4,7 @@
  * from the value or from either button. Space is not the stepper's: it stays the game's key.
  */
 import { h } from './dom.js';
+import { t } from './messages.js';
 
 export class Stepper {
   /**
@@ -30,12 +31,12 @@ export class Stepper {
     });
     this.down = h(
       'button',
-      { type: 'button', class: 'stepper-btn', id: `${id}-down`, 'aria-label': `${label}: less`, onclick: () => this.step(-1) },
+      { type: 'button', class: 'stepper-btn', id: `${id}-down`, 'aria-label': t('stepper.less', { label }), onclick: () => this.step(-1) },
       '−',
     );
     this.up = h(
       'button',
-      { type: 'button', class: 'stepper-btn', id: `${id}-up`, 'aria-label': `${label}: more`, onclick: () => this.step(1) },
+      { type: 'button', class: 'stepper-btn', id: `${id}-up`, 'aria-label': t('stepper.more', { label }), onclick: () => this.step(1) },
       '+',
     );
     this.element = h(

@@ -78,7 +78,7 @@ export class SultanUi {
   mountControls(slot) {
     this.stepper = new Stepper({
       id: 'bet',
-      label: 'Bet',
+      label: t('game.bet'),
       values: this.bets,
       value: this.current,
       format: (v) => this.money.formatDecimal(v),
@@ -110,19 +110,19 @@ export class SultanUi {
       ),
     );
     this.potsCaption = h('p', { class: 'pots-caption' });
-    top.append(h('div', { class: 'pots', id: 'pots', role: 'group', 'aria-label': 'Gem jackpots' }, ...this.potEls), this.potsCaption);
+    top.append(h('div', { class: 'pots', id: 'pots', role: 'group', 'aria-label': t('sultan.pots') }, ...this.potEls), this.potsCaption);
 
     this.meter = h('div', { class: 'meter-spots', id: 'meter', dataset: { filled: '0' }, role: 'img' });
     for (let i = 0; i < this.spots; i += 1) {
       this.meter.append(h('span', { class: 'spot', html: symbolSvg('sultan', 'bonus') }));
     }
-    this.ladder = h('ol', { class: 'ladder', id: 'ladder', hidden: true, 'aria-label': 'Free spins levels' });
+    this.ladder = h('ol', { class: 'ladder', id: 'ladder', hidden: true, 'aria-label': t('sultan.ladder') });
     for (const level of this.levels) {
       this.ladder.append(
         h(
           'li',
           { class: 'ladder-level', dataset: { level: level.level } },
-          h('span', { class: 'ladder-name' }, `Level ${level.level}`),
+          h('span', { class: 'ladder-name' }, t('fs.ladder_level', { level: level.level })),
           h('span', { class: 'ladder-mult' }, level.multiplier),
         ),
       );
@@ -130,12 +130,12 @@ export class SultanUi {
     this.ladderStatus = h(
       'p',
       { class: 'ladder-status', id: 'ladder-status', hidden: true },
-      'Level ', h('b', { id: 'ladder-level' }, '1'),
+      t('sultan.level'), h('b', { id: 'ladder-level' }, '1'),
       ' · ', h('b', { id: 'ladder-multiplier' }, '1x'),
-      ' · ', h('b', { id: 'ladder-left', 'data-count': '0' }, '0'), ' spins left',
+      ' · ', h('b', { id: 'ladder-left', 'data-count': '0' }, '0'), t('sultan.spins_left'),
     );
     side.append(
-      h('div', { class: 'collection' }, h('span', { class: 'collection-label' }, 'Bonus meter'), this.meter),
+      h('div', { class: 'collection' }, h('span', { class: 'collection-label' }, t('sultan.meter')), this.meter),
       this.ladder,
       this.ladderStatus,
     );
@@ -158,15 +158,15 @@ export class SultanUi {
     potsMinor.forEach((minor, i) => this.setPot(i, minor));
     capsMinor.forEach((cap, i) => {
       this.capMinor[i] = cap;
-      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, 'won by '), this.money.format(cap));
+      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('sultan.won_by')), this.money.format(cap));
       this.potEls[i].dataset.capMinor = String(cap);
     });
-    this.potsCaption.textContent = `Jackpots for the ${this.money.formatDecimal(this.current)} bet`;
+    this.potsCaption.textContent = t('sultan.pots_caption', { bet: this.money.formatDecimal(this.current) });
   }
 
   setMeter(filled) {
     this.meter.dataset.filled = String(filled);
-    this.meter.setAttribute('aria-label', `Bonus meter: ${filled} of ${this.spots} spots`);
+    this.meter.setAttribute('aria-label', t('sultan.meter_label', { filled, spots: this.spots }));
     [...this.meter.children].forEach((spot, i) => spot.classList.toggle('filled', i < filled));
   }
 
@@ -258,7 +258,7 @@ export class SultanUi {
     if (gem.reveal === 'wild_reel') {
       for (let row = 0; row < game.grid.rows; row += 1) game.grid.setCell(row, reel, 'wild', 'reveal');
       game.grid.columns[reel].column.classList.add('wild-reel');
-      announce(`Wild reel on reel ${gem.reel}`);
+      announce(t('sultan.wild_reel_on', { reel: gem.reel }));
       await this.wildReelMoment(reel);
       return;
     }
@@ -328,7 +328,7 @@ export class SultanUi {
       particles: true,
       sound: 'jackpot',
     });
-    announce(`${label(gem.jackpot)} jackpot! ${this.money.format(amount)}`);
+    announce(t('sultan.jackpot_announce', { pot: label(gem.jackpot), amount: this.money.format(amount) }));
     grid.show(screen);
     wildReels.forEach((on, r) => grid.columns[r].column.classList.toggle('wild-reel', on));
     grid.cellAt(gem.row, reel)?.classList.add('jackpot-gem');
@@ -478,14 +478,14 @@ export class SultanUi {
       positions: w.positions,
       minor: this.coinsMinor(w.coins, round),
       label: t('win.line', { line: w.line }),
-      text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(this.coinsMinor(w.coins, round))}${spin.multiplier > 1 ? ` (${spin.multiplier}x)` : ''}`,
+      text: t(spin.multiplier > 1 ? 'win.line_text_multiplied' : 'win.line_text', { line: w.line, count: w.count, symbol: this.name(w.symbol), amount: this.money.format(this.coinsMinor(w.coins, round)), multiplier: spin.multiplier }),
     }));
     for (const gem of spin.gems.filter((g) => g.reveal === 'jackpot')) {
       items.push({
         positions: [[gem.row, gem.reel - 1]],
         minor: gem.jackpot_bets * round.bet_minor,
         label: t('feature.jackpot_won', { pot: label(gem.jackpot) }),
-        text: `${label(gem.jackpot)} jackpot pays ${this.money.format(gem.jackpot_bets * round.bet_minor)}`,
+        text: t('sultan.jackpot_pays', { pot: label(gem.jackpot), amount: this.money.format(gem.jackpot_bets * round.bet_minor) }),
       });
     }
     return items;

@@ -4,14 +4,16 @@
  */
 import { cardBack, cardFace, suitIcon } from '../art/cards.js';
 import { announce, h, sleep } from '../dom.js';
+import { t } from '../messages.js';
 
+/** The choices' names: keys of the message catalogue. */
 const CHOICE_LABEL = {
-  red: 'Red',
-  black: 'Black',
-  hearts: 'Hearts',
-  diamonds: 'Diamonds',
-  clubs: 'Clubs',
-  spades: 'Spades',
+  red: 'gamble.choice_red',
+  black: 'gamble.choice_black',
+  hearts: 'gamble.choice_hearts',
+  diamonds: 'gamble.choice_diamonds',
+  clubs: 'gamble.choice_clubs',
+  spades: 'gamble.choice_spades',
 };
 const COLOURS = ['red', 'black'];
 
@@ -35,29 +37,29 @@ export class GambleScreen {
     this.left = h('b', { id: 'gambles-left' });
     this.max = h('b', { id: 'gambles-max' });
     this.limit = h('b', { id: 'gamble-limit' });
-    this.colours = h('div', { class: 'gamble-group', role: 'group', 'aria-label': 'Guess the colour' });
-    this.suits = h('div', { class: 'gamble-group', role: 'group', 'aria-label': 'Guess the suit' });
+    this.colours = h('div', { class: 'gamble-group', role: 'group', 'aria-label': t('gamble.guess_colour') });
+    this.suits = h('div', { class: 'gamble-group', role: 'group', 'aria-label': t('gamble.guess_suit') });
     this.result = h('p', { class: 'gamble-result', id: 'gamble-result', 'aria-live': 'assertive' });
-    this.history = h('ol', { class: 'gamble-history', 'aria-label': 'Cards drawn this round' });
+    this.history = h('ol', { class: 'gamble-history', 'aria-label': t('gamble.cards_drawn') });
     this.collectButton = h(
       'button',
       { type: 'button', id: 'collect', class: 'btn btn-accent', onclick: () => this.collect() },
-      'Collect',
+      t('gamble.collect'),
     );
     this.element = h(
       'div',
-      { class: 'gamble', role: 'dialog', 'aria-modal': 'false', 'aria-label': 'Gamble', id: 'gamble-screen' },
+      { class: 'gamble', role: 'dialog', 'aria-modal': 'false', 'aria-label': t('gamble.title'), id: 'gamble-screen' },
       this.card,
       h(
         'div',
         { class: 'gamble-panel' },
-        h('h2', { class: 'gamble-title' }, 'Gamble'),
-        h('p', { class: 'gamble-stake-line' }, 'At stake ', this.stake),
+        h('h2', { class: 'gamble-title' }, t('gamble.title')),
+        h('p', { class: 'gamble-stake-line' }, t('gamble.at_stake'), this.stake),
         this.odds,
         h(
           'p',
           { class: 'gamble-limits' },
-          'Gambles left ', this.left, ' of ', this.max, ' · limit ', this.limit,
+          t('gamble.left'), this.left, t('fs.of'), this.max, t('gamble.limit'), this.limit,
         ),
         this.colours,
         this.suits,
@@ -85,7 +87,7 @@ export class GambleScreen {
     const stake = round.win_minor;
     this.stake.textContent = this.money.format(stake);
     this.stake.dataset.minor = String(stake);
-    this.odds.textContent = `Colour wins ${this.money.format(stake * this.colourX)} · suit wins ${this.money.format(stake * this.suitX)}`;
+    this.odds.textContent = t('gamble.odds', { colour: this.money.format(stake * this.colourX), suit: this.money.format(stake * this.suitX) });
     const left = Math.max(0, round.max_gambles - round.gambles.length);
     this.left.textContent = String(left);
     this.left.dataset.count = String(left);
@@ -105,14 +107,14 @@ export class GambleScreen {
           onclick: () => this.choose(choice),
         },
         COLOURS.includes(choice) ? h('span', { class: `swatch swatch-${choice}`, 'aria-hidden': 'true' }) : h('span', { html: suitIcon(choice) }),
-        CHOICE_LABEL[choice] ?? choice,
+        CHOICE_LABEL[choice] ? t(CHOICE_LABEL[choice]) : choice,
       );
     this.colours.replaceChildren(...offered.filter((c) => COLOURS.includes(c)).map(button));
     this.suits.replaceChildren(...offered.filter((c) => !COLOURS.includes(c)).map(button));
     this.colours.hidden = !this.colours.children.length;
     this.suits.hidden = !this.suits.children.length;
     this.collectButton.disabled = busy || !round.actions_allowed.includes('collect');
-    this.collectButton.textContent = `Collect ${this.money.format(stake)}`;
+    this.collectButton.textContent = t('gamble.collect_amount', { amount: this.money.format(stake) });
     this.history.replaceChildren(
       ...round.gambles.map((g) =>
         h('li', { class: g.won ? 'won' : 'lost', title: `${g.choice}: ${g.card}` }, h('span', { html: cardFace(g.card) })),

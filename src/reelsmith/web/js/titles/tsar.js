@@ -108,7 +108,7 @@ export class TsarUi {
     const range = ({ min, max }) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
     this.lines = new Stepper({
       id: 'lines',
-      label: 'Paylines',
+      label: t('tsar.paylines'),
       values: range(this.limits.lines),
       value: this.current.lines,
       format: (v) => String(v),
@@ -117,7 +117,7 @@ export class TsarUi {
     });
     this.coins = new Stepper({
       id: 'coins',
-      label: 'Coins per line',
+      label: t('tsar.coins_per_line'),
       values: range(this.limits.coins_per_line),
       value: this.current.coins_per_line,
       format: (v) => String(v),
@@ -126,7 +126,7 @@ export class TsarUi {
     });
     this.size = new Stepper({
       id: 'coin-size',
-      label: 'Coin size',
+      label: t('tsar.coin_size'),
       values: this.coinSizes,
       value: this.current.coin_size,
       format: (v) => this.money.formatDecimal(v),
@@ -153,12 +153,12 @@ export class TsarUi {
     this.counter = h(
       'div',
       { class: 'fs-counter', id: 'free-spins', hidden: true },
-      h('span', { class: 'fs-title' }, 'Free spins'),
+      h('span', { class: 'fs-title' }, t('fs.title')),
       h(
         'span',
         { class: 'fs-figures' },
-        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), ' left'),
-        h('span', { class: 'fs-of' }, ' of ', h('b', { id: 'free-spins-total' }, '0')),
+        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), t('fs.left')),
+        h('span', { class: 'fs-of' }, t('fs.of'), h('b', { id: 'free-spins-total' }, '0')),
         h('span', { class: 'fs-plus', id: 'free-spins-plus', 'aria-live': 'polite' }),
       ),
       h('span', { class: 'fs-win' }, `${t('fs.won')} `, h('output', { id: 'free-spins-win', 'data-minor': '0' }, this.money.format(0))),
@@ -166,9 +166,9 @@ export class TsarUi {
     this.offer = h(
       'div',
       { class: 'gamble-offer', id: 'gamble-offer', hidden: true },
-      h('span', { class: 'gamble-offer-text' }, 'Gamble your win?'),
-      h('button', { type: 'button', id: 'gamble', class: 'btn btn-accent', onclick: () => this.openGamble() }, 'Gamble'),
-      h('button', { type: 'button', id: 'collect-offer', class: 'btn', onclick: () => this.game.collect() }, 'Collect'),
+      h('span', { class: 'gamble-offer-text' }, t('gamble.offer')),
+      h('button', { type: 'button', id: 'gamble', class: 'btn btn-accent', onclick: () => this.openGamble() }, t('gamble.title')),
+      h('button', { type: 'button', id: 'collect-offer', class: 'btn', onclick: () => this.game.collect() }, t('gamble.collect')),
     );
     side.append(this.counter, this.offer);
     this.gambleScreen = new GambleScreen(this.game, this, overlay);
@@ -267,11 +267,11 @@ export class TsarUi {
       total += value;
       game.sound.play('reveal', { n: i });
       const badge = game.grid.badge(row, reel, String(value), 'egg-reveal');
-      badge?.setAttribute('aria-label', `This egg reveals ${value} free spins`);
+      badge?.setAttribute('aria-label', t('tsar.egg_reveals', { count: value }));
       this.renderCounter({ left: total, total, winMinor: 0, plus: `+${value}` });
     }
     this.setCounter(round);
-    announce(`The eggs reveal ${spin.reveals.join(', ')}: ${round.free_spins_awarded} free spins.`);
+    announce(t('tsar.eggs_reveal', { reveals: spin.reveals.join(', '), count: round.free_spins_awarded }));
     await sleep(ms);
   }
 
@@ -363,14 +363,14 @@ export class TsarUi {
       positions: w.positions,
       minor: w.coins * size,
       label: t('win.line', { line: w.line }),
-      text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(w.coins * size)}`,
+      text: t('win.line_text', { line: w.line, count: w.count, symbol: this.name(w.symbol), amount: this.money.format(w.coins * size) }),
     }));
     if (spin.scatter_win) {
       items.push({
         positions: spin.egg_positions,
         minor: spin.scatter_win.coins * size,
         label: `${spin.scatter_win.count} × ${this.name('egg')}`,
-        text: `${spin.scatter_win.count} × ${this.name('egg')} scatter pays ${this.money.format(spin.scatter_win.coins * size)}`,
+        text: t('win.scatter_text', { count: spin.scatter_win.count, symbol: this.name('egg'), amount: this.money.format(spin.scatter_win.coins * size) }),
       });
     }
     return items;
@@ -385,7 +385,7 @@ export class TsarUi {
   offerGamble(round, { resumed }) {
     const offered = round.actions_allowed.some((a) => a.startsWith('gamble '));
     this.offer.hidden = !offered;
-    this.offer.querySelector('.gamble-offer-text').textContent = `Gamble ${this.money.format(round.win_minor)}?`;
+    this.offer.querySelector('.gamble-offer-text').textContent = t('gamble.offer_amount', { amount: this.money.format(round.win_minor) });
     if (resumed && round.gambles.length) this.openGamble();
   }
 
