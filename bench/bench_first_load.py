@@ -11,7 +11,8 @@ request the page sent (the API's included), the bytes each response took on the 
 (``encodedDataLength``: headers and the body as sent, compressed or not), and the time from
 the navigation's start until the game's Spin button can be pressed (the game idle, Spin
 enabled, the loading screen gone). A file the browser takes from its cache without asking
-the server is no request and no byte; a file it revalidates (a 304) is both. Each figure is the median of ``BENCH_LOADS`` loads (3).
+the server is no request and no byte; a file it revalidates (a 304) is both. Each figure is
+the median of ``BENCH_LOADS`` loads (3).
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ and the reality check, at a phone's size and a desktop's.
 What is "left English" is decided from the catalogues themselves: a word of an English text
 that no German text uses (``Spin``, ``Collect``, ``left``...), or a common English word; it
 must not appear in any text node the page shows, nor in the labels a screen reader reads.
-Symbol and pot names (the titles' data, from the rules document), the titles' names and numbers are not words of the
-catalogues and pass. The rules' own text (the rules dialog's body and the lobby's description
-of each title, from the rules document) is not the client's and stays English for now."""
+Symbol and pot names (the titles' data, from the rules document), the titles' names and
+numbers are not words of the catalogues and pass. The rules' own text (the rules dialog's
+body and the lobby's description of each title, from the rules document) is not the client's
+and stays English for now."""
 
 from __future__ import annotations
 
