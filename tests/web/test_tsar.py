@@ -256,6 +256,11 @@ def test_with_motion_the_reels_spin_reel_by_reel_and_the_win_counts_up(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The count-up draws one value per animation frame over its 350 ms (turbo): a browser
+    # short of CPU gives it one frame or two, and the win jumped to its total with no step
+    # between (seen under heavy load; reproduced with the CPU throttled 12 times). Playwright's
+    # clock runs the page's timers and frames at their own times, in order, whatever the load.
+    page.clock.install()
     try:
         player = server.new_player()
         open_game(page, server, player, GAME)  # turbo on: the same steps, shorter

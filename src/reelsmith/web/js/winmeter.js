@@ -39,9 +39,15 @@ export class WinMeter {
     }
     const start = performance.now();
     await new Promise((resolve) => {
-      // Animation frames stop in a background tab: a timer finishes the count regardless.
-      const timer = setTimeout(resolve, ms + 400);
+      // Animation frames stop in a background tab: a timer finishes the count regardless,
+      // and a frame that comes after it draws nothing (the total is shown already).
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        resolve();
+      }, ms + 400);
       const frame = (now) => {
+        if (settled) return undefined;
         if (token !== this.token) {
           clearTimeout(timer);
           return resolve();
