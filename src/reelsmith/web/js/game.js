@@ -544,7 +544,7 @@ export class Game {
     this.ui.setBet(resp.next_bet.to);
     this.updateBetOutput();
     this.app.messages.show(
-      `Your balance is below the bet, so the bet was lowered to ${resp.next_bet.total.formatted}.`,
+      t('game.next_bet_lowered', { bet: this.money.format(resp.next_bet.total.minor) }),
       { kind: 'warning' },
     );
   }
