@@ -1,9 +1,8 @@
 """Whole-game simulation speed of the generic catalogue kernel on one core, beside two
 baselines measured in the same run: the live engine's Python round loop
 (``catalogue_round.start_round`` / ``play_free_spin``) and the same kernel without its prefix
-tables (every payline evaluated on every screen). Days of the Tsar, whose model declares the
-catalogue, is timed on the generic kernel beside its own title-specific kernel, which the
-generic one replaces (both play the same rounds from the same stream, checked first).
+tables (every payline evaluated on every screen). Days of the Tsar and Aurora Fox, the shipped
+catalogue titles, are timed the same way on their own models.
 
 The titles are 5x3 slotopol games converted to catalogue models at run time from the shared
 corpus (``../shared/external/slotopol/``, or ``REELSMITH_SHARED_DIR``): NetEnt Spellcast (20
@@ -21,7 +20,6 @@ import importlib.util
 import sys
 import tempfile
 import time
-from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 
@@ -30,7 +28,6 @@ import numpy as np
 from reelsmith.analysis.kernel import S_WIN, KernelGame
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.analysis.tsar_simulation import KernelGame as TsarKernelGame
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import GameModel, load_model
@@ -39,6 +36,7 @@ from reelsmith.rng import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("netent-spellcast", "ct-discobabylon")
+TITLES = ("days-of-the-tsar", "aurora-fox")
 
 
 def corpus_converter() -> ModuleType:
@@ -61,7 +59,7 @@ def live_round(model: GameModel, bet: CoinBet, source: SeededSource) -> int:
     return played.win_coins
 
 
-def rate(game: KernelGame | TsarKernelGame, rounds: int, repeats: int) -> tuple[float, float]:
+def rate(game: KernelGame, rounds: int, repeats: int) -> tuple[float, float]:
     """Best rounds per CPU second over ``repeats`` runs, and the last run's RTP."""
     best = 0.0
     rtp = 0.0
@@ -80,13 +78,16 @@ def main() -> None:
     n_check, n_live, n_flat, n_kernel = 5_000, 5_000, 4_000_000, 20_000_000
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
+        models = []
         for name in GAMES:
             folder = Path(scratch) / name
             converter.convert(converter.CORPUS / f"{name}.json", folder)
-            model = load_model(folder)
+            models.append((name, load_model(folder)))
+        models += [(title, load_game(title)) for title in TITLES]
+        for name, model in models:
             game = KernelGame.build(model)
             flat = KernelGame.build(model, depth=0)
-            bet = CoinBet(model.line_count, 1, Decimal("1.00"))
+            bet = CoinBet(model.line_count, 1, live.bet_options(model).default.coin_size)
 
             # Agreement first (this also compiles the kernel): same stream, same rounds.
             results, _draws, _, _ = game.trace(stream_state(np.random.SeedSequence(2024)), n_check)
@@ -106,16 +107,7 @@ def main() -> None:
             kernel_rate, rtp = rate(game, n_kernel, 3)
             rows.append((name, model.line_count, live_rate, flat_rate, kernel_rate, rtp, game))
 
-    tsar_model = load_game("days-of-the-tsar")
-    tsar = TsarKernelGame.build(tsar_model)
-    generic_tsar = KernelGame.build(tsar_model)
-    own, _ = tsar.trace(chunk_stream(2024, 0), n_check)
-    generic, _draws, _, _ = generic_tsar.trace(chunk_stream(2024, 0), n_check)
-    assert (own[:, 0] == generic[:, 0]).all(), "the two Days of the Tsar kernels differ"
-    tsar_rate, _ = rate(tsar, n_kernel, 3)
-    generic_tsar_rate, _ = rate(generic_tsar, n_kernel, 3)
-
-    print(f"{'whole game (free spins included), 5x3':<44}{'rounds/CPU s':>14}")
+    print(f"{'whole game (free spins included), 5x3, one coin per line':<44}{'rounds/CPU s':>14}")
     for name, lines, live_rate, flat_rate, kernel_rate, rtp, game in rows:
         depth = int(game.tables.depth[0])
         print(f"{name} ({lines} lines)")
@@ -126,12 +118,6 @@ def main() -> None:
             f"   x{kernel_rate / live_rate:,.0f} live, x{kernel_rate / flat_rate:.2f} no tables"
         )
         print(f"  (last run RTP {rtp:.4%})")
-    print("days-of-the-tsar (25 lines), its catalogue model")
-    print(f"  {'its own kernel (analysis.tsar_kernel)':<42}{tsar_rate:>14,.0f}")
-    print(
-        f"  {'generic kernel, prefix tables (depth 3)':<42}{generic_tsar_rate:>14,.0f}"
-        f"   x{generic_tsar_rate / tsar_rate:.2f} its own"
-    )
     print(
         f"(kernels: {n_kernel:,} rounds per run, best of 3; no tables: {n_flat:,}, best of 2; "
         f"live: {n_live:,} rounds)"

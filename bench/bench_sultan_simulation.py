@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
+from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
-from reelsmith.analysis.tsar_simulation import chunk_stream
 from reelsmith.games import load_game
 from reelsmith.games.sultan_spins.rules import WILD_REEL, sultan_rules
 

@@ -19,7 +19,7 @@ from collections import Counter
 import numpy as np
 from numba import njit
 
-from reelsmith.analysis.days_of_the_tsar import analyze_full
+from reelsmith.analysis.catalogue_exact import analyze_full
 from reelsmith.analysis.enumeration import enumerate_screens
 from reelsmith.engine.lines import count_symbol, evaluate_lines, fill_window
 from reelsmith.games import load_game

@@ -309,7 +309,6 @@ def play(
 ) -> None:
     """Play a title in the terminal with play money."""
     from reelsmith.rng import SeededSource, SystemSource
-    from reelsmith.terminal.days_of_the_tsar import TsarTerminal
     from reelsmith.terminal.sultan_spins import SultanTerminal
 
     loaded = _load(game, variant)
@@ -332,9 +331,7 @@ def play(
     from reelsmith.engine.catalogue import is_catalogue
     from reelsmith.terminal.catalogue import CatalogueTerminal
 
-    terminal: type = {"sultan-spins": SultanTerminal, "days-of-the-tsar": TsarTerminal}.get(
-        loaded.id, CatalogueTerminal
-    )
+    terminal: type = {"sultan-spins": SultanTerminal}.get(loaded.id, CatalogueTerminal)
     if terminal is CatalogueTerminal and not is_catalogue(loaded):
         fail(f"{loaded.name} cannot be played in the terminal: it is not a catalogue title")
     terminal(loaded, console, rng, start, read, variant=variant).run()

@@ -112,4 +112,4 @@ def test_simulate_json():
 def test_simulate_text_prints_a_random_seed():
     result = run("simulate", "days-of-the-tsar", "--spins", "50000", "--workers", "1")
     assert result.exit_code == 0, result.output
-    assert "seed" in result.stdout and "spins per second" in result.stdout
+    assert "seed" in result.stdout and "rounds per second" in result.stdout

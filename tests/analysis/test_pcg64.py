@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from reelsmith.analysis.pcg64 import bounded_block, raw_block, stream_state
-from reelsmith.analysis.tsar_simulation import chunk_stream
+from reelsmith.analysis.simulation import chunk_stream
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, 123456789])

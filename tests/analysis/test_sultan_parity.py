@@ -13,8 +13,8 @@ most main spins and whose pots hit every few gems, and 2,000 from a fresh player
 from __future__ import annotations
 
 from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
-from reelsmith.analysis.tsar_simulation import chunk_stream
 from reelsmith.games.sultan_spins import rules
 from reelsmith.games.sultan_spins.state import BetState
 from reelsmith.rng import Draw, ReplaySource

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_exact import analyze_full
 from reelsmith.analysis.sultan_simulation import (
     Z_99,
@@ -19,7 +20,6 @@ from reelsmith.analysis.sultan_simulation import (
     run_chunk,
     simulate,
 )
-from reelsmith.analysis.tsar_simulation import chunk_stream
 from reelsmith.games import game_folder
 
 GAME = "sultan-spins"

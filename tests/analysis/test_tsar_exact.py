@@ -1,5 +1,5 @@
-"""Exact analysis of Days of the Tsar: against brute force and seeded live play (the stored
-figures and the simulated 99% intervals are in tests/contract/test_figures.py)."""
+"""The generic exact analysis on Days of the Tsar: against brute force and seeded live play
+(the stored figures and the simulated 99% intervals are in tests/contract/test_figures.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reelsmith.analysis import days_of_the_tsar as exact
+from reelsmith.analysis.catalogue_exact import analyze_rtp
 from reelsmith.analysis.exact import analyze_line, scatter_count_ways
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.model import ReelSet, Variant
@@ -83,7 +83,7 @@ def test_scatter_distribution_equals_brute_force(tiny):
 def test_free_spin_count_follows_walds_identity(tiny):
     """Wald: E[free spins] = E[initial] / (1 - expected eggs per free spin). Checked against a
     seeded simulation of the tiny model's free spins, each started by a forced three-egg spin."""
-    figures = exact.analyze(tiny)
+    figures = analyze_rtp(tiny)
     base = tiny.variant().reel_sets["base"]
     trigger_stops = stops_with_eggs(tiny, base, (0, 1, 2))
     source = SeededSource(2024)
@@ -94,16 +94,21 @@ def test_free_spin_count_follows_walds_identity(tiny):
         round_ = tsar.start_round(tiny, bet, forced, variant="tiny")
         initial += round_.free_spins_awarded
         played += len(tsar.finish(tiny, round_, source).free_spins)
-    mean_initial = 3 * figures.reveal_mean
+    reveal = tiny.variant().parameters["egg_reveal"]
+    reveal_mean = Fraction(
+        sum(v * w for v, w in zip(reveal["values"], reveal["weights"], strict=True)),
+        sum(reveal["weights"]),
+    )
+    mean_initial = 3 * reveal_mean
     assert initial / n == pytest.approx(float(mean_initial), rel=0.03)
-    expected = mean_initial / (1 - figures.free_eggs_per_spin)
+    expected = mean_initial / (1 - figures.added_per_free_spin)
     assert played / n == pytest.approx(float(expected), rel=0.05)
 
 
 def test_base_game_components_agree_with_simulation(tsar_model):
     """Seeded live spins of the base game: line RTP, scatter RTP and trigger frequency each
     within 4.5 standard errors of the exact value."""
-    figures = exact.analyze(tsar_model)
+    figures = analyze_rtp(tsar_model)
     model = tsar_model
     reel_set = model.variant().reel_sets["base"]
     rng = np.random.default_rng(99)
@@ -133,7 +138,7 @@ def test_base_game_components_agree_with_simulation(tsar_model):
 
 def test_whole_game_agrees_with_simulation(tsar_model):
     """Seeded live rounds (free spins played out, no gamble): RTP within 4.5 standard errors."""
-    figures = exact.analyze(tsar_model)
+    figures = analyze_rtp(tsar_model)
     bet = tsar.tsar_rules(tsar_model).bets.default
     source = SeededSource(7)
     n = 20_000

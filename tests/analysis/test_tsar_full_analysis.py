@@ -1,4 +1,5 @@
-"""The complete exact analysis against independent routes on a small model.
+"""The generic complete exact analysis against independent routes on a small Days of the Tsar
+model.
 
 The base and free-spin screens are brute-forced through the live evaluator; the free spins are
 then solved as a Markov chain over "spins remaining" (linear systems, no branching argument,
@@ -13,7 +14,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reelsmith.analysis import days_of_the_tsar as tsar
+from reelsmith.analysis.catalogue_awards import AwardFigures
+from reelsmith.analysis.catalogue_exact import analyze_full
+from reelsmith.analysis.catalogue_report import analysis_document
 from tests.analysis.conftest import SMALL_REVEAL, brute_screens
 
 CAP = 400  # spins remaining beyond this are unreachable in double precision
@@ -87,17 +90,17 @@ def brute(small):
 
 
 def test_hit_frequency_and_base_moments(small, brute):
-    analysis = tsar.analyze_full(small)
+    analysis = analyze_full(small)
     (_, _, base_wins), _ = brute
     n = len(base_wins)
     assert analysis.hit_frequency == Fraction(sum(1 for w, _ in base_wins if w > 0), n)
-    assert analysis.base_moments.mean == Fraction(sum(w for w, _ in base_wins), 25 * n)
-    assert analysis.base_moments.second == Fraction(sum(w * w for w, _ in base_wins), 625 * n)
-    assert analysis.base_moments.max_win == max(w for w, _ in base_wins)
+    assert analysis.base.mean == Fraction(sum(w for w, _ in base_wins), 25 * n)
+    assert analysis.base.second == Fraction(sum(w * w for w, _ in base_wins), 625 * n)
+    assert analysis.base.max_win == max(w for w, _ in base_wins)
 
 
 def test_std_dev_equals_markov_chain(small, brute):
-    analysis = tsar.analyze_full(small)
+    analysis = analyze_full(small)
     (_, _, base_wins), (_, _, free_wins) = brute
     spin_joint: dict[tuple[float, int], float] = {}
     for win, eggs in free_wins:
@@ -122,7 +125,7 @@ def test_std_dev_equals_markov_chain(small, brute):
 
 
 def test_award_probabilities_per_game_equal_markov_chain(small, brute):
-    analysis = tsar.analyze_full(small)
+    analysis = analyze_full(small)
     (_, base_awards, base_wins), (_, free_awards, free_wins) = brute
     n_base, n_free = len(base_wins), len(free_wins)
     base_k = {k: sum(1 for _, e in base_wins if e == k) for k in range(6)}
@@ -150,7 +153,7 @@ def test_award_probabilities_per_game_equal_markov_chain(small, brute):
 
 
 def test_spins_per_trigger_distribution(small):
-    analysis = tsar.analyze_full(small)
+    analysis = analyze_full(small)
     dist = analysis.spins_per_trigger
     assert dist.sum() == pytest.approx(1, abs=1e-10)
     mean = float((np.arange(len(dist)) * dist).sum())
@@ -159,8 +162,8 @@ def test_spins_per_trigger_distribution(small):
 
 @pytest.mark.parametrize("variant_id", ["96.00", "94.00"])
 def test_shipped_variants_are_consistent_and_documented(tsar_model, variant_id):
-    analysis = tsar.analyze_full(tsar_model, variant_id)
-    doc = analysis.to_json()
+    analysis = analyze_full(tsar_model, variant_id)
+    doc = analysis_document(analysis)
     for key in (
         "rtp",
         "rtp_breakdown",
@@ -183,11 +186,11 @@ def test_shipped_variants_are_consistent_and_documented(tsar_model, variant_id):
 
 def test_gli_flag(tsar_model):
     """An award rarer than 1 in 100 million games is flagged (and only such an award)."""
-    award = tsar.AwardFigures(
+    award = AwardFigures(
         "line", "tsar", 5, 10000, 1e-10, 1e-9, 1e-9, 9.9e-9, Fraction(0), Fraction(0)
     )
     assert award.below_gli_limit
-    assert not tsar.AwardFigures(
+    assert not AwardFigures(
         "line", "tsar", 5, 10000, 1e-10, 1e-9, 1e-9, 1e-8, Fraction(0), Fraction(0)
     ).below_gli_limit
 
@@ -199,9 +202,9 @@ def test_strips_that_cannot_trigger_are_analysed_and_flagged(tsar_model):
 
     no_eggs = [strip.replace("egg", "nine") for strip in SMALL_FREE]
     model = make_variant(tsar_model, "dry", no_eggs, SMALL_FREE, SMALL_REVEAL)
-    analysis = tsar.analyze_full(model)
-    assert analysis.free_spins_frequency == 0 and analysis.figures.free_spins_rtp == 0
-    doc = analysis.to_json()
+    analysis = analyze_full(model)
+    assert analysis.figures.trigger_probability == 0 and analysis.figures.free_spins_rtp == 0
+    doc = analysis_document(analysis)
     assert doc["free_spins_every"] is None
     flagged = set(doc["gli_11"]["awards_rarer"])
     assert {"2 x egg", "3 x egg", "4 x egg", "5 x egg"} <= flagged

@@ -1,5 +1,5 @@
-"""Parity: the compiled whole-game kernel and live play give identical rounds for identical
-draws.
+"""Parity: the generic compiled kernel and Days of the Tsar's live engine (the one the game
+server plays) give identical rounds for identical draws.
 
 Each kernel round's draws (purpose, bound, value) are fed to the live engine
 (``rules.start_round`` then ``rules.finish``) through a ``ReplaySource``, which also checks that
@@ -10,25 +10,23 @@ shipped variants are replayed by the contract suite (tests/contract/test_parity.
 
 from __future__ import annotations
 
-from reelsmith.analysis import tsar_kernel as k
-from reelsmith.analysis.tsar_simulation import KernelGame, chunk_stream
+from reelsmith.analysis import kernel as k
+from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.games.days_of_the_tsar import rules
-from reelsmith.rng import Draw, ReplaySource
+from reelsmith.rng import ReplaySource
 
 
 def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
     """Replay ``rounds`` kernel rounds of stream ``chunk`` through live play; returns
     (rounds compared, triggers, free spins)."""
-    game = KernelGame.build(model, variant_id)
+    game = k.KernelGame.build(model, variant_id)
     bet = rules.tsar_rules(model).bets.default
     assert bet.lines == 25 and bet.coins_per_line == 1
     options = rules.RoundOptions(gamble_allowed=False)
     compared = triggers = free_spins = 0
-    results, draws = game.trace(chunk_stream(seed, chunk), rounds)
+    results, draws, _, _ = game.trace(chunk_stream(seed, chunk), rounds)
     for result, log in zip(results, draws, strict=True):
-        source = ReplaySource(
-            Draw(k.DRAW_PURPOSES[kind], int(bound), int(value)) for kind, bound, value in log
-        )
+        source = ReplaySource(game.draws_of(log))
         live = rules.finish(
             model, rules.start_round(model, bet, source, variant=variant_id, options=options),
             source,
@@ -45,6 +43,7 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
             len(live.free_spins),
             live.free_spins_win_coins,
             sum(s.eggs for s in live.free_spins),
+            sum(s.spins_added for s in live.free_spins),
         )
         assert observed == tuple(int(x) for x in result), (compared, observed, result)
         assert source.remaining == 0

@@ -1,5 +1,6 @@
-"""Tuning: a new variant file in a copy of the title's folder, within 0.01 percentage points
-of the target, verified by the exact analyzer, loadable, with its figures re-derivable."""
+"""Tuning Days of the Tsar with the generic tuner: a new variant file in a copy of the title's
+folder, within 0.01 percentage points of the target (and in the volatility class asked for),
+verified by the exact analyzer, loadable, with its figures re-derivable."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from reelsmith.analysis import days_of_the_tsar as exact
-from reelsmith.analysis.tsar_tuning import tune
+from reelsmith.analysis.catalogue import tune_title as tune
+from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
+from reelsmith.analysis.catalogue_tuning import variant_figures
 from reelsmith.cli import app
 from reelsmith.engine.model import load_model
 from reelsmith.games import game_folder
@@ -38,9 +40,9 @@ def check_written(folder, variant_id, target):
     model = load_model(folder)
     tsar_rules(model)  # the loader's checks: egg spacing, reveal table
     variant = model.variant(variant_id)
-    analysis = exact.analyze_full(model, variant_id)
+    analysis = analyze_full(model, variant_id)
     assert abs(analysis.rtp - Fraction(target) / 100) <= Fraction(1, 10_000)
-    assert variant.figures == exact.figures_from_analysis(analysis)
+    assert variant.figures == variant_figures(analysis)
     for reel_set in variant.reel_sets.values():
         for strip in reel_set.strips:
             eggs = np.flatnonzero(strip == model.scatter)
@@ -89,7 +91,7 @@ def test_tune_high_volatility(folder):
 
 def test_shipped_variants_are_medium_high_volatility(tsar_model):
     for variant_id in ("96.00", "94.00"):
-        analysis = exact.analyze_full(tsar_model, variant_id)
+        analysis = analyze_full(tsar_model, variant_id)
         assert analysis.volatility == "medium-high" and 5 <= analysis.std_dev < 10
 
 
@@ -132,22 +134,26 @@ def test_bad_tune_input_is_one_line(folder, extra, message):
 
 def test_reveal_weights_close_a_gap_the_strips_leave(tsar_model):
     """The last resort of the search: refined reveal weights, moved one unit at a time."""
-    from reelsmith.analysis.tsar_tuning import AIM, Strips, _refine_reveal
+    from reelsmith.analysis.catalogue_tuning import REVEAL_AIM, _State, refine_reveal
 
     start = tsar_model.variant("96.00")
     reveal = start.parameters["egg_reveal"]
-    state = Strips(
-        reel_sets={
+    state = _State(
+        model=tsar_model,
+        source=start,
+        variant_id="tuned",
+        strips={
             name: [[int(s) for s in strip] for strip in rs.strips]
             for name, rs in start.reel_sets.items()
         },
-        values=list(reveal["values"]),
         weights=list(reveal["weights"]),
     )
-    rtp_before = exact.analyze(tsar_model, "96.00").rtp
+    rtp_before = analyze_rtp(tsar_model, "96.00").rtp
     target = rtp_before + Fraction(3, 10_000)
-    rtp = _refine_reveal(tsar_model, state, target, "tuned")
+    rtp = refine_reveal(state, target)
+    assert state.weights is not None
     assert sum(state.weights) == 10 * sum(reveal["weights"])
     assert state.weights != [10 * w for w in reveal["weights"]]
-    assert abs(target - rtp) <= AIM
-    assert rtp == exact.analyze(state.model(tsar_model, "tuned"), "tuned").rtp
+    assert abs(target - rtp) <= REVEAL_AIM
+    assert rtp == analyze_rtp(state.tuned(), "tuned").rtp
+    assert state.tuned().variant("tuned").parameters["egg_reveal"]["values"] == reveal["values"]

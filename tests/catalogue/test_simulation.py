@@ -19,13 +19,11 @@ from reelsmith.analysis.simulation import (
     Z_99,
     ClusterError,
     check_cluster_address,
-    chunk_stream,
     run_chunk,
     simulate,
     simulate_catalogue,
 )
 from reelsmith.engine.model import GameModel, ModelError, load_model
-from reelsmith.games import load_game
 from tests.catalogue.slotopol import CORPUS, StatedFigures, convert, corpus_games
 from tests.catalogue.test_kernel_parity import write_comet, write_grid
 
@@ -73,21 +71,6 @@ def test_exact_rtp_inside_the_simulated_99_percent_interval(
         assert result.base_spin_std_dev == pytest.approx(
             stated[variant_id].sigma_base_spin, rel=0.03
         )
-
-
-def test_days_of_the_tsar_on_the_generic_kernel() -> None:
-    """The shipped title, simulated from its catalogue model: the rounds of its own kernel for
-    the same stream, and its exact RTP inside the simulated 99% interval."""
-    from reelsmith.analysis.tsar_simulation import KernelGame as TsarKernelGame
-
-    model = load_game("days-of-the-tsar")
-    own, _ = TsarKernelGame.build(model).trace(chunk_stream(3, 0), 20_000)
-    generic, _draws, _, _ = k.KernelGame.build(model).trace(chunk_stream(3, 0), 20_000)
-    assert generic[:, k.R_WIN].tolist() == own[:, 0].tolist()
-    assert generic[:, k.R_FREE_SPINS].tolist() == own[:, 5].tolist()
-    result = simulate(model, AGREEMENT_ROUNDS, SEED)
-    low, high = result.interval(Z_99)
-    assert low <= float(analyze_rtp(model).rtp) <= high
 
 
 def test_same_seed_same_result_whatever_the_workers(comet: GameModel) -> None:

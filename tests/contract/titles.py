@@ -125,26 +125,15 @@ class TsarAdapter:
     def kernel_rounds(
         self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
     ) -> tuple[Any, list[KernelRound]]:
-        from reelsmith.analysis import tsar_kernel as k
-        from reelsmith.analysis.tsar_simulation import KernelGame, chunk_stream
+        from reelsmith.analysis import kernel as k
+        from reelsmith.analysis.simulation import chunk_stream
 
-        game = KernelGame.build(model, variant_id)
-        results, logs = game.trace(chunk_stream(seed, chunk), rounds)
-        names = (
-            "win",
-            "base_line",
-            "base_scatter",
-            "base_eggs",
-            "awarded",
-            "free_spins",
-            "free_win",
-            "free_eggs",
-        )
-        assert len(names) == k.ROUND_FIELDS
+        game = k.KernelGame.build(model, variant_id)
+        results, logs, _, _ = game.trace(chunk_stream(seed, chunk), rounds)
         played = [
             KernelRound(
-                tuple(Draw(k.DRAW_PURPOSES[kind], int(b), int(v)) for kind, b, v in log),
-                {name: int(x) for name, x in zip(names, result, strict=True)},
+                tuple(game.draws_of(log)),
+                {name: int(x) for name, x in zip(k.ROUND_FIELD_NAMES, result, strict=True)},
             )
             for result, log in zip(results, logs, strict=True)
         ]
@@ -165,17 +154,19 @@ class TsarAdapter:
             "win": live.win_coins,
             "base_line": base.wins.line_coins,
             "base_scatter": base.wins.scatter_win.coins if base.wins.scatter_win else 0,
-            "base_eggs": base.eggs,
+            "base_triggers": base.eggs,
             "awarded": sum(base.reveals),
             "free_spins": len(live.free_spins),
             "free_win": live.free_spins_win_coins,
-            "free_eggs": sum(s.eggs for s in live.free_spins),
+            "free_triggers": sum(s.eggs for s in live.free_spins),
+            "added": sum(s.spins_added for s in live.free_spins),
         }, None
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
-        from reelsmith.analysis import days_of_the_tsar
+        from reelsmith.analysis.catalogue_exact import analyze_full
+        from reelsmith.analysis.catalogue_tuning import variant_figures
 
-        return days_of_the_tsar.variant_figures(model, variant_id)
+        return variant_figures(analyze_full(model, variant_id))
 
     def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
         return record["bet"], None, bool(record["options"]["gamble_allowed"])
@@ -258,8 +249,8 @@ class SultanAdapter:
         self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
     ) -> tuple[Any, list[KernelRound]]:
         from reelsmith.analysis import sultan_kernel as k
+        from reelsmith.analysis.simulation import chunk_stream
         from reelsmith.analysis.sultan_simulation import KernelGame
-        from reelsmith.analysis.tsar_simulation import chunk_stream
         from reelsmith.games.sultan_spins import rules
         from reelsmith.games.sultan_spins.state import BetState
 

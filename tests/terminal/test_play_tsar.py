@@ -1,4 +1,5 @@
-"""Terminal play of Days of the Tsar: the balance always adds up."""
+"""Terminal play of Days of the Tsar on the generic catalogue terminal: the balance always adds
+up, gambles included."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from decimal import Decimal
 
 from rich.console import Console
 
+from reelsmith.engine import catalogue_round as play
 from reelsmith.engine.bets import credits
-from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.rng import SeededSource
-from reelsmith.terminal.days_of_the_tsar import TsarTerminal
+from reelsmith.terminal.catalogue import CatalogueTerminal
 
 
 def _end():
@@ -39,7 +40,7 @@ def make_reader(commands, gamble_answers):
 def test_balance_is_start_minus_bets_plus_wins(tsar_model):
     console = Console(record=True, width=120)
     commands = ["l 20", "c 2", "z 0.05"] + ["s"] * 400
-    terminal = TsarTerminal(
+    terminal = CatalogueTerminal(
         tsar_model,
         console,
         SeededSource(12),
@@ -52,16 +53,17 @@ def test_balance_is_start_minus_bets_plus_wins(tsar_model):
     assert any(r.free_spins_awarded for r in history), "the session should include free spins"
     assert any(r.gambles for r in history)
     bets = sum(r.bet.total_credits for r in history)
-    wins = sum(r.paid_credits for r in history)
+    wins = sum(credits(r.paid_coins, r.bet.coin_size) for r in history)
     assert terminal.balance == Decimal("500.00") - bets + wins
     assert all(r.bet.total_coins == 40 and r.bet.coin_size == Decimal("0.05") for r in history)
     text = console.export_text()
-    assert "Free Spins bonus game" in text and "The card is the" in text
+    assert "start the free spins" in text and "The card is the" in text
+    assert "Fabergé Egg" in text and "revealed" in text
 
 
 def test_insufficient_balance_refuses_the_spin(tsar_model):
     console = Console(record=True, width=120)
-    terminal = TsarTerminal(
+    terminal = CatalogueTerminal(
         tsar_model, console, SeededSource(1), Decimal("0.10"), make_reader(["s"], ["c"])
     )
     terminal.run()
@@ -71,7 +73,7 @@ def test_insufficient_balance_refuses_the_spin(tsar_model):
 
 def test_bad_bet_commands_are_explained(tsar_model):
     console = Console(record=True, width=120)
-    terminal = TsarTerminal(
+    terminal = CatalogueTerminal(
         tsar_model,
         console,
         SeededSource(1),
@@ -84,7 +86,7 @@ def test_bad_bet_commands_are_explained(tsar_model):
     assert "coins needs a whole number" in text
     assert "coin size 0.07 is not offered" in text
     assert "Unknown command 'dance'" in text
-    assert terminal.bet == tsar.tsar_rules(tsar_model).bets.default
+    assert terminal.bet == play.bet_options(tsar_model).default
 
 
 def test_leaving_mid_round_completes_it(tsar_model):
@@ -94,11 +96,13 @@ def test_leaving_mid_round_completes_it(tsar_model):
 
         read = make_reader(["s"], [])  # one spin, then the input ends
 
-        terminal = TsarTerminal(tsar_model, console, SeededSource(seed), Decimal("10.00"), read)
+        terminal = CatalogueTerminal(
+            tsar_model, console, SeededSource(seed), Decimal("10.00"), read
+        )
         terminal.run()
         [round_] = terminal.history
         if round_.free_spins_awarded:
-            assert round_.phase is tsar.Phase.COMPLETE
+            assert round_.phase is play.Phase.COMPLETE
             assert len(round_.free_spins) == round_.free_spins_awarded
             assert terminal.balance == Decimal("10.00") - round_.bet.total_credits + credits(
                 round_.win_coins, round_.bet.coin_size
@@ -114,8 +118,10 @@ def test_malfunction_returns_the_bet(tsar_model):
             raise OSError("entropy source failed")
 
     console = Console(record=True, width=120)
-    terminal = TsarTerminal(tsar_model, console, Broken(), Decimal("10.00"), make_reader(["s"], []))
+    terminal = CatalogueTerminal(
+        tsar_model, console, Broken(), Decimal("10.00"), make_reader(["s"], [])
+    )
     terminal.run()
     assert terminal.balance == Decimal("10.00")
-    assert terminal.history[0].phase is tsar.Phase.VOIDED
+    assert terminal.history[0].phase is play.Phase.VOIDED
     assert "Malfunction: the round is void" in console.export_text()

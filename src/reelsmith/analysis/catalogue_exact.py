@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -38,6 +39,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from reelsmith.analysis.catalogue_awards import (
+    AwardFigures,
+    FeatureLaw,
+    award_figures,
+    spins_per_trigger,
+)
 from reelsmith.analysis.compound import (
     Moments,
     SpinMoments,
@@ -67,14 +74,15 @@ def line_walk(
     wild_multiplier: int,
     ties_to_wild: bool,
     ways: npt.NDArray[np.int64],
+    pay_sums: npt.NDArray[np.int64],
 ) -> int:
     """Walk a payline's symbol tuples over the full cycle (``counts[reel, symbol]`` stops per
     reel): add to ``ways[symbol, count]`` the stop combinations that pay that award
-    (``ways[n_symbols, 0]``: no win) and return the line pay summed over the cycle, per line
-    coin, as the line rule paid it (a wild multiplier included, which the award alone does
-    not carry). The walk stops as soon as the line's run has broken: every completion of a
-    decided prefix pays the same, so it counts once with the product of the remaining reels'
-    stops."""
+    (``ways[n_symbols, 0]``: no win) and to ``pay_sums[symbol, count]`` what they pay, and
+    return the line pay summed over the cycle, per line coin, as the line rule paid it (a
+    wild multiplier included, which the award alone does not carry). The walk stops as soon
+    as the line's run has broken: every completion of a decided prefix pays the same, so it
+    counts once with the product of the remaining reels' stops."""
     reels, n_symbols = counts.shape
     totals = counts.sum(axis=1)
     suffix = np.ones(reels + 1, dtype=np.int64)
@@ -107,6 +115,7 @@ def line_walk(
                 ways[n_symbols, 0] += combinations
             else:
                 ways[symbol, run] += combinations
+                pay_sums[symbol, run] += pay * combinations
             total += pay * combinations
         else:
             weight[depth + 1] = w
@@ -118,7 +127,7 @@ def line_pay_sum(model: GameModel, counts: npt.NDArray[np.int64], pays: Any) -> 
     """The line pay summed over the cycle of reels with ``counts[reel, symbol]`` stops."""
     ways = np.zeros((counts.shape[1] + 1, counts.shape[0] + 1), dtype=np.int64)
     args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    return int(line_walk(counts, pays, *args, ways))
+    return int(line_walk(counts, pays, *args, ways, np.zeros_like(ways)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +135,7 @@ class LineFigures:
     """One payline's award distribution over a reel set's full cycle, and its pay sum."""
 
     ways: npt.NDArray[np.int64]  # [symbol, count]; row n_symbols: no win
+    pay_sums: npt.NDArray[np.int64]  # [symbol, count]: what those combinations pay
     pay_sum: int  # per line coin, over the cycle
     cycle: int
 
@@ -133,6 +143,15 @@ class LineFigures:
     def rtp(self) -> Fraction:
         """Expected pay of one line per coin bet on it."""
         return Fraction(self.pay_sum, self.cycle)
+
+    def probability(self, symbol: int, count: int) -> Fraction:
+        """P(one payline pays the award ``count`` x ``symbol``)."""
+        return Fraction(int(self.ways[symbol, count]), self.cycle)
+
+    def award_rtp(self, symbol: int, count: int) -> Fraction:
+        """What the award returns on one payline per line coin (a wild multiplier
+        included)."""
+        return Fraction(int(self.pay_sums[symbol, count]), self.cycle)
 
 
 def line_figures(
@@ -143,11 +162,12 @@ def line_figures(
     pays = model.line_pays if line_pays is None else line_pays
     counts = symbol_counts(model, reel_set)
     ways = np.zeros((len(model.symbols) + 1, model.reels + 1), dtype=np.int64)
+    pay_sums = np.zeros_like(ways)
     args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    pay_sum = int(line_walk(counts, pays, *args, ways))
+    pay_sum = int(line_walk(counts, pays, *args, ways, pay_sums))
     if int(ways.sum()) != reel_set.cycle:  # pragma: no cover - a broken walk must not pass
         raise AssertionError(f"line walk counted {int(ways.sum())} of {reel_set.cycle}")
-    return LineFigures(ways, pay_sum, reel_set.cycle)
+    return LineFigures(ways, pay_sums, pay_sum, reel_set.cycle)
 
 
 def count_ways(
@@ -213,7 +233,7 @@ def capped_feature(
     return {n0: (first[(n0, n0)], second[(n0, n0)]) for n0 in range(1, cap + 1)}
 
 
-def _initial_law(rules: Mechanics, variant_id: str, k: int) -> dict[int, Fraction]:
+def initial_law(rules: Mechanics, variant_id: str, k: int) -> dict[int, Fraction]:
     """The law of the spins a trigger with ``k`` symbols awards, cut at the cap."""
     free = rules.free_spins
     assert free is not None
@@ -259,7 +279,7 @@ def _capped_given(
     for k, w in enumerate(trigger_ways):
         if k < free.trigger or not w:
             continue
-        law = _initial_law(rules, variant_id, k)
+        law = initial_law(rules, variant_id, k)
         out[k] = Moments(
             sum((p * by_start[n][0] for n, p in law.items()), Fraction(0)),
             sum((p * by_start[n][1] for n, p in law.items()), Fraction(0)),
@@ -375,7 +395,7 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
         initial = sum(
             (
                 Fraction(w, base.cycle)
-                * sum((n * p for n, p in _initial_law(rules, variant.id, k).items()), Fraction(0))
+                * sum((n * p for n, p in initial_law(rules, variant.id, k).items()), Fraction(0))
                 for k, w in enumerate(trigger_ways)
                 if k >= free.trigger and w
             ),
@@ -477,6 +497,27 @@ class CatalogueAnalysis:
     #: ``{win: ways}`` of a base spin's own win, in coins at one coin on every payline.
     base_wins: dict[int, int]
     base_line: LineFigures
+    free_line: LineFigures | None
+    initial_given: dict[int, Moments]  # the spins a trigger with k symbols awards
+    awards: tuple[AwardFigures, ...]
+    #: ``P(N = n)`` of the free spins one trigger plays (double precision).
+    spins_per_trigger: npt.NDArray[np.float64]
+
+    @property
+    def total_bet(self) -> int:
+        """The bet the figures are per unit of, in coins: one coin on every payline."""
+        return self.base.lines
+
+    @property
+    def spins_per_round(self) -> Fraction:
+        """Expected free spins played per round (base spin), retriggers included."""
+        return sum(
+            (self.base.probability(k) * m.mean for k, m in self.spins_given.items()), Fraction(0)
+        )
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second_moment - self.rtp * self.rtp
 
     @property
     def rtp(self) -> Fraction:
@@ -492,7 +533,7 @@ class CatalogueAnalysis:
 
     @property
     def std_dev(self) -> float:
-        return math.sqrt(self.second_moment - self.rtp * self.rtp)
+        return math.sqrt(self.variance)
 
     @property
     def base_spin_std_dev(self) -> float:
@@ -564,27 +605,40 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
             "beside a paying scatter needs the RTP route (analyze_rtp)"
         )
     base_pays = [int(p) for p in model.scatter_pays] if model.scatter >= 0 else [0]
-    base_distribution = enumerate_screens(
-        model, variant.reel_sets["base"], lines, counted=counted, counted_reels=mask
-    )
-    base = screen_law(base_distribution, base_pays, lines, free.trigger if free else 0)
-    free_law: ScreenLaw | None = None
-    free_given: dict[int, Moments] = {}
-    spins_given: dict[int, Moments] = {}
-    if free is not None:
-        fs_pays = [int(p) for p in rules.free_scatter_pays] if model.scatter >= 0 else [0]
-        free_law = screen_law(
-            enumerate_screens(
+    # The two full cycles are independent and the enumeration releases the GIL: run them on
+    # two threads.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        base_job = pool.submit(
+            enumerate_screens,
+            model,
+            variant.reel_sets["base"],
+            lines,
+            counted=counted,
+            counted_reels=mask,
+        )
+        free_job = (
+            pool.submit(
+                enumerate_screens,
                 model,
                 variant.reel_sets[free.reel_set],
                 lines,
                 line_pays=rules.free_line_pays,
                 counted=counted,
                 counted_reels=mask,
-            ),
-            fs_pays,
-            lines,
+            )
+            if free is not None
+            else None
         )
+        base_distribution = base_job.result()
+        free_distribution = free_job.result() if free_job is not None else None
+    base = screen_law(base_distribution, base_pays, lines, free.trigger if free else 0)
+    free_law: ScreenLaw | None = None
+    free_given: dict[int, Moments] = {}
+    spins_given: dict[int, Moments] = {}
+    if free is not None:
+        assert free_distribution is not None
+        fs_pays = [int(p) for p in rules.free_scatter_pays] if model.scatter >= 0 else [0]
+        free_law = screen_law(free_distribution, fs_pays, lines)
         if free.max_spins:
             scale = free_law.cycle * free_law.lines
             laws = [
@@ -617,6 +671,68 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
             raise AssertionError("compound free-spin mean disagrees with Wald's identity")
     if base.mean != figures.base_spin_rtp:
         raise AssertionError("enumerated base spin disagrees with the per-line analysis")
+    base_line = line_figures(model, variant.reel_sets["base"])
+    free_line = (
+        line_figures(model, variant.reel_sets[free.reel_set], rules.free_line_pays)
+        if free is not None
+        else None
+    )
+    initial_given: dict[int, Moments] = {}
+    law: FeatureLaw | None = None
+    if free is not None and free_distribution is not None:
+        initial_laws = {
+            k: initial_law(rules, variant.id, k)
+            for k in range(free.trigger, len(base.by_count))
+            if base.by_count[k][0]
+        }
+        for k, by_n in initial_laws.items():
+            initial_given[k] = Moments(
+                sum((n * p for n, p in by_n.items()), Fraction(0)),
+                sum((n * n * p for n, p in by_n.items()), Fraction(0)),
+            )
+        fs_cycle = free_distribution.cycle
+
+        def added_spins(k: int, t: int) -> int:
+            return int(
+                award_spins(
+                    free.retrigger,
+                    free.retrigger_spins,
+                    free.spins_per_symbol,
+                    k,
+                    t,
+                    free.max_spins,
+                )
+            )
+
+        law = FeatureLaw(
+            initial={k: {n: float(p) for n, p in by_n.items()} for k, by_n in initial_laws.items()},
+            trigger_weights={
+                k: float(base.probability(k) / figures.trigger_probability) for k in initial_laws
+            },
+            free_counts=[w / fs_cycle for w in free_distribution.scatter_ways()],
+            added=added_spins,
+            max_spins=free.max_spins,
+        )
+    spins_per_round = sum(
+        (base.probability(k) * m.mean for k, m in spins_given.items()), Fraction(0)
+    )
+    awards = award_figures(
+        symbol_ids=model.symbol_ids,
+        line_pays=model.line_pays,
+        scatter=model.scatter,
+        scatter_pays=base_pays if model.scatter >= 0 else [],
+        free_scatter_pays=[int(p) for p in rules.free_scatter_pays] if model.scatter >= 0 else [],
+        base=base_distribution,
+        free=free_distribution,
+        base_line_probability=base_line.probability,
+        base_line_rtp=base_line.award_rtp,
+        free_line_rtp=free_line.award_rtp if free_line is not None else base_line.award_rtp,
+        law=law,
+        trigger=free.trigger if free else 0,
+        spins_per_round=spins_per_round,
+    )
+    if sum((a.rtp for a in awards), Fraction(0)) != figures.rtp:
+        raise AssertionError("the awards' returns do not add up to the RTP")
     return CatalogueAnalysis(
         model=model,
         variant_id=variant.id,
@@ -628,5 +744,9 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
         trigger=free.trigger if free else 0,
         seconds=time.perf_counter() - started,
         base_wins=base_distribution.screen_wins(np.asarray(base_pays, dtype=np.int64), lines),
-        base_line=line_figures(model, variant.reel_sets["base"]),
+        base_line=base_line,
+        free_line=free_line,
+        initial_given=initial_given,
+        awards=awards,
+        spins_per_trigger=spins_per_trigger(law),
     )

@@ -212,7 +212,7 @@ def simulate(
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
-        from reelsmith.analysis.tsar_simulation import ClusterError, check_cluster_address
+        from reelsmith.analysis.simulation import ClusterError, check_cluster_address
 
         try:
             require("cluster", "--cluster runs the chunks on a cluster")

@@ -3,8 +3,9 @@
 The model
 ---------
 A feature starts with ``N0`` spins. Each spin ``i`` is an independent draw of the same reel set
-and yields a win ``W_i`` and a number of added spins ``A_i`` (eggs shown x spins per egg); ``W_i``
-and ``A_i`` come from the same screen and are dependent, but the pairs ``(W_i, A_i)`` are i.i.d.
+and yields a win ``W_i`` and a number of added spins ``A_i`` (by the retrigger rule, from the
+trigger symbols it shows); ``W_i`` and ``A_i`` come from the same screen and are dependent, but
+the pairs ``(W_i, A_i)`` are i.i.d.
 The feature ends when no spin remains, after ``N`` spins: ``N = N0 + A_1 + ... + A_N``. Its
 total win is ``F = W_1 + ... + W_N``.
 
@@ -33,7 +34,7 @@ i.i.d. terms) and
 
 which is closed and exact in rationals. The number of spins of one tree is the case ``W = 1``.
 A feature started with ``N0`` spins is the sum of ``N0`` i.i.d. trees, and ``N0`` given ``k``
-triggering eggs is the sum of ``k`` i.i.d. reveals ``V``; both are again random sums::
+triggering symbols is the sum of ``k`` i.i.d. reveals ``V``; both are again random sums::
 
     E[sum of M i.i.d. Y] = E[M] E[Y]
     E[(sum of M i.i.d. Y)^2] = E[M] Var(Y) + E[M^2] E[Y]^2
@@ -115,7 +116,7 @@ def tree_moments(spin: SpinMoments) -> tuple[Moments, Moments]:
 
 
 def weighted_moments(values: Sequence[int], weights: Sequence[int]) -> Moments:
-    """Moments of a value drawn with integer weights (an egg reveal)."""
+    """Moments of a value drawn with integer weights (a reveal table)."""
     total = sum(weights)
     return Moments(
         Fraction(sum(v * w for v, w in zip(values, weights, strict=True)), total),

@@ -14,8 +14,12 @@ import io
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+from reelsmith.analysis.exact import symbol_counts
+from reelsmith.engine.model import GameModel
 
 
 def write_text_atomically(path: Path, text: str) -> None:
@@ -85,4 +89,35 @@ def page(title: str, body: str) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{esc(title)}</title><style>{PAGE_STYLE}</style></head>"
         f"<body>{body}</body></html>\n"
+    )
+
+
+def pct(value: Fraction | float, digits: int = 5) -> str:
+    """A share as a percentage with ``digits`` decimals."""
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def one_in(p: float) -> str:
+    """A probability as "1 in N" (two decimals below 100)."""
+    if p <= 0:
+        return "never"
+    return f"1 in {1 / p:,.2f}" if 1 / p < 100 else f"1 in {1 / p:,.0f}"
+
+
+def strip_rows(model: GameModel, variant_id: str, name: str) -> str:
+    """A PAR sheet's view of one reel set: each strip, then the symbol counts per reel."""
+    reel_set = model.variant(variant_id).reel_sets[name]
+    rows = [
+        (f"reel {reel + 1} ({len(strip)} stops)", " ".join(model.symbol_id(int(s)) for s in strip))
+        for reel, strip in enumerate(reel_set.strips)
+    ]
+    counts = symbol_counts(model, reel_set)
+    count_rows = [
+        (model.symbols[s].name, *(str(int(counts[r, s])) for r in range(model.reels)))
+        for s in range(len(model.symbols))
+    ]
+    return (
+        f"<h3>{esc(name)} ({reel_set.cycle:,} stop combinations)</h3>"
+        + table(("reel", "strip (top row = stop)"), rows, "strips text")
+        + table(("symbol", *(f"reel {r + 1}" for r in range(model.reels))), count_rows)
     )

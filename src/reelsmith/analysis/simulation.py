@@ -180,6 +180,7 @@ class CatalogueSimulation:
             "game": self.game,
             "variant": self.variant,
             "rounds": self.rounds,
+            "spins": self.rounds,  # the lab's name for rounds, shared with every title
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "chunks": self.chunks,
@@ -213,6 +214,7 @@ class CatalogueSimulation:
             "seconds": self.seconds,
             "rounds_per_second": self.rounds_per_second,
             "rounds_per_second_per_core": self.rounds_per_second_per_core,
+            "spins_per_second": self.rounds_per_second,
             "method": "simulation: the generic catalogue kernel (parity-tested against live "
             "play), PCG64 streams per chunk from SeedSequence(seed); gamble excluded (fair)",
         }

@@ -231,8 +231,8 @@ def analysis_document(a: SultanAnalysis, sample: dict[str, Any] | None = None) -
 
 def sample_win_distribution(a: SultanAnalysis) -> dict[str, Any]:
     """The round-win distribution from a seeded simulation (labelled as such)."""
+    from reelsmith.analysis.simulation import chunk_stream
     from reelsmith.analysis.sultan_simulation import KernelGame
-    from reelsmith.analysis.tsar_simulation import chunk_stream
 
     game = KernelGame.build(a.model, a.variant_id)
     stats, _floats, _batches = game.run(chunk_stream(SAMPLE_SEED, 0), SAMPLE_ROUNDS)

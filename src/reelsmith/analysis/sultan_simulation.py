@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.analysis import sultan_kernel as k
-from reelsmith.analysis.tsar_simulation import Z_95, Z_99, check_cluster_address, chunk_stream
+from reelsmith.analysis.simulation import Z_95, Z_99, check_cluster_address, chunk_stream
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import game_folder, load_game
 

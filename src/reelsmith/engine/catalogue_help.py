@@ -38,13 +38,37 @@ def _spins_text(table: Any, low: int, high: int, symbol: str, noun: str = "free 
     return "; ".join(parts) + "."
 
 
+def _wild_example(model: GameModel) -> str:
+    """An example of the higher-pay rule from the paytable: one wild short of a full line
+    and a regular symbol whose full line pays less than the wilds' own combination (empty
+    when the paytable has none)."""
+    wild = model.wild
+    run = model.reels - 1
+    wild_pay = int(model.line_pays[wild, run])
+    candidates = [
+        (int(model.line_pays[s.index, model.reels]) * model.wild_multiplier, -s.index, s.name)
+        for s in model.symbols
+        if model.substitutable[s.index]
+        and 0 < int(model.line_pays[s.index, model.reels]) * model.wild_multiplier < wild_pay
+    ]
+    if not candidates:
+        return ""
+    pay, _, name = max(candidates)
+    wilds = f"{run} {model.symbols[wild].name}s"
+    return (
+        f" ({wilds} and a {name} pay {wild_pay:,} coins for {wilds}, not {pay:,} for "
+        f"{model.reels} {name}s)"
+    )
+
+
 def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:
     rules = mechanics(model)
     variant = model.variant(variant_id)
     bets = bet_options(model)
     out: dict[str, Any] = {
         "general": [
-            f"{model.name} is a {model.reels} reel, {model.line_count} payline slot machine.",
+            f"{model.name} is a {model.reels} reel, {model.line_count} payline, "
+            f"{bets.max_total_coins} coin slot machine.",
             "Winnings are paid out on the highest combination on each enabled payline only, "
             "except for scatter wins.",
             "You are paid out for winning combinations on enabled paylines only, "
@@ -52,7 +76,7 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
             "Regular winning combinations pay out from left to right, on consecutive reels, "
             "starting on reel 1.",
             "Line pay = the coins in the paytable x the coins bet per payline.",
-            "Scatter and free spins wins are added to payline wins.",
+            "Scatter and bonus game wins are added to payline wins.",
             "Credits won = coins won x coin size.",
             "Malfunctions void all plays and pays: a round interrupted by a malfunction pays "
             "nothing and its bet is returned.",
@@ -71,12 +95,13 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
         text = [f"The {wild} symbol is a substitute symbol: it stands in for {stands}."]
         if model.line_pays[model.wild].any():
             text.append(
-                f"{wild} symbols on an enabled payline from reel 1 pay as {wild} combinations "
-                "on their own row of the paytable."
+                f"Multiple {wild} symbols on an enabled payline from reel 1 pay as {wild} "
+                "combinations on their own row of the paytable."
             )
             text.append(
                 f"A payline pays the higher of its {wild} combination and the combination the "
                 f"{wild} symbols complete"
+                + _wild_example(model)
                 + (
                     f"; when both pay the same, the {wild} combination is paid."
                     if model.ties_to_wild
@@ -97,9 +122,11 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
         out["substitute"] = text
     if model.scatter >= 0:
         scatter = names[model.scatter]
+        per_reel = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
+        most = len(model.scatter_reels or range(model.reels)) * per_reel  # most on a screen
         pays = [
             (count, int(model.scatter_pays[min(count, len(model.scatter_pays) - 1)]))
-            for count in range(1, model.reels * model.rows + 1)
+            for count in range(1, most + 1)
         ]
         listed = [(c, p) for c, p in pays if p > 0]
         while len(listed) > 1 and listed[-1][1] == listed[-2][1]:
@@ -109,7 +136,7 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
             "whatever paylines are enabled.",
             "Scatter pays = the total coins bet x "
             + "; ".join(f"{c} {scatter}s: {p}" for c, p in listed)
-            + (" (or more)" if listed and listed[-1][0] < model.reels * model.rows else "")
+            + (" (or more)" if listed and listed[-1][0] < most else "")
             + ".",
         ]
         if model.scatter_reels and len(model.scatter_reels) < model.reels:
@@ -120,6 +147,9 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
             )
         if model.wild >= 0:
             text.append(f"The {names[model.wild]} symbol does not substitute for the {scatter}.")
+        text.append(f"The {scatter} symbol interrupts a payline.")
+        if per_reel == 1 and model.rows > 1:
+            text.append(f"A reel shows at most one {scatter}.")
         out["scatter"] = text
     free = rules.free_spins
     if free is not None:
@@ -158,6 +188,8 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
             )
         if model.scatter >= 0 and not model.scatter_pays_in_free_spins:
             text.append(f"{names[model.scatter]} symbols do not pay during free spins.")
+        elif model.scatter >= 0:
+            text.append(f"{names[model.scatter]} wins pay during free spins too.")
         if free.reel_set != "base":
             text.append("Free spins play on their own reel strips.")
         text.append("When the free spins end, their wins are added to the round's win.")
@@ -169,6 +201,8 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
                 {"spins": v, "weight": w, "probability": round(w / total, 6)}
                 for v, w in zip(values, weights, strict=True)
             ]
+            mean = sum(v * w for v, w in zip(values, weights, strict=True)) / total
+            section["mean_spins_per_symbol"] = round(mean, 4)
         out["free_spins"] = section
     gamble = rules.gamble
     if gamble is not None:

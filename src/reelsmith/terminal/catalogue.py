@@ -199,7 +199,10 @@ class CatalogueTerminal(TerminalGame):
             try:
                 value = int(argument)
             except ValueError:
-                self.console.print(f"[red]{verb} needs a whole number, got {escape(argument)!r}[/]")
+                which = "lines" if verb in ("l", "lines") else "coins"
+                self.console.print(
+                    f"[red]{which} needs a whole number, got {escape(argument)!r}[/]"
+                )
                 return True
             if verb in ("l", "lines"):
                 self.set_bet(value, self.bet.coins_per_line, self.bet.coin_size)
