@@ -116,13 +116,13 @@ def evaluate(
         Path | None, typer.Option("--grids", help="A file with one grid per line.")
     ] = None,
     lines: Annotated[
-        int | None, typer.Option("--lines", help="Days of the Tsar: paylines enabled (first N).")
+        int | None, typer.Option("--lines", help="Catalogue titles: paylines enabled (first N).")
     ] = None,
     coins_per_line: Annotated[
-        int | None, typer.Option("--coins-per-line", help="Days of the Tsar: coins per line.")
+        int | None, typer.Option("--coins-per-line", help="Catalogue titles: coins per line.")
     ] = None,
     coin_size: Annotated[
-        str | None, typer.Option("--coin-size", help="Days of the Tsar: coin size.")
+        str | None, typer.Option("--coin-size", help="Catalogue titles: coin size.")
     ] = None,
     bet: Annotated[
         str | None, typer.Option("--bet", help="Sultan Spins: the bet size, e.g. 1.00.")
@@ -149,7 +149,7 @@ def evaluate(
 
     from reelsmith.engine.catalogue import is_catalogue
 
-    if loaded.id not in ("sultan-spins", "days-of-the-tsar") and is_catalogue(loaded):
+    if loaded.id != "sultan-spins" and is_catalogue(loaded):
         if bet is not None or level:
             fail(
                 f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
@@ -161,12 +161,7 @@ def evaluate(
             fail("Sultan Spins takes --bet, not --lines, --coins-per-line or --coin-size")
         evaluator = _sultan_evaluator(loaded, bet, level)
     else:
-        if bet is not None or level:
-            fail(
-                f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
-                "not --bet or --level"
-            )
-        evaluator = _tsar_evaluator(loaded, lines, coins_per_line, coin_size)
+        fail(f"{loaded.name} cannot be evaluated: it is not a catalogue title")
 
     # Parse everything first: a bad grid anywhere stops the batch before any output.
     parsed = []
@@ -196,28 +191,9 @@ class _Evaluator:
         self.check, self.evaluate, self.describe = check, evaluate, describe
 
 
-def _tsar_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # type: ignore[no-untyped-def]
-    from reelsmith.games.days_of_the_tsar import rules as tsar
-
-    options = tsar.tsar_rules(loaded).bets
-    default = options.default
-    try:
-        the_bet = options.validate(
-            default.lines if lines is None else lines,
-            default.coins_per_line if coins_per_line is None else coins_per_line,
-            default.coin_size if coin_size is None else parse_decimal(coin_size, "coin size"),
-        )
-    except BetError as exc:
-        fail(str(exc))
-    describe = (
-        f"bet {the_bet.lines} lines x {the_bet.coins_per_line} coins x {the_bet.coin_size} = "
-        f"{the_bet.total_coins} coins"
-    )
-    return _Evaluator(tsar.check_screen, lambda g: tsar.evaluate_grid(loaded, g, the_bet), describe)
-
-
 def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # type: ignore[no-untyped-def]
     from reelsmith.engine import catalogue_round as catalogue
+    from reelsmith.engine.catalogue import check_screen
 
     options = catalogue.bet_options(loaded)
     default = options.default
@@ -234,7 +210,7 @@ def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator
         f"{the_bet.total_coins} coins"
     )
     return _Evaluator(
-        lambda _model, _grid: None,
+        check_screen,
         lambda g: catalogue.evaluate_grid(loaded, g, the_bet),
         describe,
     )

@@ -368,3 +368,23 @@ def award_spins(
     if max_spins > 0 and awarded + added > max_spins:
         added = max(0, max_spins - awarded)
     return added
+
+
+def check_screen(model: GameModel, grid: npt.NDArray[np.int8]) -> None:
+    """Refuse a screen the reels cannot show: more scatters on one reel than the model's
+    ``scatter.max_per_reel`` allows (the strips are checked to keep them apart)."""
+    from reelsmith.engine.screen import GridError
+
+    if model.scatter < 0:
+        return
+    most = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
+    symbol = model.symbols[model.scatter].id
+    for reel in range(model.reels):
+        shown = int((grid[:, reel] == model.scatter).sum())
+        if shown > most:
+            plural = symbol + ("es" if symbol.endswith("s") else "s")
+            limit = f"one {symbol}" if most == 1 else f"{most} {plural}"
+            raise GridError(
+                f"reel {reel + 1} shows {shown} {plural}; the reels never show more than "
+                f"{limit} per reel"
+            )
