@@ -159,7 +159,7 @@ class CatalogueTerminal(TerminalGame):
             f"credits). Gamble {len(round_.gambles) + 1} of {round_.max_gambles}, limit "
             f"{self.credits(round_.gamble_limit_coins)} credits."
         )
-        answer = self.read("Gamble on " + " / ".join(offered) + " — or (c)ollect").strip().lower()
+        answer = self.read("Gamble on " + " / ".join(offered) + " — or [c]ollect").strip().lower()
         if answer in ("", "c", "collect"):
             return play.collect(round_)
         try:
@@ -172,6 +172,8 @@ class CatalogueTerminal(TerminalGame):
         step = after.gambles[-1]
         verdict = "[green]right[/]" if step.won else "[red]wrong[/]"
         self.console.print(f"  The card is the {step.card} ({step.card.colour}): {verdict}.")
+        if after.phase is play.Phase.COMPLETE and step.won:
+            self.console.print("  Gamble limit reached: the win is collected.")
         return after
 
     def settle(self, round_: play.CatalogueRound) -> None:
