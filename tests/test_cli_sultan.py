@@ -29,7 +29,9 @@ def test_rules_json_has_forty_paylines_of_four_rows():
     symbols = {p["symbol"] for p in doc["paytable"]}
     assert {"wild", "sultan", "ace", "ten"} <= symbols and "bonus" not in symbols
     pots = doc["rules"]["jackpots"]["pots"]
-    assert [p["must_be_won_by"] for p in pots] == [
+    assert [p["largest_award"] for p in pots] == ["24x bet", "49x bet", "249x bet", "1249x bet",
+                                                  "4999x bet"]  # fmt: skip
+    assert [p["must_be_won_before"] for p in pots] == [
         "25x bet",
         "50x bet",
         "250x bet",

@@ -54,7 +54,7 @@ MICRO_FREE = [
     "queen sultan bonus ace wild king",
     "bonus ace sultan queen king wild",
 ]
-MICRO_POTS = [(2, 4), (5, 8), (3, 4), (1, 2), (10, 11)]  # (seed, cap) per reel
+MICRO_POTS = [(2, 5), (5, 9), (3, 5), (1, 3), (10, 12)]  # (seed, cap) per reel: won before the cap
 
 
 def reel_set(model: GameModel, name: str, strips: list[str]) -> ReelSet:
@@ -72,7 +72,7 @@ def variant_model(model: GameModel, variant_id: str, base, free, reveal=TINY_REV
             "base": reel_set(model, "base", base),
             "free_spins": reel_set(model, "free_spins", free),
         },
-        parameters={"gem_reveal": reveal},
+        parameters={"rules": {"version": sultan.RULES_VERSION}, "gem_reveal": reveal},
         figures={},
     )
     return dataclasses.replace(model, variants={variant_id: variant}, default_variant=variant_id)
@@ -162,10 +162,11 @@ def brute_spin(model: GameModel, name: str = "base"):
     rs = model.variant().reel_sets[name]
     reveal = rules.gem_reveal(model.variant())
     total = sum(reveal.weights)
-    q = [exact.jackpot_hit_probability(j.seed, j.cap) for j in rules.jackpots]
-    mean = [j.seed + (j.cap - j.seed + 1) / 2 for j in rules.jackpots]
+    q = [exact.jackpot_hit_probability(j) for j in rules.jackpots]
+    mean = [j.seed + (j.last_trigger - j.seed + 1) / 2 for j in rules.jackpots]
     square = [
-        sum((j.seed + g) ** 2 for g in range(1, j.cap - j.seed + 1)) / (j.cap - j.seed)
+        sum((j.seed + g) ** 2 for g in range(1, j.last_trigger - j.seed + 1))
+        / (j.last_trigger - j.seed)
         for j in rules.jackpots
     ]
     awards = line_patterns(model).awards
@@ -226,7 +227,7 @@ def brute_spin(model: GameModel, name: str = "base"):
                 out["awards"][a] += p * n
                 out["award_pairs"][a] += p * n * (n - 1)
                 out["award_any"][a] += p
-            biggest = line + sum(rules.jackpots[r].cap for r in hits)
+            biggest = line + sum(rules.jackpots[r].last_trigger for r in hits)
             out["max_win"] = max(out["max_win"], biggest)
     return out
 
@@ -242,7 +243,7 @@ def test_spin_figures_equal_brute_force(bonus_model, bonus_brute):
         rules, variant.reel_sets["base"], dict(zip(reveal.outcomes, reveal.weights, strict=True))
     )
     brute = bonus_brute
-    q = [exact.jackpot_hit_probability(j.seed, j.cap) for j in rules.jackpots]
+    q = [exact.jackpot_hit_probability(j) for j in rules.jackpots]
     for key, mine in (
         ("p", figures.probability),
         ("line", figures.line),
@@ -348,10 +349,15 @@ def full_state_brute_force(model: GameModel) -> dict[str, object]:
                 for prob, chosen, won, state in branches:
                     pot, trigger = state[r]
                     if pot + 1 >= trigger:  # the jackpot spin: reset, draw a new trigger point
-                        for t in range(j.seed + 1, j.cap + 1):
+                        for t in range(j.seed + 1, j.last_trigger + 1):
                             new = (*state[:r], (j.seed, t), *state[r + 1 :])
                             grown.append(
-                                (prob / (j.cap - j.seed), (*chosen, "jackpot"), won + pot + 1, new)
+                                (
+                                    prob / (j.last_trigger - j.seed),
+                                    (*chosen, "jackpot"),
+                                    won + pot + 1,
+                                    new,
+                                )
                             )
                     else:
                         new = (*state[:r], (pot + 1, trigger), *state[r + 1 :])
@@ -365,7 +371,7 @@ def full_state_brute_force(model: GameModel) -> dict[str, object]:
 
     spots, levels = rules.spots, rules.levels
     pairs = [
-        [(pot, t) for t in range(j.seed + 1, j.cap + 1) for pot in range(j.seed, t)]
+        [(pot, t) for t in range(j.seed + 1, j.last_trigger + 1) for pot in range(j.seed, t)]
         for j in rules.jackpots
     ]
     states = [(pots, m) for pots in itertools.product(*pairs) for m in range(spots + 1)]

@@ -31,7 +31,12 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationa
     game = KernelGame.build(model, variant_id)
     names = purposes(model)
     (pots, triggers, meter), results, draws = game.trace(chunk_stream(seed, chunk), rounds, start)
-    state = BetState(tuple(int(p) for p in pots), tuple(int(t) for t in triggers), meter)
+    state = BetState(
+        tuple(int(p) for p in pots),
+        tuple(int(t) for t in triggers),
+        meter,
+        (rules.RULES_VERSION,) * len(triggers),
+    )
     compared = triggered = free_spins = jackpots = 0
     for result, log in zip(results, draws, strict=True):
         source = ReplaySource(

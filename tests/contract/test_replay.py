@@ -2,7 +2,12 @@
 gives its stored outcome (screens, wins, events, final state, settlement) and the same record;
 played live again from its bet, starting state and draws, action by action, it gives the
 same. The fixtures were recorded before the catalogue of mechanics, so rounds stored before
-the change must replay identically after it (tests/contract/record_fixtures.py)."""
+the change must replay identically after it (tests/contract/record_fixtures.py).
+
+``fixtures/before/<title>.<rules>.json`` keeps the rounds recorded under an earlier version
+of a title's rules (Sultan Spins' version 1, whose pots could be won at their caps): they
+restore to their recorded outcome under their own rules; only the current fixtures are played
+again through the live path, which plays new rounds under the current rules."""
 
 from __future__ import annotations
 
@@ -23,8 +28,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @cache
-def fixture_file(game_id: str) -> dict[str, Any]:
-    path = FIXTURES / f"{game_id}.json"
+def fixture_file(game_id: str, earlier: str = "") -> dict[str, Any]:
+    """The title's current fixtures, or those kept from an ``earlier`` rules version."""
+    path = FIXTURES / (f"before/{game_id}.{earlier}.json" if earlier else f"{game_id}.json")
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: record it (docs/contract-tests.md)")
     document: dict[str, Any] = json.loads(path.read_text())
@@ -32,11 +38,25 @@ def fixture_file(game_id: str) -> dict[str, Any]:
     return document
 
 
-def recorded(game_id: str) -> list[dict[str, Any]]:
-    return copy.deepcopy(fixture_file(game_id)["rounds"])
+def earlier_versions(game_id: str) -> list[str]:
+    """The earlier rules versions whose recorded rounds are kept (``fixtures/before``)."""
+    found = (FIXTURES / "before").glob(f"{game_id}.*.json")
+    return sorted(
+        p.name[len(game_id) + 1 : -5] for p in found if not p.name.endswith(".server.json")
+    )
+
+
+def recorded(game_id: str, earlier: str = "") -> list[dict[str, Any]]:
+    return copy.deepcopy(fixture_file(game_id, earlier)["rounds"])
 
 
 CASES = [(g, i, entry["name"]) for g in contract_titles() for i, entry in enumerate(recorded(g))]
+EARLIER_CASES = [
+    (g, e, i, entry["name"])
+    for g in contract_titles()
+    for e in earlier_versions(g)
+    for i, entry in enumerate(recorded(g, e))
+]
 
 
 def case_ids(case: tuple[str, int, str]) -> str:
@@ -49,7 +69,30 @@ def case(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
     return game_id, recorded(game_id)[index]
 
 
+@pytest.fixture(params=EARLIER_CASES, ids=[f"{c[0]} {c[1]}: {c[3]}" for c in EARLIER_CASES])
+def earlier_case(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    game_id, earlier, index, _name = request.param
+    return game_id, recorded(game_id, earlier)[index]
+
+
 def test_restored_record_gives_the_recorded_outcome(case):
+    _check_restored(case)
+
+
+def test_a_round_of_earlier_rules_restores_to_its_recorded_outcome(earlier_case):
+    """Rounds stored under an earlier rules version replay identically, under their own
+    rules and strips (their record, which names no later version, is written back as it was
+    stored)."""
+    _check_restored(earlier_case)
+
+
+def test_earlier_rounds_show_the_features_they_were_recorded_for(earlier_case):
+    game_id, entry = earlier_case
+    features = adapter(game_id).features(entry["record"], entry["outcome"])
+    assert sorted(features) == entry["features"], entry["name"]
+
+
+def _check_restored(case: tuple[str, dict[str, Any]]) -> None:
     game_id, entry = case
     title = server_title(game_id)
     market = market_for(entry["market"], game_id, entry["variant"])

@@ -2,7 +2,10 @@
 server wrote it, with the player's carried state rows) restores to a round whose record is
 the stored text and whose view is the stored view; put back into a database, the server's
 replay says identical, an open round goes on from its stored record, and a carried state
-stored under its bet key is the state the next round at that bet starts from."""
+stored under its bet key is the state the next round at that bet starts from. Rows kept from
+an earlier rules version (``fixtures/before/<title>.<rules>.server.json``) pass the same: they
+replay, and an open one goes on, under their own rules; their carried state starts a round of
+the current rules."""
 
 from __future__ import annotations
 
@@ -26,8 +29,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @cache
-def server_file(game_id: str) -> dict[str, Any]:
-    path = FIXTURES / f"{game_id}.server.json"
+def server_file(game_id: str, earlier: str = "") -> dict[str, Any]:
+    name = f"before/{game_id}.{earlier}.server.json" if earlier else f"{game_id}.server.json"
+    path = FIXTURES / name
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: record it (docs/contract-tests.md)")
     document: dict[str, Any] = json.loads(path.read_text())
@@ -35,8 +39,20 @@ def server_file(game_id: str) -> dict[str, Any]:
     return document
 
 
-def stored(game_id: str) -> list[dict[str, Any]]:
-    return copy.deepcopy(server_file(game_id)["rows"])
+def versions(game_id: str) -> list[str]:
+    """``""`` for the current rows, then each earlier rules version kept."""
+    found = (FIXTURES / "before").glob(f"{game_id}.*.server.json")
+    return ["", *sorted(p.name[len(game_id) + 1 : -len(".server.json")] for p in found)]
+
+
+def stored(game_id: str, earlier: str | None = None) -> list[dict[str, Any]]:
+    """The rows of one file, or (``earlier`` None) of every file, the current ones first."""
+    chosen = versions(game_id) if earlier is None else [earlier]
+    return [
+        {**row, "name": f"{v} {row['name']}".strip()}
+        for v in chosen
+        for row in copy.deepcopy(server_file(game_id, v)["rows"])
+    ]
 
 
 CASES = [(g, i, e["name"]) for g in contract_titles() for i, e in enumerate(stored(g))]
@@ -135,9 +151,14 @@ def test_an_open_row_goes_on_from_its_stored_record(api, game_id):
 def test_a_stored_carried_state_starts_the_next_round(api, game_id):
     """The state rows kept beside a finished round (keyed by bet as today) are what a new
     round at that bet starts from."""
+    for version in versions(game_id):
+        complete = [e for e in stored(game_id, version) if e["row"]["status"] == "complete"]
+        assert complete, version
+        _starts_the_next_round(api, game_id, complete[-1])
+
+
+def _starts_the_next_round(api: Api, game_id: str, entry: dict[str, Any]) -> None:
     title = server_title(game_id)
-    entry = next((e for e in reversed(stored(game_id)) if e["row"]["status"] == "complete"), None)
-    assert entry is not None
     _round_id, player = put_back(api, entry)
     api.login(player)
     bet = json.loads(entry["row"]["bet"])

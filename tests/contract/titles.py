@@ -260,7 +260,12 @@ class SultanAdapter:
         (pots, triggers, meter), results, logs = game.trace(
             chunk_stream(seed, chunk), rounds, "stationary"
         )
-        state = BetState(tuple(int(p) for p in pots), tuple(int(t) for t in triggers), meter)
+        state = BetState(
+            tuple(int(p) for p in pots),
+            tuple(int(t) for t in triggers),
+            meter,
+            (rules.RULES_VERSION,) * len(triggers),  # the kernel draws under the current rules
+        )
         names = [
             "win",
             "base_line",

@@ -19,7 +19,7 @@ from reelsmith.engine.screen import from_screen
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, PlayerState
 from reelsmith.rng import Draw, SeededSource
-from tests.conftest import ScriptedSource, find_stop
+from tests.conftest import PrefixedSource, ScriptedSource, find_stop
 
 ROWS = 4
 
@@ -56,12 +56,15 @@ def stops_for(model, name="base", gem_reels=(), bonus_reels=(), gem_row=None):
     return stops
 
 
-def fresh_state(model, meter=0, pots=None, triggers=None):
+def fresh_state(model, meter=0, pots=None, triggers=None, drawn_under=sultan.RULES_VERSION):
+    """A state whose trigger points were all drawn under rules ``drawn_under`` (by default at
+    the largest value the current rules allow)."""
     rules = game_rules(model)
     return BetState(
         pots=tuple(pots or (j.seed for j in rules.jackpots)),
-        triggers=tuple(triggers or (j.cap for j in rules.jackpots)),
+        triggers=tuple(triggers or (j.last_trigger for j in rules.jackpots)),
         meter=meter,
+        trigger_rules=(drawn_under,) * model.reels,
     )
 
 
@@ -119,7 +122,7 @@ class TestGems:
         state = fresh_state(
             sultan_model,
             pots=(17, *[j.seed for j in rules.jackpots[1:]]),
-            triggers=(18, 50, 250, 1250, 5000),
+            triggers=(18, 49, 249, 1249, 4999),
         )
         stops = stops_for(sultan_model, gem_reels=(0,))
         # no gem_reveal draw: the gem hits the trigger; then a new trigger point is drawn
@@ -128,7 +131,7 @@ class TestGems:
         spin = round_.spins[0]
         [gem] = spin.gems
         assert gem.reveal == "jackpot" and gem.jackpot_bets == 18
-        assert source.asked[-1] == ("jackpot_trigger_teal", teal.cap - teal.seed)
+        assert source.asked[-1] == ("jackpot_trigger_teal", teal.cap - 1 - teal.seed)
         assert round_.state.pots[0] == teal.seed
         assert round_.state.triggers[0] == teal.seed + 1 + 9
         assert round_.jackpot_coins == 18 * 40
@@ -137,17 +140,81 @@ class TestGems:
             sultan_model
         ).coins_to_amount(round_.line_coins, Decimal("2.00"))
 
-    def test_a_pot_is_won_at_the_latest_at_its_cap(self, sultan_model):
-        """Seed: 'All jackpots need to be won before a certain point'."""
+    def test_a_pot_is_won_at_the_latest_one_bet_before_its_cap(self, sultan_model):
+        """Seed: 'Red Gem Jackpot must be won before 5000x bet': a pot grows by one bet per
+        gem, so the last pot before 5000x bet is 4999x bet, and its trigger point is at most
+        that."""
         rules = game_rules(sultan_model)
         red = rules.jackpots[4]
-        state = fresh_state(
-            sultan_model, pots=(2, 5, 25, 100, red.cap - 1), triggers=(25, 50, 250, 1250, red.cap)
-        )
+        assert [j.last_trigger for j in rules.jackpots] == [24, 49, 249, 1249, 4999]
+        state = fresh_state(sultan_model, pots=(2, 5, 25, 100, red.cap - 2))
         stops = stops_for(sultan_model, gem_reels=(4,))
         round_ = sultan.start_round(sultan_model, "1.00", state, ScriptedSource([*stops, 0]))
-        assert round_.spins[0].gems[0].jackpot_bets == red.cap
+        assert round_.spins[0].gems[0].jackpot_bets == red.cap - 1
         assert round_.state.pots[4] == red.seed
+        assert round_.state.triggers[4] == red.seed + 1
+        assert round_.rules_version == sultan.RULES_VERSION == 2
+
+    def test_a_trigger_point_at_the_cap_is_refused_unless_drawn_under_version_1(self, sultan_model):
+        caps = tuple(j.cap for j in game_rules(sultan_model).jackpots)
+        stops = stops_for(sultan_model)
+        with pytest.raises(ValueError, match=r"teal pot 2 with trigger 25 is outside 2\.\.24"):
+            sultan.start_round(
+                sultan_model,
+                "1.00",
+                fresh_state(sultan_model, triggers=caps),
+                ScriptedSource(stops),
+            )
+        legacy = fresh_state(sultan_model, triggers=caps, drawn_under=1)
+        round_ = sultan.start_round(sultan_model, "1.00", legacy, ScriptedSource(stops))
+        assert round_.rules_version == 2 and round_.state.triggers == caps
+
+    def test_a_carried_version_1_trigger_point_keeps_its_rules_until_it_is_won(self, sultan_model):
+        """A pot carried from before version 2 keeps the trigger point it was drawn with (so it
+        may still be won at its cap, once); the trigger point drawn when it resets is drawn
+        under version 2, below the cap."""
+        rules = game_rules(sultan_model)
+        teal = rules.jackpots[0]
+        caps = tuple(j.cap for j in rules.jackpots)
+        legacy = fresh_state(sultan_model, pots=(teal.cap - 1, 5, 25, 100, 500), triggers=caps,
+                             drawn_under=1)  # fmt: skip
+        stops = stops_for(sultan_model, gem_reels=(0,))
+        source = ScriptedSource([*stops, teal.cap - teal.seed - 2])
+        round_ = sultan.start_round(sultan_model, "1.00", legacy, source)
+        assert round_.spins[0].gems[0].jackpot_bets == teal.cap
+        assert source.asked[-1] == ("jackpot_trigger_teal", teal.cap - 1 - teal.seed)
+        assert round_.state.triggers[0] == teal.cap - 1
+        assert round_.state.trigger_rules == (2, 1, 1, 1, 1)
+        stored = round_.state.to_json()
+        assert stored["trigger_rules"] == [2, 1, 1, 1, 1]
+        assert BetState.from_json(stored) == round_.state
+        sultan.check_state(sultan_model, round_.state)
+
+    def test_a_version_1_round_draws_up_to_the_cap_on_its_own_strips(self, sultan_model):
+        """A round stored under version 1 is replayed under version 1: its trigger points range
+        up to the cap and its reels are version 1's (the retired strips)."""
+        v1 = sultan.sultan_rules(sultan_model, 1)
+        assert [j.last_trigger for j in v1.jackpots] == [25, 50, 250, 1250, 5000]
+        assert v1.variant("94.00").source.parent.name == "rules-1"
+        old, new = (
+            v1.variant("94.00").reel_sets["base"],
+            sultan_model.variant("94.00").reel_sets["base"],
+        )
+        assert not all(np.array_equal(a, b) for a, b in zip(old.strips, new.strips, strict=True))
+        current = sultan.start_round(sultan_model, "1.00", None, SeededSource(5))
+        assert [d.bound for d in current.draws[:5]] == [22, 44, 224, 1149, 4499]
+        source = PrefixedSource([22, 44, 224, 1149, 4499], SeededSource(5))
+        round_ = sultan.start_round(sultan_model, "1.00", None, source, rules_version=1)
+        assert [d.bound for d in round_.draws[:5]] == [23, 45, 225, 1150, 4500]
+        assert round_.rules_version == 1 and round_.phase is not sultan.Phase.VOIDED
+        assert round_.state.triggers == tuple(j.cap for j in v1.jackpots)
+        assert round_.state.trigger_rules == (1,) * 5
+        assert "trigger_rules" not in round_.state.to_json()
+        assert sultan.replay(sultan_model, round_) == round_
+
+    def test_an_unknown_rules_version_is_refused_by_name(self, sultan_model):
+        with pytest.raises(RuleError, match="unknown Sultan Spins rules version 3"):
+            sultan.start_round(sultan_model, "1.00", None, SeededSource(1), rules_version=3)
 
     def test_new_bet_size_draws_its_trigger_points(self, sultan_model):
         rules = game_rules(sultan_model)
@@ -432,7 +499,7 @@ def test_sequences_of_rounds_keep_the_state_valid(sultan_model, seed):
         assert round_.win_coins == round_.line_coins + round_.jackpot_coins
         for spin in round_.spins:
             assert all(
-                j.seed <= p <= j.cap for j, p in zip(rules.jackpots, spin.pots_after, strict=True)
+                j.seed <= p < j.cap for j, p in zip(rules.jackpots, spin.pots_after, strict=True)
             )
 
 
@@ -469,7 +536,7 @@ def test_no_pot_ever_passes_its_cap_over_a_million_spins(sultan_model, bet):
             highest[event.reel] = max(highest[event.reel], event.pot_after)
             if event.jackpot_bets:
                 hits[event.reel] += 1
-                assert event.jackpot_bets <= rules.jackpots[event.reel].cap
+                assert event.jackpot_bets < rules.jackpots[event.reel].cap
         sultan.check_state(sultan_model, state)
-    assert all(h <= j.cap for h, j in zip(highest, rules.jackpots, strict=True))
+    assert all(h < j.cap for h, j in zip(highest, rules.jackpots, strict=True))
     assert hits[0] > 100 and hits[1] > 30  # the small pots are won many times over

@@ -71,7 +71,8 @@ def sultan_stops(
     ]
 
 
-# Trigger draws for a bet size never played: each pot's trigger at its cap (far away) ...
-NEW_POTS = [22, 44, 224, 1149, 4499]
+# Trigger draws for a bet size never played: each pot's trigger at its last point, one bet below
+# its cap (far away) ...
+NEW_POTS = [21, 43, 223, 1148, 4498]
 # ... or each at seed + 1 (the first gem on a reel hits its pot).
 NEAR_POTS = [0, 0, 0, 0, 0]

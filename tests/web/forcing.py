@@ -141,8 +141,8 @@ def pots() -> tuple[Jackpot, ...]:
 
 def sultan_triggers(hit_first_gem: Sequence[int] = ()) -> list[int]:
     """The five trigger draws of a bet size never played (seed + 1 + draw): pots in
-    ``hit_first_gem`` are won by their next gem; the others only at their cap."""
-    return [0 if i in hit_first_gem else pot.cap - pot.seed - 1 for i, pot in enumerate(pots())]
+    ``hit_first_gem`` are won by their next gem; the others only one bet below their cap."""
+    return [0 if i in hit_first_gem else pot.trigger_span - 1 for i, pot in enumerate(pots())]
 
 
 def sultan_spin(

@@ -67,8 +67,8 @@ def test_pots_rise_as_gems_land_and_a_jackpot_is_an_event(page: Page, server: Se
 
     # A gem on reel 1 takes the teal pot to its trigger point: the jackpot spin.
     stops = forcing.sultan_spin(gems=(0,))
-    teal_cap_draw = forcing.pots()[0].cap - forcing.pots()[0].seed - 1
-    force(page, [*stops, teal_cap_draw])
+    teal_last_draw = forcing.pots()[0].trigger_span - 1
+    force(page, [*stops, teal_last_draw])
     with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
         page.click("#spin")
     second = spun.value.json()

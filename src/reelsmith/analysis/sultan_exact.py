@@ -85,7 +85,8 @@ class PotFigures:
     name: str
     reel: int
     seed: int
-    cap: int
+    cap: int  # the help page's "must be won before" value
+    last_trigger: int  # the largest pot it is won at (one bet below the cap)
     gems_per_round: float
     hits_per_round: float
     mean_award: float  # bets
@@ -94,7 +95,7 @@ class PotFigures:
     @property
     def hit_probability(self) -> float:
         """Long-run share of this pot's gems that hit."""
-        return 2.0 / (self.cap - self.seed + 1)
+        return 2.0 / (self.last_trigger - self.seed + 1)
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ def _pot_covariance(
     c_bar = beta_sum / gems if gems else 0.0
     # u(d) - q falls by about a factor 100 every K gems; beyond 20 K it is below 1e-12 q
     # (the floor of double-precision running sums), and the covariances are truncated there.
-    long = renewal(pot.seed, pot.cap, 20 * pot.k + 100)
+    long = renewal(pot.seed, pot.last, 20 * pot.k + 100)
     q, mean = long.q, long.mean_award
     chh = q * (long.u - q)
     chha = q * long.r - q * q * mean
@@ -382,6 +383,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> SultanAnaly
                 reel=i + 1,
                 seed=jackpot.seed,
                 cap=jackpot.cap,
+                last_trigger=jackpot.last_trigger,
                 gems_per_round=gems,
                 hits_per_round=gems * pot.q,
                 mean_award=pot.mean_award,
@@ -509,7 +511,7 @@ def _max_win(
                 if columns.prob[reel, v] <= 0:
                     continue
                 if columns.hit[reel, v]:
-                    options.append((columns.cells[reel, v], rules.jackpots[reel].cap))
+                    options.append((columns.cells[reel, v], rules.jackpots[reel].last_trigger))
                 elif not (monotone and all_wild):
                     options.append((columns.cells[reel, v], 0))
             if monotone and all_wild:
@@ -545,12 +547,12 @@ def _max_win(
     spins = rules.levels * rules.spins_per_level
     if out.get("main_spin") and out.get("free_spin"):
         free_line = out["free_spin"]["line_pay_x_bet"]
-        caps = sum(j.cap for j in rules.jackpots)
+        largest = sum(j.last_trigger for j in rules.jackpots)
         extra = sum((spins) * (j.seed + spins + 1) for j in rules.jackpots)
         bound = (
             out["main_spin"]["line_pay_x_bet"]
             + free_line * rules.spins_per_level * sum(rules.multipliers)
-            + caps
+            + largest
             + extra
         )
         out["round_bound_x_bet"] = bound

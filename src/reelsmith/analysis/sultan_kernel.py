@@ -182,17 +182,18 @@ class StackedTables:
 def stationary_state(
     rng: npt.NDArray[np.uint64],
     seeds: npt.NDArray[np.int64],
-    caps: npt.NDArray[np.int64],
+    lasts: npt.NDArray[np.int64],
     meter_cdf: npt.NDArray[np.float64],
     pots: npt.NDArray[np.int64],
     triggers: npt.NDArray[np.int64],
     meter: npt.NDArray[np.int64],
 ) -> None:
     """Draw a state from the long-run law: each (pot, trigger) pair uniform on
-    ``seed <= pot < trigger <= cap`` (one bounded draw per pot), the meter from its
+    ``seed <= pot < trigger <= last`` (one bounded draw per pot; ``last``, the largest trigger
+    point, from ``Jackpot.last_trigger``), the meter from its
     stationary law (a 53-bit uniform against ``meter_cdf``)."""
     for reel in range(seeds.shape[0]):
-        k = caps[reel] - seeds[reel]
+        k = lasts[reel] - seeds[reel]
         index = bounded(rng, k * (k + 1) // 2)
         gap = 1  # trigger - seed; pairs with gap g are indices g(g-1)/2 .. g(g+1)/2 - 1
         while index >= gap * (gap + 1) // 2:
@@ -224,7 +225,7 @@ def play_rounds(
     reveal_symbols: npt.NDArray[np.int64],
     reveal_weights: npt.NDArray[np.int64],
     seeds: npt.NDArray[np.int64],
-    caps: npt.NDArray[np.int64],
+    lasts: npt.NDArray[np.int64],
     multipliers: npt.NDArray[np.int64],
     trigger_count: int,
     spins_per_level: int,
@@ -244,7 +245,8 @@ def play_rounds(
     log_ends: npt.NDArray[np.int64],
 ) -> int:
     """Play ``n_rounds`` rounds at one line bet per payline, carrying ``pots``, ``triggers``
-    and ``meter_state[0]`` (updated in place).
+    and ``meter_state[0]`` (updated in place). A new trigger point is drawn from
+    ``seeds + 1`` to ``lasts`` (each jackpot's ``last_trigger``: below its cap).
 
     Without ``record`` the statistics are added to ``stats`` / ``float_stats`` (the ``S_*``
     slots) and each round's win to ``batch_sums[i // batch_size]``. With ``record`` each
@@ -313,7 +315,7 @@ def play_rounds(
                     pot_hits[reel] += 1
                     pot_bets[reel] += won
                     pots[reel] = seeds[reel]
-                    span = caps[reel] - seeds[reel]
+                    span = lasts[reel] - seeds[reel]  # the live rule: Jackpot.trigger_span
                     value = bounded(rng, span)
                     triggers[reel] = seeds[reel] + 1 + value
                     if record:

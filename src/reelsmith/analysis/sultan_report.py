@@ -33,7 +33,8 @@ PER_ROUND = (
     "per round (one bet: the main-game spin and the free spins it triggers, line wins x "
     "multiplier plus jackpots) per unit bet, for a round started from the long-run "
     "(stationary) law of the carried state: the meter's stationary law and, independently, "
-    "each pot and its trigger point uniform on seed <= pot < trigger <= cap"
+    "each pot and its trigger point uniform on seed <= pot < trigger < cap (every pot is won "
+    "before its cap)"
 )
 
 
@@ -61,7 +62,8 @@ def methods(a: SultanAnalysis) -> dict[str, Any]:
     return {
         "per_round": PER_ROUND,
         "rtp": "exact: per-reel columns (every stop x gem outcome; a gem hits with the long-run "
-        "probability 2 / (cap - seed + 1)) and payline patterns for the line pays; jackpots by "
+        "probability 2 / (cap - seed), the trigger point uniform on seed + 1 .. cap - 1) and "
+        "payline patterns for the line pays; jackpots by "
         "the renewal-reward theorem; the free-spins ladder as a Markov chain; the carried "
         "meter's stationary law (double precision)",
         "hit_frequency": "exact: a main-game spin with a line win or a jackpot; no line wins "
@@ -172,6 +174,7 @@ def analysis_document(a: SultanAnalysis, sample: dict[str, Any] | None = None) -
                 "reel": p.reel,
                 "seed_x_bet": p.seed,
                 "cap_x_bet": p.cap,
+                "largest_award_x_bet": p.last_trigger,
                 "hit_probability_per_gem": _f(p.hit_probability),
                 "gems_per_round": _f(p.gems_per_round),
                 "hits_per_round": _f(p.hits_per_round, 12),
@@ -209,7 +212,7 @@ def analysis_document(a: SultanAnalysis, sample: dict[str, Any] | None = None) -
         },
         "max_win": {
             **{k: v for k, v in a.max_win.items() if k != "round_bound_x_bet"},
-            "jackpot_x_bet": max(p.cap for p in a.pots),
+            "jackpot_x_bet": max(p.last_trigger for p in a.pots),
             "round": f"at most {a.max_win.get('round_bound_x_bet', 0):,.0f}x bet (bound)",
         },
         "reels": {
@@ -306,12 +309,13 @@ class SultanAnalysisReport:
         else:
             console.print("GLI-11: every award is more frequent than 1 in 100,000,000 rounds")
         pots = Table(title="jackpots", title_justify="left")
-        for column in ("pot", "seed-cap", "hits", "mean award", "RTP"):
+        for column in ("pot", "seed-largest", "won before", "hits", "mean award", "RTP"):
             pots.add_column(column, justify="left" if column == "pot" else "right")
         for p in a.pots:
             pots.add_row(
                 p.name,
-                f"{p.seed}-{p.cap}x",
+                f"{p.seed}-{p.last_trigger}x",
+                f"{p.cap}x",
                 one_in(p.hits_per_round) + " rounds",
                 f"{p.mean_award:,.1f}x",
                 pct(p.rtp, 3),
@@ -563,6 +567,7 @@ def par_sheet(a: SultanAnalysis, sample: dict[str, Any]) -> str:
             p.name,
             p.reel,
             f"{p.seed}x",
+            f"{p.last_trigger}x",
             f"{p.cap}x",
             f"{p.hit_probability:.6f}",
             f"{p.gems_per_round:.6f}",
@@ -616,15 +621,17 @@ def par_sheet(a: SultanAnalysis, sample: dict[str, Any]) -> str:
         )
         + "<h2>Local jackpots</h2>"
         + "<p>A gem raises its reel's pot by one bet; the gem that takes the pot to its hidden "
-        "trigger point (drawn uniformly from seed + 1 to the cap at each reset) reveals the "
-        "jackpot spin. In the long run a gem hits with probability 2 / (cap - seed + 1) and "
-        "returns 1 + seed x that probability bets.</p>"
+        "trigger point (drawn uniformly from seed + 1 to one bet below the cap at each reset, "
+        "so every pot is won before its cap) reveals the jackpot spin. In the long run a gem "
+        "hits with probability 2 / (cap - seed) and returns 1 + seed x that probability "
+        "bets.</p>"
         + table(
             (
                 "pot",
                 "reel",
                 "seed",
-                "cap",
+                "largest award",
+                "won before",
                 "hit per gem",
                 "gems per round",
                 "hit frequency",

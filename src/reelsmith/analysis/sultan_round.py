@@ -4,7 +4,9 @@ within the round, and the carried meter between rounds.
 The state and its stationary law
 --------------------------------
 Between rounds a player carries, per bet size, the meter (0-5 spots) and for each reel ``i`` a
-pot and its hidden trigger point. Write ``K_i = cap_i - seed_i``. The pot's *age* (gems since
+pot and its hidden trigger point. Write ``K_i = last_i - seed_i``, the number of trigger points a
+reset draws from (``last_i``, the largest pot it can be won at, is one bet below the cap: every
+pot is won before its cap, ``Jackpot.last_trigger``). The pot's *age* (gems since
 its last reset) follows a Markov chain driven only by the gems landing on reel ``i``: a gem at
 age ``j`` hits with probability ``1 / (K_i - j)`` (the trigger is uniform on the ages still
 possible) and pays ``seed_i + j + 1``; the hits form a renewal sequence, in that reel's gem
@@ -14,7 +16,7 @@ stops, and hits change neither the bonus symbols nor the gems that land, so
 * the meter is a function of the reel stops alone (a 6-state Markov chain over rounds);
 * each pot is a function of its own gem count and trigger draws;
 * in the long run (the stationary law ``pi``) the meter and the five pots are independent;
-  each pot's (pot, trigger) pair is uniform on ``seed <= pot < trigger <= cap`` (its age is
+  each pot's (pot, trigger) pair is uniform on ``seed <= pot < trigger <= last`` (its age is
   ``j`` with probability proportional to ``K - j``), and given the stops of any number of
   spins the pots stay independent and each gem hits with probability ``q_i = 2 / (K_i + 1)``.
 
@@ -80,13 +82,13 @@ class Renewal:
     """One pot's hits as a renewal sequence in its gem count (gaps uniform on 1..K)."""
 
     seed: int
-    cap: int
+    last: int  # the largest trigger point (bets)
     u: npt.NDArray[np.float64]  # u[d] = P(hit at gem d | hit at gem 0)
     r: npt.NDArray[np.float64]  # r[d] = E[amount won at gem d; hit | hit at gem 0]
 
     @property
     def k(self) -> int:
-        return self.cap - self.seed
+        return self.last - self.seed
 
     @property
     def q(self) -> float:
@@ -140,14 +142,14 @@ def _renewal_sums(
         r[d] = (seed * s0 + s1) / k
 
 
-def renewal(seed: int, cap: int, horizon: int) -> Renewal:
+def renewal(seed: int, last: int, horizon: int) -> Renewal:
     """Renewal probabilities up to ``horizon`` gems, by running sums (linear in the horizon):
     ``u[d] = S0[d] / K`` and ``r[d] = (seed S0[d] + S1[d]) / K`` with
     ``S0[d] = sum_{g=1..K} u[d-g]`` and ``S1[d] = sum_{g=1..K} g u[d-g]``."""
     u = np.zeros(horizon + 1)
     r = np.zeros(horizon + 1)
-    _renewal_sums(seed, cap - seed, u, r)
-    return Renewal(seed, cap, u, r)
+    _renewal_sums(seed, last - seed, u, r)
+    return Renewal(seed, last, u, r)
 
 
 # ---------------------------------------------------------------------------------------
@@ -436,7 +438,7 @@ class RoundAnalysis:
         self.levels = rules.levels
         self.spins_max = 1 + rules.levels * rules.spins_per_level
         self.horizon = self.spins_max + 1  # gem distances within a round stay below this
-        self.pots = tuple(renewal(j.seed, j.cap, self.horizon + 1) for j in rules.jackpots)
+        self.pots = tuple(renewal(j.seed, j.last_trigger, self.horizon + 1) for j in rules.jackpots)
         self.kappa = np.array([1 + p.seed * p.q for p in self.pots])
         self.graph = LadderGraph.build(self.ladder, self.reels + 1)
         self.free_moments = free_spins_moments(self.graph, free, rules.levels, rules.spots)

@@ -13,9 +13,10 @@ Each chunk is one player's sequence of rounds
 A chunk plays its rounds in order, carrying the pots, their hidden trigger points and the
 meter from each round to the next. It *starts from a state drawn from the long-run
 (stationary) law* with its own stream: each pot and trigger point uniform on
-``seed <= pot < trigger <= cap`` and the meter from its stationary law (computed by the exact
+``seed <= pot < trigger <= last`` (the largest trigger point, one bet below the cap) and the
+meter from its stationary law (computed by the exact
 analyzer, drawn with a 53-bit uniform). A fresh player (pots at their seeds, meter empty)
-would bias the estimate: the pots a player leaves behind hold on average ``(cap - seed - 1)
+would bias the estimate: the pots a player leaves behind hold on average ``(last - seed - 1)
 / 3`` bets each (about 1,770 bets over the five pots), so fresh chunks of 500,000 rounds would
 read the RTP about 0.35 percentage points low. ``start="fresh"`` gives that player for tests.
 
@@ -91,7 +92,7 @@ class KernelGame:
     reveal_symbols: npt.NDArray[np.int64]
     reveal_weights: npt.NDArray[np.int64]
     seeds: npt.NDArray[np.int64]
-    caps: npt.NDArray[np.int64]
+    lasts: npt.NDArray[np.int64]  # each jackpot's largest trigger point (below its cap)
     multipliers: npt.NDArray[np.int64]
     trigger_count: int
     spins_per_level: int
@@ -126,7 +127,7 @@ class KernelGame:
             reveal_symbols=np.array(symbols, dtype=np.int64),
             reveal_weights=np.array(reveal.weights, dtype=np.int64),
             seeds=np.array([j.seed for j in rules.jackpots], dtype=np.int64),
-            caps=np.array([j.cap for j in rules.jackpots], dtype=np.int64),
+            lasts=np.array([j.last_trigger for j in rules.jackpots], dtype=np.int64),
             multipliers=np.array(rules.multipliers, dtype=np.int64),
             trigger_count=rules.trigger_count,
             spins_per_level=rules.spins_per_level,
@@ -143,12 +144,12 @@ class KernelGame:
         triggers = np.zeros(5, dtype=np.int64)
         meter = np.zeros(1, dtype=np.int64)
         if start == "stationary":
-            k.stationary_state(rng, self.seeds, self.caps, self.meter_cdf, pots, triggers, meter)
+            k.stationary_state(rng, self.seeds, self.lasts, self.meter_cdf, pots, triggers, meter)
         elif start == "fresh":
             from reelsmith.analysis.pcg64 import bounded_block
 
             pots[:] = self.seeds
-            triggers[:] = self.seeds + 1 + bounded_block(rng, self.caps - self.seeds)
+            triggers[:] = self.seeds + 1 + bounded_block(rng, self.lasts - self.seeds)
         else:
             raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
         return pots, triggers, meter
@@ -185,7 +186,7 @@ class KernelGame:
             self.reveal_symbols,
             self.reveal_weights,
             self.seeds,
-            self.caps,
+            self.lasts,
             self.multipliers,
             self.trigger_count,
             self.spins_per_level,

@@ -12,7 +12,9 @@ reels are independent too (see :mod:`reelsmith.analysis.sultan_spins`):
 * **Columns.** For each reel, every (stop, gem outcome) pair is a *column*: the four cells the
   lines see, with its probability (``1 / stops`` x the outcome's probability) and tags (a bonus
   landed, a gem landed, the gem hit the jackpot). A gem hits with probability
-  ``q = 2 / (cap - seed + 1)``; otherwise it reveals a symbol, a wild or a wild reel by weight.
+  ``q = 2 / (K + 1)``, ``K`` the number of trigger points a reset draws from
+  (:func:`jackpot_hit_probability`); otherwise it reveals a symbol, a wild or a wild reel by
+  weight.
 * **Payline patterns.** A payline's pay is decided by a run from reel 1. Every way a line can
   pay is one *pattern*: a set of symbols allowed on each reel (``wild``, ``s``, ``s or wild``,
   ``neither s nor wild``, ``bonus or gem``, ``anything``). For ``w`` leading wilds, then symbol
@@ -45,7 +47,7 @@ from numba import njit, prange
 
 from reelsmith.analysis.enumeration import line_awards
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules
+from reelsmith.games.sultan_spins.rules import WILD_REEL, Jackpot, SultanRules
 
 # Column modes: the long-run law of a gem (hit with probability q) or its law given no hit.
 STATIONARY = "stationary"
@@ -163,9 +165,11 @@ class Columns:
     count: npt.NDArray[np.int64]  # [reel]
 
 
-def jackpot_hit_probability(seed: int, cap: int) -> float:
-    """Long-run share of a pot's gems that reveal the jackpot spin: ``2 / (cap - seed + 1)``."""
-    return 2.0 / (cap - seed + 1)
+def jackpot_hit_probability(jackpot: Jackpot) -> float:
+    """Long-run share of a pot's gems that reveal the jackpot spin: ``2 / (K + 1)`` with
+    ``K = last_trigger - seed`` trigger points (the gems from one reset to the next hit are
+    uniform on ``1..K``)."""
+    return 2.0 / (jackpot.trigger_span + 1)
 
 
 def build_columns(
@@ -178,7 +182,7 @@ def build_columns(
     per_reel: list[list[tuple[list[int], float, int, int, int, int, int]]] = []
     for reel in range(model.reels):
         jackpot = rules.jackpots[reel]
-        q = jackpot_hit_probability(jackpot.seed, jackpot.cap)
+        q = jackpot_hit_probability(jackpot)
         length = int(reel_set.lengths[reel])
         out: list[tuple[list[int], float, int, int, int, int, int]] = []
         for stop in range(length):
@@ -636,13 +640,12 @@ def spin_figures(
                 for gj, fj in ((0, no_gem_gf[j]), (1, gem_gf[j])):
                     gem_pair[i, j, gi, gj] = tagged(**{f"r{i}": fi, f"r{j}": fj})
 
-    means = [rules.jackpots[i].seed + (rules.jackpots[i].cap - rules.jackpots[i].seed + 1) / 2
-             for i in range(reels)]  # fmt: skip
+    means = [j.seed + (j.trigger_span + 1) / 2 for j in rules.jackpots]
     squares = []
     for pot in rules.jackpots:
-        k = pot.cap - pot.seed
+        k = pot.trigger_span
         squares.append(sum((pot.seed + g) ** 2 for g in range(1, k + 1)) / k)
-    q = [jackpot_hit_probability(j.seed, j.cap) for j in rules.jackpots]
+    q = [jackpot_hit_probability(j) for j in rules.jackpots]
 
     jackpot = sum(means[i] * hit[i] for i in range(reels))
     jackpot_sq = sum(squares[i] * hit[i] for i in range(reels))

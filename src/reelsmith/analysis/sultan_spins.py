@@ -13,8 +13,9 @@ The RTP figures here are computed, not sampled:
 * **Cells.** For every reel and row, the distribution of the symbol the lines see is summed over
   every stop of the strip: the symbol itself, or, for a gem, its reveal (a symbol, a wild, the
   jackpot spin, which leaves the gem), or a wild when a gem elsewhere on the reel reveals a wild
-  reel. A gem hits its pot's trigger with the long-run probability ``q = 2 / (cap - seed + 1)``:
-  the number of gems from one reset to the next hit is uniform on ``1..cap - seed``.
+  reel. A gem hits its pot's trigger with the long-run probability ``q = 2 / (K + 1)``: the
+  number of gems from one reset to the next hit is uniform on ``1..K``, ``K = last - seed``
+  (``last``, the largest pot a trigger point can be, is one bet below the cap).
 * **Lines.** Reels stop independently and the pots of different reels evolve independently, so
   a payline's expected pay is a sum over symbol tuples of the product of per-reel cell
   probabilities, enumerated for each of the 40 paylines (rows differ per line).
@@ -38,14 +39,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from reelsmith.analysis.sultan_spin import jackpot_hit_probability
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules, sultan_rules
-
-
-def jackpot_hit_probability(seed: int, cap: int) -> float:
-    """Long-run share of a pot's gems that reveal the jackpot spin."""
-    return 2.0 / (cap - seed + 1)
 
 
 def cell_distributions(
@@ -59,7 +56,7 @@ def cell_distributions(
     dist = np.zeros((model.reels, model.rows, n_symbols))
     for reel in range(model.reels):
         jackpot = rules.jackpots[reel]
-        q = jackpot_hit_probability(jackpot.seed, jackpot.cap)
+        q = jackpot_hit_probability(jackpot)
         length = int(reel_set.lengths[reel])
         for stop in range(length):
             window = [int(reel_set.padded[reel, stop + row]) for row in range(model.rows)]
@@ -282,7 +279,7 @@ def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
     )
     by_pot, hits = {}, {}
     for reel, jackpot in enumerate(rules.jackpots):
-        q = jackpot_hit_probability(jackpot.seed, jackpot.cap)
+        q = jackpot_hit_probability(jackpot)
         by_pot[jackpot.name] = float(gems[reel] * (1 + jackpot.seed * q))
         hits[jackpot.name] = float(gems[reel] * q)
     jackpot_rtp = sum(by_pot.values())

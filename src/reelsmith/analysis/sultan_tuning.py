@@ -54,6 +54,7 @@ from reelsmith.analysis.sultan_spin import (
     Columns,
     LinePatterns,
     build_columns,
+    jackpot_hit_probability,
     line_first,
     line_patterns,
     set_membership,
@@ -62,7 +63,12 @@ from reelsmith.analysis.sultan_spin import (
 from reelsmith.analysis.sultan_spins import figures_from_analysis
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
-from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules, sultan_rules
+from reelsmith.games.sultan_spins.rules import (
+    RULES_VERSION,
+    WILD_REEL,
+    SultanRules,
+    sultan_rules,
+)
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
 TOLERANCE = 1e-4
@@ -83,6 +89,14 @@ class Strips:
     weights: list[int]
     moves: int = 0
 
+    def parameters(self) -> dict[str, dict[str, Any]]:
+        """The variant's tables besides its strips: the rules version it is tuned for (the
+        current one) and the gem-reveal weights."""
+        return {
+            "rules": {"version": RULES_VERSION},
+            "gem_reveal": {"outcomes": list(self.outcomes), "weights": list(self.weights)},
+        }
+
     def variant(self, model: GameModel, variant_id: str) -> Variant:
         reel_sets = {
             name: ReelSet.build(name, [np.array(s, dtype=np.int8) for s in strips], model.rows)
@@ -92,9 +106,7 @@ class Strips:
             id=variant_id,
             description="",
             reel_sets=reel_sets,
-            parameters={
-                "gem_reveal": {"outcomes": list(self.outcomes), "weights": list(self.weights)}
-            },
+            parameters=self.parameters(),
             figures={},
         )
 
@@ -207,7 +219,7 @@ class Search:
             for reel, strip in enumerate(strips):
                 n = len(strip)
                 jackpot = self.rules.jackpots[reel]
-                q = 2.0 / (jackpot.cap - jackpot.seed + 1)
+                q = jackpot_hit_probability(jackpot)
                 # probability that the window starting at each stop shows its cells as landed
                 # (a gem turning the reel wild hides them)
                 shown = np.full(n, 1.0 / n)
@@ -457,13 +469,14 @@ def tune(
             name: [[ids[s] for s in strip] for strip in strips]
             for name, strips in state.reel_sets.items()
         },
-        {"gem_reveal": {"outcomes": state.outcomes, "weights": state.weights}},
+        state.parameters(),
         figures_from_analysis(analysis),
         header=(
             f"Sultan Spins, RTP variant {variant_id}.\n"
             f"Tuned by `reelsmith tune sultan-spins --target-rtp {target_percent}"
             + (f" --volatility {volatility}" if volatility else "")
             + f"` from variant {start.id} ({state.moves} stops changed).\n"
+            f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
             "Gems and bonus symbols sit at least four stops apart, so a reel shows at most one\n"
             "of each. gem_reveal: what a gem reveals when it does not hit its pot's trigger\n"
             "point (a paying symbol, wild, or wild_reel) and the integer weights."

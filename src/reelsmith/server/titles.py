@@ -317,13 +317,18 @@ class SultanSpins(Title):
         return sultan.finish(self.model, round_, rng)
 
     def record(self, round_: sultan.SultanRound) -> dict[str, Any]:
-        return {
+        """The stored record; ``rules_version`` is left out for version 1, as records were
+        written before versions existed."""
+        out: dict[str, Any] = {
             "bet": self.bet_json(round_.bet),
             "state_before": None if round_.state_before is None else round_.state_before.to_json(),
             "variant": round_.variant,
             "actions": list(round_.actions),
             "draws": [d.to_json() for d in round_.draws],
         }
+        if round_.rules_version != 1:
+            out["rules_version"] = round_.rules_version
+        return out
 
     def restore(self, record: dict[str, Any]) -> sultan.SultanRound:
         before = record["state_before"]
@@ -334,6 +339,7 @@ class SultanSpins(Title):
             record["variant"],
             record["actions"],
             [Draw.from_json(d) for d in record["draws"]],
+            rules_version=record.get("rules_version", 1),
         )
 
     def _minor(self, market: Market, coins: int, bet: Decimal) -> int:

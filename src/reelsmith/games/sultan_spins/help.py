@@ -12,6 +12,7 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
     rules = sultan_rules(model)
     variant = model.variant(variant_id)
     reveal = rules.gem_reveal(variant)
+    first = rules.jackpots[0]
     total = sum(reveal.weights)
     names = {s.id: s.name for s in model.symbols}
     names[WILD_REEL] = "Wild reel (the whole reel turns wild)"
@@ -56,9 +57,15 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
                 "reel or the Jackpot Spin.",
                 "The Jackpot Spin is played out on the main game area and awards the pot, which "
                 "then resets to its seed value. Jackpots are never multiplied.",
-                "Each pot hides a trigger point drawn at random between its seed and its "
-                "must-be-won-by value; the gem that takes the pot to it reveals the Jackpot Spin, "
-                "so no pot can pass its must-be-won-by value.",
+                "All jackpots need to be won before a certain point:",
+                *(
+                    f"{j.name.capitalize()} Gem Jackpot must be won before {j.cap}x bet"
+                    for j in rules.jackpots
+                ),
+                "Each pot hides a trigger point drawn at random above its seed and below that "
+                "point; the gem that takes the pot to it reveals the Jackpot Spin. A pot grows "
+                "by one bet per gem, so it is won at the latest one bet below that point: the "
+                f"{first.name.capitalize()} Gem Jackpot pays at most {first.last_trigger}x bet.",
                 "The jackpot feature is active in the free spins too.",
             ],
             "pots": [
@@ -66,7 +73,8 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
                     "pot": j.name,
                     "reel": j.reel + 1,
                     "seed": f"{j.seed}x bet",
-                    "must_be_won_by": f"{j.cap}x bet",
+                    "must_be_won_before": f"{j.cap}x bet",
+                    "largest_award": f"{j.last_trigger}x bet",
                 }
                 for j in rules.jackpots
             ],

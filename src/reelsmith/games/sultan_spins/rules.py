@@ -9,10 +9,23 @@ Local jackpots
 --------------
 A gem landing on reel *i* raises pot *i* by one bet. If that takes the pot to its hidden trigger
 point, the gem reveals the jackpot spin: the pot is won (never multiplied), resets to its seed
-value and a new trigger point is drawn uniformly from seed + 1 to the cap. Otherwise the gem
+value and a new trigger point is drawn uniformly from seed + 1 to the pot's last trigger point.
+Otherwise the gem
 reveals, by the variant's weights, a normal symbol, a wild, or a wild reel (the whole reel turns
 wild for line evaluation). A gem that revealed the jackpot spin stays a gem on the screen and pays
 nothing on the lines. The reels never show two gems (nor two bonus symbols) on one reel.
+
+Rules versions
+--------------
+The help page says "Teal Gem Jackpot must be won before 25x bet". A pot grows in whole bets
+(one bet per gem, from its seed), so the last value it can hold before 25x bet is 24x bet: in
+the bet's minor units, a pot at bet ``b`` pays at most ``(cap - 1) x b``, strictly less than
+``cap x b``. Version 2 of the rules (:data:`RULES_VERSION`, every round played since) draws the
+trigger point from seed + 1 to cap - 1. Version 1 drew it up to and including the cap, so a pot
+could be won at exactly its cap. A round records the version it was played under (a record
+without one is version 1) and is replayed and resolved under it, on that version's strips
+(:meth:`SultanRules.variant`); a carried pot keeps the trigger point it has, with the version
+it was drawn under (``BetState.trigger_rules``), until it is won.
 
 Free spins and the collection meter
 -----------------------------------
@@ -46,7 +59,14 @@ import numpy as np
 from reelsmith.engine.bet_ladder import BetLadder
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
-from reelsmith.engine.model import GameModel, ModelError, Variant, check_spacing, weight_table
+from reelsmith.engine.model import (
+    GameModel,
+    ModelError,
+    Variant,
+    check_spacing,
+    load_variant,
+    weight_table,
+)
 from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import GridError, Screen, to_screen, window
 from reelsmith.games.sultan_spins.state import BetState
@@ -56,6 +76,27 @@ from reelsmith.rng.source import Draw
 GAME_ID = "sultan-spins"
 WILD_REEL = "wild_reel"
 JACKPOT = "jackpot"
+
+#: The rules version new rounds are played under: every pot is won before its cap.
+RULES_VERSION = 2
+#: Every rules version a stored round or a carried trigger point may have been played under.
+RULES_VERSIONS = (1, 2)
+#: Where the strips of an earlier rules version live, beside the current ones.
+RETIRED_VARIANTS = "variants/rules-{version}"
+
+
+def check_rules_version(version: object) -> int:
+    """A rules version as stored (an int in :data:`RULES_VERSIONS`), or a clear error."""
+    if isinstance(version, bool) or not isinstance(version, int) or version not in RULES_VERSIONS:
+        known = ", ".join(str(v) for v in RULES_VERSIONS)
+        raise RuleError(f"unknown Sultan Spins rules version {version!r}; the versions are {known}")
+    return version
+
+
+def last_trigger(cap: int, version: int) -> int:
+    """The largest pot (in bets) a trigger point can be under rules ``version``: the cap itself
+    in version 1, one bet below it from version 2 on (won *before* the cap)."""
+    return cap if check_rules_version(version) == 1 else cap - 1
 
 
 class Phase(StrEnum):
@@ -74,7 +115,13 @@ class Jackpot:
     name: str
     reel: int  # 0-based
     seed: int  # in bets
-    cap: int  # in bets: the pot is won at the latest when it reaches this
+    cap: int  # in bets: the help page's "must be won before" value
+    last_trigger: int  # in bets: the largest pot it can be won at under these rules
+
+    @property
+    def trigger_span(self) -> int:
+        """How many trigger points a reset can draw: ``seed + 1 .. last_trigger``."""
+        return self.last_trigger - self.seed
 
 
 @dataclass(frozen=True)
@@ -88,6 +135,7 @@ class GemReveal:
 @dataclass(frozen=True)
 class SultanRules:
     model: GameModel
+    version: int  # the rules version (see RULES_VERSION)
     ladder: BetLadder
     jackpots: tuple[Jackpot, ...]
     trigger_count: int
@@ -107,6 +155,22 @@ class SultanRules:
     def lines(self) -> int:
         return self.model.line_count
 
+    def variant(self, variant_id: str | None = None) -> Variant:
+        """The variant's strips and weights under this rules version: the model's own for the
+        current version, the retired files (``variants/rules-<version>/``) for an earlier one."""
+        if self.version == RULES_VERSION:
+            return self.model.variant(variant_id)
+        retired = _retired_variants(self.model, self.version)
+        key = self.model.default_variant if variant_id is None else variant_id
+        try:
+            return retired[key]
+        except KeyError:
+            known = ", ".join(sorted(retired)) or "none"
+            raise ModelError(
+                f"{self.model.id} has no RTP variant {key!r} under rules version "
+                f"{self.version}; the variants are: {known}"
+            ) from None
+
     def gem_reveal(self, variant: Variant) -> GemReveal:
         raw = variant.parameters["gem_reveal"]
         return GemReveal(tuple(raw["outcomes"]), tuple(raw["weights"]))
@@ -118,6 +182,13 @@ class SultanRules:
 
 def _check_variant(rules: SultanRules, variant: Variant) -> None:
     model = rules.model
+    table = variant.parameters.get("rules")
+    declared = table.get("version") if isinstance(table, dict) else None
+    if declared != rules.version:
+        raise ModelError(
+            f"{variant.source or variant.id}: [rules] version = {declared!r}, but the variants "
+            f"here are played under rules version {rules.version}"
+        )
     check_spacing(model, variant, ("base", rules.free_reel_set), (rules.gem, rules.bonus))
     outcomes, _weights = weight_table(variant, "gem_reveal", "outcomes")
     allowed = {s.id for s in model.symbols if s.role in ("regular", "wild")} | {WILD_REEL}
@@ -130,17 +201,41 @@ def _check_variant(rules: SultanRules, variant: Variant) -> None:
 
 
 @cache
-def sultan_rules(model: GameModel) -> SultanRules:
-    """The title's parameters, checked (one per loaded model)."""
+def _retired_variants(model: GameModel, version: int) -> dict[str, Variant]:
+    """The variants of an earlier rules version, loaded from their own folder."""
+    if model.source is None:
+        return {}
+    folder = model.source.parent / RETIRED_VARIANTS.format(version=version)
+    index_of = {s.id: s.index for s in model.symbols}
+    return {
+        path.stem: load_variant(path, model.id, model.reels, model.rows, index_of)
+        for path in sorted(folder.glob("*.toml"))
+    }
+
+
+@cache
+def sultan_rules(model: GameModel, version: int = RULES_VERSION) -> SultanRules:
+    """The title's parameters under rules ``version``, checked (one per loaded model)."""
     where = f"{model.id} model"
+    try:
+        version = check_rules_version(version)
+    except RuleError as exc:
+        raise ModelError(f"{where}: {exc}") from None
     try:
         free = model.features["free_spins"]
         jackpots = tuple(
-            Jackpot(str(j["name"]), int(j["reel"]) - 1, int(j["seed"]), int(j["cap"]))
+            Jackpot(
+                str(j["name"]),
+                int(j["reel"]) - 1,
+                int(j["seed"]),
+                int(j["cap"]),
+                last_trigger(int(j["cap"]), version),
+            )
             for j in model.features["jackpots"]
         )
         rules = SultanRules(
             model=model,
+            version=version,
             ladder=BetLadder.from_model(model),
             jackpots=jackpots,
             trigger_count=int(free["trigger_count"]),
@@ -157,9 +252,10 @@ def sultan_rules(model: GameModel) -> SultanRules:
     if [j.reel for j in jackpots] != list(range(model.reels)):
         raise ModelError(f"{where}: needs one jackpot per reel, reels 1 to {model.reels} in order")
     for j in jackpots:
-        if not 0 < j.seed < j.cap:
+        if not 0 < j.seed < j.last_trigger:
             raise ModelError(
-                f"{where}: jackpot {j.name}: the seed must be above 0 and below the cap"
+                f"{where}: jackpot {j.name}: the seed must be above 0 and below the largest "
+                f"pot it can be won at ({j.last_trigger}x bet: before the cap of {j.cap}x)"
             )
     if model.wild < 0:
         raise ModelError(f"{where}: needs the wild symbol")
@@ -172,7 +268,12 @@ def sultan_rules(model: GameModel) -> SultanRules:
                 f"{where}: bet {size} would pay fractions of a cent "
                 f"(smallest win {smallest}); use multiples of {model.line_count / unit / 100:.2f}"
             )
-    for variant in model.variants.values():
+    variants = (
+        model.variants.values()
+        if version == RULES_VERSION
+        else _retired_variants(model, version).values()
+    )
+    for variant in variants:
         _check_variant(rules, variant)
     return rules
 
@@ -183,33 +284,45 @@ def sultan_rules(model: GameModel) -> SultanRules:
 
 
 def draw_trigger(jackpot: Jackpot, rng: RandomSource) -> int:
-    """A hidden trigger point, uniform from seed + 1 to the cap (in bets)."""
-    return (
-        jackpot.seed
-        + 1
-        + rng.randbelow(jackpot.cap - jackpot.seed, f"jackpot_trigger_{jackpot.name}")
-    )
+    """A hidden trigger point, uniform from seed + 1 to the jackpot's last trigger point (in
+    bets): below the cap from rules version 2 on. Live play, the kernel, the exact analysis and
+    the simulation all take the range from :attr:`Jackpot.trigger_span`."""
+    return jackpot.seed + 1 + rng.randbelow(jackpot.trigger_span, f"jackpot_trigger_{jackpot.name}")
 
 
-def new_bet_state(model: GameModel, rng: RandomSource) -> BetState:
+def new_bet_state(model: GameModel, rng: RandomSource, version: int = RULES_VERSION) -> BetState:
     """The state of a bet size never played: pots at their seeds, fresh trigger points."""
-    rules = sultan_rules(model)
+    rules = sultan_rules(model, version)
     return BetState(
         pots=tuple(j.seed for j in rules.jackpots),
         triggers=tuple(draw_trigger(j, rng) for j in rules.jackpots),
         meter=0,
+        trigger_rules=(rules.version,) * model.reels,
     )
 
 
-def check_state(model: GameModel, state: BetState) -> None:
-    """Refuse a state that breaks the must-hit-by rules (a corrupted store, a forged value)."""
-    rules = sultan_rules(model)
+def check_state(model: GameModel, state: BetState, version: int = RULES_VERSION) -> None:
+    """Refuse a state that breaks the must-be-won-before rules (a corrupted store, a forged
+    value) for a round under rules ``version``: each trigger point inside the range of the
+    version it was drawn under, which is not later than the round's."""
+    rules = sultan_rules(model, version)
     if len(state.pots) != model.reels or len(state.triggers) != model.reels:
         raise ValueError(f"a bet state has {model.reels} pots and trigger points")
-    for j, pot, trigger in zip(rules.jackpots, state.pots, state.triggers, strict=True):
-        if not j.seed <= pot < trigger <= j.cap:
+    if len(state.trigger_rules) != model.reels:
+        raise ValueError(f"a bet state has {model.reels} trigger points' rules versions")
+    for j, pot, trigger, drawn in zip(
+        rules.jackpots, state.pots, state.triggers, state.trigger_rules, strict=True
+    ):
+        if drawn not in RULES_VERSIONS or drawn > rules.version:
             raise ValueError(
-                f"{j.name} pot {pot} with trigger {trigger} is outside {j.seed}..{j.cap}"
+                f"{j.name} trigger point drawn under rules version {drawn!r}, which a round "
+                f"under version {rules.version} cannot hold"
+            )
+        top = last_trigger(j.cap, drawn)
+        if not j.seed <= pot < trigger <= top:
+            raise ValueError(
+                f"{j.name} pot {pot} with trigger {trigger} is outside {j.seed}..{top} "
+                f"(rules version {drawn})"
             )
     if not 0 <= state.meter <= rules.spots:
         raise ValueError(f"meter {state.meter} is outside 0..{rules.spots}")
@@ -310,6 +423,7 @@ class SultanRound:
     actions: tuple[str, ...] = ()
     draws: tuple[Draw, ...] = ()
     void_reason: str | None = None
+    rules_version: int = RULES_VERSION  # the rules (and strips) the round is played under
 
     @property
     def kept_state(self) -> BetState | None:
@@ -402,6 +516,7 @@ def reveal_gems(
     revealed = grid.copy()
     pots = list(state.pots)
     triggers = list(state.triggers)
+    drawn = list(state.trigger_rules)
     events = []
     for reel in range(model.reels):
         for row in range(model.rows):
@@ -414,6 +529,7 @@ def reveal_gems(
                 outcome, won = JACKPOT, pot
                 pots[reel] = jackpot.seed
                 triggers[reel] = draw_trigger(jackpot, rng)
+                drawn[reel] = rules.version
             else:
                 outcome = reveal.outcomes[weighted_index(rng, reveal.weights, "gem_reveal")]
                 won = 0
@@ -422,7 +538,8 @@ def reveal_gems(
             elif outcome != JACKPOT and revealed[row, reel] == rules.gem:
                 revealed[row, reel] = model.symbol_index(outcome)
             events.append(GemEvent(reel, row, jackpot.name, pot, outcome, won))
-    return revealed, tuple(events), replace(state, pots=tuple(pots), triggers=tuple(triggers))
+    after = replace(state, pots=tuple(pots), triggers=tuple(triggers), trigger_rules=tuple(drawn))
+    return revealed, tuple(events), after
 
 
 def _spin(
@@ -487,14 +604,16 @@ def start_round(
     *,
     variant: str | None = None,
     allowed_bets: Sequence[Decimal] | None = None,
+    rules_version: int = RULES_VERSION,
 ) -> SultanRound:
     """Spin the main game at ``bet`` with the player's state for that bet size (``None`` for a
-    bet size never played: its pots are created in this round)."""
-    rules = sultan_rules(model)
-    chosen = model.variant(variant)
+    bet size never played: its pots are created in this round), under ``rules_version`` (the
+    current rules unless a stored round of an earlier version is replayed)."""
+    rules = sultan_rules(model, check_rules_version(rules_version))
+    chosen = rules.variant(variant)
     amount = rules.ladder.validate(bet, allowed_bets)
     if state is not None:
-        check_state(model, state)
+        check_state(model, state, rules.version)
     placeholder = state or BetState(tuple(j.seed for j in rules.jackpots), (0,) * model.reels)
     empty = SultanRound(
         variant=chosen.id,
@@ -503,10 +622,11 @@ def start_round(
         phase=Phase.COMPLETE,
         state_before=state,
         state=placeholder,
+        rules_version=rules.version,
     )
 
     def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
-        current = state if state is not None else new_bet_state(model, recorder)
+        current = state if state is not None else new_bet_state(model, recorder, rules.version)
         spin, current = _spin(rules, chosen, "base", current, "base", 0, recorder)
         meter = current.meter
         level = unlocked = spins_left = 0
@@ -542,11 +662,11 @@ def collect_bonus(rules: SultanRules, meter: int, unlocked: int, bonus: int) -> 
 
 
 def play_free_spin(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRound:
-    """Play the next free spin at the current level's multiplier."""
-    rules = sultan_rules(model)
+    """Play the next free spin at the current level's multiplier, under the round's rules."""
+    rules = sultan_rules(model, round_.rules_version)
     if round_.phase is not Phase.FREE_SPINS:
         raise RuleError(f"no free spins to play: the round is {round_.phase}")
-    chosen = model.variant(round_.variant)
+    chosen = rules.variant(round_.variant)
 
     def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
         spin, current = _spin(
@@ -584,7 +704,13 @@ def finish(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRo
 def replay(model: GameModel, round_: SultanRound) -> SultanRound:
     """Re-run a round from its recorded draws and the state it started from."""
     return replay_from(
-        model, round_.bet, round_.state_before, round_.variant, round_.actions, round_.draws
+        model,
+        round_.bet,
+        round_.state_before,
+        round_.variant,
+        round_.actions,
+        round_.draws,
+        rules_version=round_.rules_version,
     )
 
 
@@ -595,12 +721,17 @@ def replay_from(
     variant: str,
     actions: Sequence[str],
     draws: Sequence[Draw],
+    *,
+    rules_version: int,
 ) -> SultanRound:
-    """Re-run a round from what was recorded of it: bet, starting state, actions, draws."""
+    """Re-run a round from what was recorded of it: bet, starting state, actions, draws and
+    the rules version (1 for a record from before versions were recorded)."""
     if not actions or actions[0] != "spin":
         raise RuleError("a round record starts with its spin")
     source = ReplaySource(draws)
-    replayed = start_round(model, bet, state_before, source, variant=variant)
+    replayed = start_round(
+        model, bet, state_before, source, variant=variant, rules_version=rules_version
+    )
     for action in actions[1:]:
         if action != "free_spin":
             raise RuleError(f"unknown action {action!r}")

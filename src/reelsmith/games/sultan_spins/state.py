@@ -2,6 +2,9 @@
 
 The engine never stores this: it is passed into a round and the round returns the new value.
 Pots and trigger points are in multiples of the bet; the meter counts collection spots (0-5).
+Each trigger point keeps the rules version it was drawn under (see
+:mod:`reelsmith.games.sultan_spins.rules`): a state stored before rules versions existed has
+none, and all its trigger points are version 1.
 """
 
 from __future__ import annotations
@@ -14,14 +17,29 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class BetState:
-    """The five pots (in bets), their hidden trigger points, and the collection meter."""
+    """The five pots (in bets), their hidden trigger points, the collection meter, and the
+    rules version each trigger point was drawn under (``()``: all version 1)."""
 
     pots: tuple[int, ...]
     triggers: tuple[int, ...]
     meter: int = 0
+    trigger_rules: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.trigger_rules:
+            object.__setattr__(self, "trigger_rules", (1,) * len(self.triggers))
 
     def to_json(self) -> dict[str, Any]:
-        return {"pots": list(self.pots), "triggers": list(self.triggers), "meter": self.meter}
+        """The stored form; ``trigger_rules`` only when a trigger point is of a later version
+        than 1, so a state from before rules versions is written as it was read."""
+        out: dict[str, Any] = {
+            "pots": list(self.pots),
+            "triggers": list(self.triggers),
+            "meter": self.meter,
+        }
+        if any(v != 1 for v in self.trigger_rules):
+            out["trigger_rules"] = list(self.trigger_rules)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BetState:
@@ -29,9 +47,15 @@ class BetState:
             pots = tuple(int(p) for p in data["pots"])
             triggers = tuple(int(t) for t in data["triggers"])
             meter = int(data.get("meter", 0))
+            drawn = tuple(int(v) for v in data.get("trigger_rules", ()))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a Sultan Spins bet state: {exc!r}") from None
-        return cls(pots, triggers, meter)
+        if drawn and len(drawn) != len(triggers):
+            raise ValueError(
+                f"not a Sultan Spins bet state: {len(drawn)} trigger_rules for "
+                f"{len(triggers)} trigger points"
+            )
+        return cls(pots, triggers, meter, drawn)
 
 
 def bet_key(bet: Decimal) -> str:
