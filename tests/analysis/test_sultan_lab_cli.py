@@ -60,7 +60,7 @@ def test_analyze_text_and_par_sheet(tmp_path):
     report = tmp_path / "par.html"
     result = run("analyze", GAME, "--report", str(report))
     assert result.exit_code == 0, result.output
-    assert "RTP 93.99861%" in result.stdout and "hit frequency" in result.stdout
+    assert "RTP 93.99999%" in result.stdout and "hit frequency" in result.stdout
     assert "class high" in result.stdout
     html = report.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")

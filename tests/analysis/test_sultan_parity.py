@@ -12,12 +12,15 @@ most main spins and whose pots hit every few gems, and 2,000 from a fresh player
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from reelsmith.analysis import sultan_kernel as k
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
 from reelsmith.games.sultan_spins import rules
 from reelsmith.games.sultan_spins.state import BetState
-from reelsmith.rng import Draw, ReplaySource
+from reelsmith.rng import Draw, ReplaySource, SeededSource
 
 
 def purposes(model) -> list[str]:
@@ -78,3 +81,42 @@ def test_micro_model_with_frequent_free_spins_and_jackpots(sultan_model):
 def test_fresh_player(sultan_model):
     compared, _, _, _ = replay_and_compare(sultan_model, "94.00", 5, 2_000, start="fresh")
     assert compared == 2_000
+
+
+def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_before_the_cap(
+    sultan_model,
+):
+    """One rule in four places: a trigger point is drawn from seed + 1 to one bet below the
+    cap. Live play and the kernel draw it with the same bound (the kernel's draws replay
+    through live play above); the simulation's long-run start and every state it reaches hold
+    trigger points below the caps; the exact analysis's hit probability per gem is
+    2 / (cap - seed), and the kernel's pots hit at that rate."""
+    from reelsmith.analysis import sultan_spin
+    from reelsmith.analysis.sultan_exact import rtp_parts
+
+    jackpots = rules.sultan_rules(sultan_model).jackpots
+    caps = np.array([j.cap for j in jackpots])
+    spans = [j.cap - 1 - j.seed for j in jackpots]
+    assert [j.trigger_span for j in jackpots] == spans
+
+    game = KernelGame.build(sultan_model, "94.00")
+    assert list(game.lasts) == [j.cap - 1 for j in jackpots]
+    (pots, triggers, _), results, logs = game.trace(chunk_stream(8, 0), 20_000, "stationary")
+    assert (triggers < caps).all() and (pots < triggers).all()
+    assert (results[:, k.R_TRIGGERS : k.R_TRIGGERS + 5] < caps).all()
+    drawn = [(kind, bound) for log in logs for kind, bound, _ in log if kind >= k.DRAW_TRIGGER]
+    assert drawn and all(bound == spans[kind - k.DRAW_TRIGGER] for kind, bound in drawn)
+    live = rules.start_round(sultan_model, "1.00", None, SeededSource(8))
+    assert [d.bound for d in live.draws[:5]] == spans
+
+    q = [sultan_spin.jackpot_hit_probability(j) for j in jackpots]
+    assert q == [2 / (j.cap - j.seed) for j in jackpots]
+    parts = rtp_parts(sultan_model, "94.00")
+    stats, _floats, _batches = game.run(chunk_stream(8, 1), 500_000, "stationary", 1_000)
+    gems = stats[k.S_GEMS : k.S_GEMS + 5]
+    hits = stats[k.S_POT_HITS : k.S_POT_HITS + 5]
+    for reel in (0, 1):  # the small pots hit about a thousand times in these rounds
+        assert hits[reel] / 500_000 == pytest.approx(parts.pot_hits[reel], rel=0.1), reel
+        assert hits[reel] / gems[reel] == pytest.approx(q[reel], rel=0.1), reel
+    wins = stats[k.S_POT_BETS : k.S_POT_BETS + 5]
+    assert all(w <= h * (c - 1) for w, h, c in zip(wins, hits, caps, strict=True))

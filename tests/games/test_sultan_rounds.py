@@ -540,3 +540,32 @@ def test_no_pot_ever_passes_its_cap_over_a_million_spins(sultan_model, bet):
         sultan.check_state(sultan_model, state)
     assert all(h < j.cap for h, j in zip(highest, rules.jackpots, strict=True))
     assert hits[0] > 100 and hits[1] > 30  # the small pots are won many times over
+
+
+def test_new_rounds_never_pay_a_pot_at_its_cap(sultan_model):
+    """Seed: 'Teal Gem Jackpot must be won before 25x bet' (and 50x ... 5000x). Seeded rounds
+    (free spins played out) from states whose pots are one bet below their largest trigger
+    point, so the next gem on a reel wins its pot one bet below the cap: every pot is won below
+    its cap, and the trigger points drawn after the wins are below the caps too."""
+    rules = game_rules(sultan_model)
+    caps = [j.cap for j in rules.jackpots]
+    won_last = [0] * 5
+    hits = [0] * 5
+    for seed in range(3_000):
+        pots = [j.last_trigger - 1 for j in rules.jackpots]
+        state = fresh_state(sultan_model, meter=seed % 6, pots=pots)
+        round_ = play_out(sultan_model, seed, state)
+        assert round_.rules_version == 2
+        for spin in round_.spins:
+            for gem in spin.gems:
+                reel = gem.reel
+                assert gem.pot_after < caps[reel]
+                if gem.reveal == "jackpot":
+                    hits[reel] += 1
+                    assert 0 < gem.jackpot_bets < caps[reel]
+                    won_last[reel] += gem.jackpot_bets == caps[reel] - 1
+        kept = round_.kept_state
+        assert all(t < c for t, c in zip(kept.triggers, caps, strict=True))
+        sultan.check_state(sultan_model, kept)
+    assert all(n >= 3 for n in won_last) and sum(won_last) > 50, won_last
+    assert all(h >= n for h, n in zip(hits, won_last, strict=True))

@@ -44,6 +44,20 @@ def test_pots_start_at_their_seeds_and_a_gem_raises_one(api):
     assert "triggers" not in json.dumps(after)
 
 
+def test_a_new_round_records_its_rules_version_and_draws_its_trigger_points_below_the_cap(api):
+    setup(api)
+    body = api.spin(GAME, {"bet": "1.00"}, [*NEW_POTS, *sultan_stops()]).json()
+    record = api.op("GET", f"/operator/rounds/{body['round_id']}", key=None).json()["record"]
+    assert record["rules_version"] == 2
+    assert [d[:2] for d in record["draws"][:5]] == [
+        ["jackpot_trigger_teal", 22],
+        ["jackpot_trigger_blue", 44],
+        ["jackpot_trigger_green", 224],
+        ["jackpot_trigger_purple", 1149],
+        ["jackpot_trigger_red", 4499],
+    ]
+
+
 def test_pots_are_kept_per_bet_size(api):
     setup(api)
     api.spin(GAME, {"bet": "1.00"}, [*NEW_POTS, *sultan_stops(gem_reels=(0,)), reveal("ace")])

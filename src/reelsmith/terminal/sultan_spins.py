@@ -65,7 +65,7 @@ class SultanTerminal(TerminalGame):
             table.add_column(f"[{style}]{j.name}[/] (reel {j.reel + 1})", justify="right")
         pots = state.pots if state else tuple(j.seed for j in self.rules.jackpots)
         table.add_row(*(f"{Decimal(p) * self.bet:,.2f}" for p in pots))
-        table.add_row(*(f"[dim]won by {j.cap * self.bet:,.2f}[/]" for j in self.rules.jackpots))
+        table.add_row(*(f"[dim]won before {j.cap * self.bet:,.2f}[/]" for j in self.rules.jackpots))
         return table
 
     def meter(self, state: BetState | None) -> str:
