@@ -469,3 +469,18 @@ def test_shipped_variants_are_high_volatility(sultan_model, variant_id):
     assert sum(a.level_reached) == pytest.approx(
         a.free_spins_per_trigger / sultan.sultan_rules(sultan_model).spins_per_level
     )
+
+
+@pytest.mark.parametrize("variant_id", ["94.00", "96.10"])
+def test_the_strips_kept_for_rules_version_1_re_derive_their_figures_under_it(
+    sultan_model, variant_id
+):
+    """The strips rounds of version 1 replay on are the ones their figures were computed from:
+    analysed under version 1 (trigger points up to the cap) they give the stored figures."""
+    kept = sultan.sultan_rules(sultan_model, 1).variant(variant_id)
+    assert kept.source.parent.name == "rules-1"
+    derived = exact.variant_figures(sultan_model, variant_id, rules_version=1)
+    assert set(derived) == set(kept.figures)
+    for key, value in derived.items():
+        assert abs(value - kept.figures[key]) <= 1e-10, key
+    assert abs(derived["rtp"] - sultan_model.variant(variant_id).figures["rtp"]) > 1e-5

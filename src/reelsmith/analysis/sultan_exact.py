@@ -22,7 +22,7 @@ from reelsmith.analysis.sultan_spin import SpinFigures, build_columns, spin_figu
 from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel
-from reelsmith.games.sultan_spins.rules import SultanRules, sultan_rules
+from reelsmith.games.sultan_spins.rules import RULES_VERSION, SultanRules, sultan_rules
 
 #: GLI-11: every advertised award must be hit more often than once in 100 million games.
 GLI_MIN_PROBABILITY = 1e-8
@@ -271,10 +271,10 @@ def _meter_rows(rnd: RoundAnalysis) -> list[MeterRow]:
 
 
 def _round_analysis(
-    model: GameModel, variant_id: str | None, second_moments: bool
+    model: GameModel, variant_id: str | None, second_moments: bool, rules_version: int
 ) -> tuple[RoundAnalysis, dict[str, int], str]:
-    rules = sultan_rules(model)
-    variant = model.variant(variant_id)
+    rules = sultan_rules(model, rules_version)
+    variant = rules.variant(variant_id)
     reveal_table = rules.gem_reveal(variant)
     reveal = dict(zip(reveal_table.outcomes, reveal_table.weights, strict=True))
     base = spin_figures(
@@ -316,8 +316,10 @@ class RtpParts:
         return math.sqrt(max(second - self.rtp**2, 0.0))
 
 
-def rtp_parts(model: GameModel, variant_id: str | None = None) -> RtpParts:
-    rnd, _, _ = _round_analysis(model, variant_id, second_moments=False)
+def rtp_parts(
+    model: GameModel, variant_id: str | None = None, rules_version: int = RULES_VERSION
+) -> RtpParts:
+    rnd, _, _ = _round_analysis(model, variant_id, False, rules_version)
     rows = _meter_rows(rnd)
     pi = _stationary(np.array([r.transition for r in rows]))
     fm = rnd.free_moments
@@ -340,12 +342,16 @@ def rtp_parts(model: GameModel, variant_id: str | None = None) -> RtpParts:
     )
 
 
-def analyze_full(model: GameModel, variant_id: str | None = None) -> SultanAnalysis:
-    """Every exact figure of a variant from its strips, reveal weights and the rules."""
+def analyze_full(
+    model: GameModel, variant_id: str | None = None, rules_version: int = RULES_VERSION
+) -> SultanAnalysis:
+    """Every exact figure of a variant from its strips, reveal weights and the rules (of
+    ``rules_version``: the current rules unless the strips kept for an earlier version are
+    checked)."""
     started = time.perf_counter()
-    rnd, reveal, variant_id = _round_analysis(model, variant_id, second_moments=True)
+    rnd, reveal, variant_id = _round_analysis(model, variant_id, True, rules_version)
     rules = rnd.rules
-    variant = model.variant(variant_id)
+    variant = rules.variant(variant_id)
     base, free = rnd.base, rnd.free
     fm = rnd.free_moments
     reels = model.reels

@@ -42,7 +42,7 @@ from numba import njit
 from reelsmith.analysis.sultan_spin import jackpot_hit_probability
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.games.sultan_spins.rules import WILD_REEL, SultanRules, sultan_rules
+from reelsmith.games.sultan_spins.rules import RULES_VERSION, WILD_REEL, SultanRules, sultan_rules
 
 
 def cell_distributions(
@@ -303,11 +303,14 @@ def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
     )
 
 
-def variant_figures(model: GameModel, variant_id: str | None = None) -> dict[str, float]:
-    """The figures stored beside a variant's strips (rounded to 10 decimal places)."""
+def variant_figures(
+    model: GameModel, variant_id: str | None = None, rules_version: int = RULES_VERSION
+) -> dict[str, float]:
+    """The figures stored beside a variant's strips (rounded to 10 decimal places), under the
+    current rules or, for the strips kept for an earlier one, under ``rules_version``."""
     from reelsmith.analysis.sultan_exact import analyze_full
 
-    return figures_from_analysis(analyze_full(model, variant_id))
+    return figures_from_analysis(analyze_full(model, variant_id, rules_version))
 
 
 def figures_from_analysis(a: Any) -> dict[str, float]:
