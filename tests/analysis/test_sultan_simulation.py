@@ -21,6 +21,7 @@ from reelsmith.analysis.sultan_simulation import (
     simulate,
 )
 from reelsmith.games import game_folder
+from reelsmith.games.sultan_spins.rules import sultan_rules
 
 GAME = "sultan-spins"
 
@@ -49,9 +50,10 @@ def test_a_run_is_the_sum_of_its_chunks():
 
 
 def test_stationary_start_draws_the_long_run_law(sultan_model):
-    """The start state: each (pot, trigger) pair uniform on seed <= pot < trigger <= cap (so
+    """The start state: each (pot, trigger) pair uniform on seed <= pot < trigger < cap (so
     the pot's age j has probability proportional to K - j), the meter from its law."""
     game = KernelGame.build(sultan_model)
+    caps = np.array([j.cap for j in sultan_rules(sultan_model).jackpots])
     a = analyze_full(sultan_model)
     rng = chunk_stream(17, 0)
     n = 20_000
@@ -62,8 +64,8 @@ def test_stationary_start_draws_the_long_run_law(sultan_model):
         teal[i] = pots[0], triggers[0]
         meters[i] = meter[0]
         assert (game.seeds <= pots).all() and (pots < triggers).all()
-        assert (triggers <= game.caps).all()
-    k_teal = int(game.caps[0] - game.seeds[0])
+        assert (triggers <= game.lasts).all() and (game.lasts == caps - 1).all()
+    k_teal = int(game.lasts[0] - game.seeds[0])
     pairs = k_teal * (k_teal + 1) // 2
     counts = np.zeros((k_teal + 1, k_teal + 1))
     np.add.at(counts, (teal[:, 0] - game.seeds[0], teal[:, 1] - game.seeds[0]), 1)
