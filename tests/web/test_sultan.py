@@ -104,6 +104,9 @@ def test_pots_follow_the_bet_size(page: Page, server: Server) -> None:
     page.wait_for_function("document.querySelector('.pot[data-pot=teal]').dataset.minor === '240'")
     assert pots_shown(page) == [240, 600, 3000, 12000, 60000]
     assert page.inner_text(".pots-caption") == "Jackpots for the €1.20 bet"
+    # the seed's words: "Teal Gem Jackpot must be won before 25x bet"
+    cap = " ".join(page.inner_text(".pot[data-pot=teal] .pot-cap").split())
+    assert cap == "won before €30.00", cap
 
 
 def test_forced_free_spins_climb_the_ladder_and_play_to_the_end(page: Page, server: Server) -> None:

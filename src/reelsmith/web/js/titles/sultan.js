@@ -158,7 +158,7 @@ export class SultanUi {
     potsMinor.forEach((minor, i) => this.setPot(i, minor));
     capsMinor.forEach((cap, i) => {
       this.capMinor[i] = cap;
-      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('sultan.won_by')), this.money.format(cap));
+      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('sultan.won_before')), this.money.format(cap));
       this.potEls[i].dataset.capMinor = String(cap);
     });
     this.potsCaption.textContent = t('sultan.pots_caption', { bet: this.money.formatDecimal(this.current) });
