@@ -351,6 +351,24 @@ def serve(
     workers: Annotated[int, typer.Option("--workers", help="Worker processes.")] = 1,
     demo: Annotated[bool, typer.Option("--demo", help="Create a demo player.")] = False,
     dev: Annotated[bool, typer.Option("--dev", help="Dev mode: accept forced draws.")] = False,
+    titles: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--titles",
+            help="Serve the catalogue titles in DIR too (a title folder with model.toml, or a "
+            "folder of them); repeatable.",
+            metavar="DIR",
+        ),
+    ] = None,
+    markets: Annotated[
+        Path | None,
+        typer.Option(
+            "--markets",
+            help="Read the market files from DIR instead of the shipped ones (to offer the "
+            "titles added with --titles).",
+            metavar="DIR",
+        ),
+    ] = None,
 ) -> None:
     """Run the game server (HTTP API, and the web client when present)."""
     import os
@@ -363,11 +381,27 @@ def serve(
         fail(f"--port must be 1 to 65535, got {port}")
     if workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    overrides = {"database_url": database_url, "demo": demo or None, "dev_mode": dev or None}
+    overrides = {
+        "database_url": database_url,
+        "demo": demo or None,
+        "dev_mode": dev or None,
+        "titles_dirs": os.pathsep.join(str(p.resolve()) for p in titles) if titles else None,
+        "markets_dir": str(markets.resolve()) if markets else None,
+    }
     try:
         settings = Settings.load(config, **overrides)
         settings.connect_url()  # an unreadable password file stops the start here
     except SettingsError as exc:
+        fail(str(exc))
+    from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
+    from reelsmith.server.registry import TitleError, TitleRegistry
+
+    try:  # a title or market the server cannot serve stops the start here, by name
+        served = TitleRegistry.load(settings.title_paths())
+        load_markets(
+            Path(settings.markets_dir) if settings.markets_dir else MARKETS_DIR, served.models()
+        )
+    except (TitleError, MarketError) as exc:
         fail(str(exc))
     if workers > 1 and settings.generated:
         fail(
@@ -394,6 +428,8 @@ def serve(
             "REELSMITH_OPERATOR_API_KEY": settings.operator_api_key,
             "REELSMITH_DEMO": str(settings.demo),
             "REELSMITH_DEV_MODE": str(settings.dev_mode),
+            "REELSMITH_TITLES_DIRS": settings.titles_dirs,
+            "REELSMITH_MARKETS_DIR": settings.markets_dir,
         }
     )
     # One line each, never wrapped at the terminal's width: a URL or a key broken across two

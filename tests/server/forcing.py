@@ -76,3 +76,17 @@ def sultan_stops(
 NEW_POTS = [21, 43, 223, 1148, 4498]
 # ... or each at seed + 1 (the first gem on a reel hits its pot).
 NEAR_POTS = [0, 0, 0, 0, 0]
+
+
+AURORA = load_game("aurora-fox")
+AURORA_BET = {"lines": 20, "coins_per_line": 1, "coin_size": "0.10"}  # 20 coins = 2.00
+
+
+def aurora_trigger(reels: tuple[int, ...] = (0, 1, 2)) -> list[int]:
+    """An Aurora on each of ``reels`` (three: ten free spins) and none elsewhere."""
+    return stops_with_eggs(AURORA, AURORA.variant("96.00").reel_sets["base"], reels)
+
+
+def aurora_free_spin(reels: tuple[int, ...] = ()) -> list[int]:
+    """A free spin with an Aurora on each of ``reels`` only."""
+    return stops_with_eggs(AURORA, AURORA.variant("96.00").reel_sets["free_spins"], reels)

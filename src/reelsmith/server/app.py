@@ -28,16 +28,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from reelsmith.games import load_game
 from reelsmith.rng import RandomSource
-from reelsmith.rules_page import rules_document
 from reelsmith.server import inputs, logs, tokens, transport
+from reelsmith.server.bet_bodies import bet_schema
 from reelsmith.server.clock import Clock, SystemClock
 from reelsmith.server.errors import ApiError
 from reelsmith.server.guard import Bucket, too_many
 from reelsmith.server.headers import SecurityHeaders
-from reelsmith.server.markets import load_markets
+from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
 from reelsmith.server.metrics import Metrics
+from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.service import GameService, Rendered, json_text, request_hash
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
@@ -79,8 +79,8 @@ class Transfer(Strict):
 
 class SpinRequest(Strict):
     bet: dict[str, Any] = Field(
-        description='Days of the Tsar: {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}; '
-        'Sultan Spins: {"bet": "1.00"}'
+        description="The bet of the game in the path (its shape: the game's bet in the schema); "
+        "read and checked by the game's title"
     )
     autoplay_id: str | None = Field(default=None, max_length=64)
     gamble: StrictBool = Field(
@@ -414,9 +414,13 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 # would cost a tenth of the request's CPU. Same checks, same errors, same OpenAPI description.
 
 
-def documented(model: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAPI entries of a round step: its headers and its JSON body."""
+def documented(model: type[BaseModel], bet: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The OpenAPI entries of a round step: its headers and its JSON body (its ``bet`` field
+    described by ``bet``, the schema of the bets of the titles served)."""
     header = {"in": "header", "required": False, "schema": {"type": "string"}}
+    schema = model.model_json_schema()
+    if bet is not None:
+        schema = with_bet(schema, bet)
     return {
         "parameters": [
             {"name": "authorization", **header},
@@ -424,9 +428,23 @@ def documented(model: type[BaseModel]) -> dict[str, Any]:
         ],
         "requestBody": {
             "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
+            "content": {"application/json": {"schema": schema}},
         },
     }
+
+
+def with_bet(schema: dict[str, Any], bet: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` of a request body with its ``bet`` property described by ``bet`` (the
+    ``$defs`` of the bet's models moved up to the body's)."""
+    bet = dict(bet)
+    defs = {**schema.get("$defs", {}), **bet.pop("$defs", {})}
+    described = {**schema["properties"]["bet"], **bet}
+    described.pop("type", None)
+    described.pop("additionalProperties", None)
+    out = {**schema, "properties": {**schema["properties"], "bet": described}}
+    if defs:
+        out["$defs"] = defs
+    return out
 
 
 async def step_request(
@@ -489,10 +507,18 @@ def create_app(
     if settings.log_json:
         logs.configure()
     clock = clock or SystemClock()
+    try:
+        titles = TitleRegistry.load(settings.title_paths())
+        markets = load_markets(
+            Path(settings.markets_dir) if settings.markets_dir else MARKETS_DIR, titles.models()
+        )
+    except (TitleError, MarketError) as exc:
+        raise SystemExit(f"error: {exc}") from None
+    bet_doc = bet_schema([title.bet_body for title in titles.values()])
     db = database or Database(settings.connect_url())
     db.migrate()
     metrics = Metrics()
-    service = GameService(db, settings, load_markets(), clock, metrics, rng)
+    service = GameService(db, settings, markets, clock, metrics, rng, titles)
     service.prepare_house_accounts()
     # per player, on the injected clock like every other throttle
     limiter = Bucket(clock, settings.rate_limit_per_second, settings.rate_limit_burst)
@@ -810,16 +836,24 @@ def create_app(
         market = service.market((await call(service.get_player, claims.player_id))["market"])
         return {
             "games": [
-                {"id": game, "name": load_game(game).name, "variant": rules.variant}
+                {
+                    "id": game,
+                    "name": service.title(game).name,
+                    "variant": rules.variant,
+                    "client": service.title(game).client,
+                }
                 for game, rules in market.games.items()
             ]
         }
 
     @app.get("/api/games/{game}/rules", tags=["player"])
     async def game_rules(game: str, claims: PlayerClaims) -> dict[str, Any]:
-        service.title(game)
+        title = service.title(game)
         market = service.market((await call(service.get_player, claims.player_id))["market"])
-        return rules_document(load_game(game), market.game(game).variant)
+        try:
+            return title.rules(market)
+        except MarketError as exc:
+            raise ApiError(403, "game_not_offered", str(exc)) from None
 
     @app.get("/api/games/{game}/state", tags=["player"])
     async def game_state(
@@ -840,7 +874,9 @@ def create_app(
                 raise ApiError(400, "invalid_bet", "bet must be a JSON object")
         return await call(service.game_state, claims.player_id, game, bet_raw)  # type: ignore[no-any-return]
 
-    @app.post("/api/games/{game}/spin", tags=["player"], openapi_extra=documented(SpinRequest))
+    @app.post(
+        "/api/games/{game}/spin", tags=["player"], openapi_extra=documented(SpinRequest, bet_doc)
+    )
     async def spin(game: str, request: Request) -> Response:
         claims, body, key = await step_request(request, SpinRequest)
         return reply(
@@ -943,6 +979,8 @@ def create_app(
             )
         )
 
+    describe_bets(app, bet_doc)
+
     for route in app.routes:
         path = getattr(route, "path", "")
         if path.startswith("/api/games/{game}/") and path.endswith(
@@ -967,6 +1005,23 @@ def create_app(
         return await call(service.player_round, claims.player_id, round_id)  # type: ignore[no-any-return]
 
     return app
+
+
+def describe_bets(app: FastAPI, bet: dict[str, Any]) -> None:
+    """The OpenAPI document with the autoplay request's ``bet`` described as the bets of the
+    titles served (the spin's is described by its route)."""
+    plain = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = plain()
+            schemas = spec.get("components", {}).get("schemas", {})
+            if "AutoplayRequest" in schemas:
+                schemas["AutoplayRequest"] = with_bet(schemas["AutoplayRequest"], bet)
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def serve_app() -> FastAPI:

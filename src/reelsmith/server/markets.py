@@ -5,11 +5,13 @@ win tiers — one TOML file per market in ``markets/``."""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.money import Currency, MoneyError
 
@@ -90,6 +92,14 @@ class Market:
         except KeyError:
             raise MarketError(f"{game_id} is not offered in market {self.id}") from None
 
+    def money(self, minor: int) -> dict[str, Any]:
+        """An amount of this market's currency as the API gives it."""
+        return {
+            "minor": minor,
+            "amount": str(self.currency.to_decimal(minor)),
+            "formatted": self.currency.format(minor, self.locale),
+        }
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -156,8 +166,15 @@ def _reality_check_minutes(raw: dict[str, Any], where: str) -> int:
     return value
 
 
-def load_market(path: Path) -> Market:
+def shipped_models() -> dict[str, GameModel]:
+    return {game_id: load_game(game_id) for game_id in TITLE_FOLDERS}
+
+
+def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Market:
+    """The market in ``path``; the games it lists must be among ``models`` (the titles
+    served; the shipped titles if not given)."""
     where = str(path)
+    models = shipped_models() if models is None else models
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -167,11 +184,16 @@ def load_market(path: Path) -> Market:
         games: dict[str, GameRules] = {}
         for game_id, table in raw.get("games", {}).items():
             at = f"{where}: games.{game_id}"
-            if game_id not in TITLE_FOLDERS:
-                raise MarketError(f"{at}: unknown game")
-            model = load_game(game_id)
+            if game_id not in models:
+                known = ", ".join(sorted(models))
+                raise MarketError(f"{at}: unknown game; the games served are {known}")
+            model = models[game_id]
             variant = str(table["variant"])
-            model.variant(variant)
+            if variant not in model.variants:
+                raise MarketError(
+                    f"{at}: {game_id} has no variant {variant!r}; "
+                    f"its variants are {', '.join(sorted(model.variants))}"
+                )
             rules = GameRules(
                 variant=variant,
                 coin_sizes=_decimals(table["coin_sizes"], f"{at}.coin_sizes")
@@ -218,8 +240,12 @@ def load_market(path: Path) -> Market:
     return market
 
 
-def load_markets(folder: Path = MARKETS_DIR) -> dict[str, Market]:
-    markets = {m.id: m for m in (load_market(p) for p in sorted(folder.glob("*.toml")))}
+def load_markets(
+    folder: Path = MARKETS_DIR, models: Mapping[str, GameModel] | None = None
+) -> dict[str, Market]:
+    """Every market in ``folder`` (one TOML file each), checked against ``models``."""
+    models = shipped_models() if models is None else models
+    markets = {m.id: m for m in (load_market(p, models) for p in sorted(folder.glob("*.toml")))}
     if "default" not in markets:
         raise MarketError(f"{folder}: no default market")
     return markets

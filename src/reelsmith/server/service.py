@@ -34,10 +34,11 @@ from reelsmith.server.clock import Clock
 from reelsmith.server.errors import ApiError, bad_request, conflict, not_found
 from reelsmith.server.markets import Market, MarketError
 from reelsmith.server.metrics import Metrics
+from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.sessions import SESSION_QUERY
 from reelsmith.server.sessions import refusal as session_refusal
 from reelsmith.server.settings import Settings
-from reelsmith.server.titles import TITLES, Title
+from reelsmith.server.titles import Title
 from reelsmith.store import audit, sql
 from reelsmith.store.db import Database
 from reelsmith.store.tables import (
@@ -230,6 +231,7 @@ class GameService:
         clock: Clock,
         metrics: Metrics | None = None,
         rng: RandomSource | None = None,
+        titles: TitleRegistry | None = None,
     ) -> None:
         self.db = db
         self.settings = settings
@@ -237,7 +239,7 @@ class GameService:
         self.clock = clock
         self.metrics = metrics or Metrics()
         self.rng: RandomSource = rng or SystemSource()
-        self.titles: dict[str, Title] = {game: cls() for game, cls in TITLES.items()}
+        self.titles: TitleRegistry = titles if titles is not None else TitleRegistry.load()
         self._rounds = OpenRounds()
         self._house: dict[tuple[str, str], int] = {}
 
@@ -339,11 +341,7 @@ class GameService:
         )
 
     def money(self, market: Market, minor: int) -> dict[str, Any]:
-        return {
-            "minor": minor,
-            "amount": str(market.currency.to_decimal(minor)),
-            "formatted": market.currency.format(minor, market.locale),
-        }
+        return market.money(minor)
 
     @contextmanager
     def _idempotent(
@@ -1293,8 +1291,9 @@ class GameService:
                 except (BetError, MoneyError) as exc:
                     raise bad_request("invalid_bet", str(exc)) from None
                 state = self._load_state(connection, player.id, title, bet)
-                if title.state_key(bet) is not None:
-                    result["carried_state"] = self._public_state(title, market, bet, state)
+                carried = title.carried_view(market, bet, state)
+                if carried is not None:
+                    result["carried_state"] = carried
             active = (
                 connection.execute(
                     select(autoplays).where(
@@ -1308,22 +1307,6 @@ class GameService:
             )
             result["autoplay"] = None if active is None else self._autoplay_json(active)
             return result
-
-    def _public_state(self, title: Title, market: Market, bet: Any, state: Any) -> dict[str, Any]:
-        """Pots and meter for a bet size (trigger points stay hidden)."""
-        from reelsmith.games.sultan_spins.rules import sultan_rules
-
-        rules = sultan_rules(title.model)
-        bet_minor = title.bet_minor(market, bet)
-        pots = list(state.pots) if state is not None else [j.seed for j in rules.jackpots]
-        return {
-            "bet": title.bet_json(bet),
-            "pots_minor": [p * bet_minor for p in pots],
-            "pots": [self.money(market, p * bet_minor) for p in pots],
-            "caps_minor": [j.cap * bet_minor for j in rules.jackpots],
-            "meter": 0 if state is None else state.meter,
-            "spots": rules.spots,
-        }
 
     # ------------------------------------------------------------------------------
     # autoplay

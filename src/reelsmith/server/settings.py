@@ -61,6 +61,11 @@ class Settings:
     # "plain" (as they are in the folder, revalidated on every load: for working on the client)
     web_delivery: str = "optimised"
     log_json: bool = False  # structured JSON log lines on stderr (reelsmith serve turns it on)
+    # titles served beside the shipped ones: folders of model files (catalogue titles), each
+    # a title folder or a folder of them, separated by the OS path separator (":")
+    titles_dirs: str = ""
+    # the market files, if not the shipped ones (a market may list the titles added above)
+    markets_dir: str = ""
     generated: list[str] = field(default_factory=list)
 
     @classmethod
@@ -141,6 +146,10 @@ class Settings:
             )
         if "'none'" in sources and len(sources) > 1:
             raise SettingsError("setting frame_ancestors: 'none' cannot be combined with sources")
+
+    def title_paths(self) -> list[Path]:
+        """The folders of ``titles_dirs``."""
+        return [Path(part) for part in self.titles_dirs.split(os.pathsep) if part]
 
     def connect_url(self) -> str:
         """The database URL to connect with: ``database_url``, with the password read from

@@ -1,5 +1,11 @@
-"""Adapters between the server and each title's engine: bets in money, rounds in and out of
-storage, the player's view of a round.
+"""The title boundary: the one interface (:class:`Title`) through which the server, the contract
+suite and the tools reach a title, and the adapters of the titles with rules of their own.
+
+A title turns the market's money into its engine's bets, starts and continues rounds, stores
+and restores them, gives the player's view of a round, settles it in minor units, keeps the
+player's carried state and renders its rules page for a market. Catalogue titles (a model file
+alone) are played by :class:`reelsmith.server.catalogue_title.CatalogueTitle`; the registry
+(:mod:`reelsmith.server.registry`) finds every title and picks its adapter.
 
 A stored round is the *record* that replays it (bet, options or starting state, variant,
 actions, draws): to continue an open round the server replays its record, which also proves
@@ -11,10 +17,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from reelsmith.engine.bet_ladder import lower_bet
-from reelsmith.engine.bets import BetError, CoinBet
+from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
@@ -22,7 +28,8 @@ from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, bet_key
 from reelsmith.rng import Draw, RandomSource
-from reelsmith.server.inputs import DecimalSyntaxError, decimal_text
+from reelsmith.rules_page import rules_document
+from reelsmith.server.bet_bodies import BetBody, CoinBetBody, LadderBetBody, read_bet
 from reelsmith.server.markets import Market
 
 HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
@@ -45,24 +52,33 @@ def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
     ]
 
 
-def _decimal(value: Any, what: str) -> Decimal:
-    """A bet size as the API documents it: a decimal string (``"0.01"``); a JSON number or
-    any other syntax is refused by name, in both titles alike."""
-    try:
-        return decimal_text(value, what)
-    except DecimalSyntaxError as exc:
-        raise BetError(str(exc)) from None
-
-
 class Title(ABC):
-    game_id: str
+    """A title as the server plays it. Rounds, bets and carried states are the title's own
+    values (``Any`` here): only the title reads them; the server stores what :meth:`record`,
+    :meth:`bet_json`, :meth:`view` and :meth:`kept_state` make of them."""
 
-    def __init__(self) -> None:
-        self.model: GameModel = load_game(self.game_id)
+    game_id: str
+    #: The bet a player sends for this title (documented in the OpenAPI spec).
+    bet_body: ClassVar[type[BetBody]]
+    #: The web client's script for the title: its own, or "catalogue" (any catalogue title).
+    client: ClassVar[str]
+
+    def __init__(self, model: GameModel | None = None) -> None:
+        self.model: GameModel = model if model is not None else load_game(self.game_id)
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    def rules(self, market: Market) -> dict[str, Any]:
+        """The paytable and rules page of the variant the market plays."""
+        return rules_document(self.model, market.game(self.game_id).variant)
 
     # -- bets ------------------------------------------------------------------------
     @abstractmethod
-    def parse_bet(self, market: Market, raw: dict[str, Any]) -> Any: ...
+    def parse_bet(self, market: Market, raw: dict[str, Any]) -> Any:
+        """The bet ``raw`` (request JSON) asks for, checked against the title and the market;
+        BetError naming what is wrong."""
 
     @abstractmethod
     def bet_minor(self, market: Market, bet: Any) -> int: ...
@@ -80,6 +96,11 @@ class Title(ABC):
 
     def state_key(self, bet: Any) -> str | None:
         """The key of the player's carried state for this bet, if the title has any."""
+        return None
+
+    def carried_view(self, market: Market, bet: Any, state: Any) -> dict[str, Any] | None:
+        """What the player may see of the carried state for ``bet`` (None: the title carries
+        no state); ``state`` None is the state of a bet never played."""
         return None
 
     # -- rounds ----------------------------------------------------------------------
@@ -122,26 +143,24 @@ class Title(ABC):
 
 
 # ---------------------------------------------------------------------------------------
-# Days of the Tsar
+# Coin bets (Days of the Tsar and every catalogue title)
 # ---------------------------------------------------------------------------------------
 
 
-class DaysOfTheTsar(Title):
-    game_id = "days-of-the-tsar"
+class CoinBetTitle(Title):
+    """A title bet in paylines, coins per payline and a coin size from the market's list."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rules = tsar.tsar_rules(self.model)
+    bet_body = CoinBetBody
+
+    @property
+    @abstractmethod
+    def bet_options(self) -> CoinBetOptions:
+        """The model's bet limits."""
 
     def parse_bet(self, market: Market, raw: dict[str, Any]) -> CoinBet:
         allowed = market.game(self.game_id).coin_sizes
-        try:
-            lines, cpl, size = raw["lines"], raw["coins_per_line"], raw["coin_size"]
-        except KeyError as exc:
-            raise BetError(
-                f"the bet needs lines, coins_per_line and coin_size; {exc.args[0]} is missing"
-            ) from None
-        bet = self.rules.bets.validate(lines, cpl, _decimal(size, "coin_size"))
+        body = read_bet(CoinBetBody, raw)
+        bet = self.bet_options.validate(body.lines, body.coins_per_line, body.coin_size)
         if bet.coin_size not in allowed:
             raise BetError(
                 f"coin size {bet.coin_size} is not offered in this market; "
@@ -159,7 +178,7 @@ class DaysOfTheTsar(Title):
 
     def sample_bet(self, market: Market) -> CoinBet:
         size = min(market.game(self.game_id).coin_sizes)
-        return self.rules.bets.validate(self.rules.bets.max_lines, 1, str(size))
+        return self.bet_options.validate(self.bet_options.max_lines, 1, str(size))
 
     def bet_json(self, bet: CoinBet) -> dict[str, Any]:
         return {
@@ -181,6 +200,24 @@ class DaysOfTheTsar(Title):
                 if self.bet_minor(market, candidate) <= balance_minor:
                     return candidate
         return None
+
+
+# ---------------------------------------------------------------------------------------
+# Days of the Tsar
+# ---------------------------------------------------------------------------------------
+
+
+class DaysOfTheTsar(CoinBetTitle):
+    game_id = "days-of-the-tsar"
+    client = "days-of-the-tsar"
+
+    def __init__(self, model: GameModel | None = None) -> None:
+        super().__init__(model)
+        self.tsar = tsar.tsar_rules(self.model)
+
+    @property
+    def bet_options(self) -> CoinBetOptions:
+        return self.tsar.bets
 
     def _options(self, market: Market, gamble: bool) -> tsar.RoundOptions:
         rules = market.game(self.game_id)
@@ -263,18 +300,19 @@ class DaysOfTheTsar(Title):
 
 class SultanSpins(Title):
     game_id = "sultan-spins"
+    bet_body = LadderBetBody
+    client = "sultan-spins"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rules = sultan.sultan_rules(self.model)
+    def __init__(self, model: GameModel | None = None) -> None:
+        super().__init__(model)
+        self.sultan = sultan.sultan_rules(self.model)
 
     def _allowed(self, market: Market) -> tuple[Decimal, ...]:
         return tuple(b for b in market.game(self.game_id).bets if b <= market.max_stake)
 
     def parse_bet(self, market: Market, raw: dict[str, Any]) -> Decimal:
-        if "bet" not in raw:
-            raise BetError('the bet needs a bet amount, e.g. {"bet": "1.00"}')
-        return self.rules.ladder.validate(_decimal(raw["bet"], "bet"), self._allowed(market))
+        body = read_bet(LadderBetBody, raw)
+        return self.sultan.ladder.validate(body.bet, self._allowed(market))
 
     def bet_minor(self, market: Market, bet: Decimal) -> int:
         return market.currency.to_minor(bet)
@@ -294,6 +332,21 @@ class SultanSpins(Title):
 
     def load_state(self, data: dict[str, Any] | None) -> BetState | None:
         return None if data is None else BetState.from_json(data)
+
+    def carried_view(
+        self, market: Market, bet: Decimal, state: BetState | None
+    ) -> dict[str, Any] | None:
+        """Pots and meter for a bet size (trigger points stay hidden)."""
+        bet_minor = self.bet_minor(market, bet)
+        pots = list(state.pots) if state is not None else [j.seed for j in self.sultan.jackpots]
+        return {
+            "bet": self.bet_json(bet),
+            "pots_minor": [p * bet_minor for p in pots],
+            "pots": [market.money(p * bet_minor) for p in pots],
+            "caps_minor": [j.cap * bet_minor for j in self.sultan.jackpots],
+            "meter": 0 if state is None else state.meter,
+            "spots": self.sultan.spots,
+        }
 
     def start(
         self,
@@ -344,11 +397,11 @@ class SultanSpins(Title):
 
     def _minor(self, market: Market, coins: int, bet: Decimal) -> int:
         numerator = coins * market.currency.to_minor(bet)
-        if numerator % self.rules.lines:
+        if numerator % self.sultan.lines:
             raise ArithmeticError(
                 f"{coins} line bets at {bet} is not a whole number of minor units"
             )
-        return numerator // self.rules.lines
+        return numerator // self.sultan.lines
 
     def outcome(self, market: Market, round_: sultan.SultanRound) -> Outcome:
         status = {sultan.Phase.COMPLETE: "complete", sultan.Phase.VOIDED: "voided"}.get(
@@ -385,10 +438,15 @@ class SultanSpins(Title):
             else 0
         )
         data["pots_minor"] = [p * bet_minor for p in round_.state.pots]
-        data["caps_minor"] = [j.cap * bet_minor for j in self.rules.jackpots]
+        data["caps_minor"] = [j.cap * bet_minor for j in self.sultan.jackpots]
         data["actions_allowed"] = self.actions(round_)
-        data["multiplier"] = self.rules.multipliers[round_.level - 1] if round_.level else 1
+        data["multiplier"] = self.sultan.multipliers[round_.level - 1] if round_.level else 1
         return data
 
 
-TITLES: dict[str, type[Title]] = {"days-of-the-tsar": DaysOfTheTsar, "sultan-spins": SultanSpins}
+#: The titles with an adapter of their own, by id; every other title is a catalogue title,
+#: played by CatalogueTitle from its model (see reelsmith.server.registry).
+OWN_TITLES: dict[str, type[Title]] = {
+    DaysOfTheTsar.game_id: DaysOfTheTsar,
+    SultanSpins.game_id: SultanSpins,
+}

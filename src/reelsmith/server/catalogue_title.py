@@ -1,0 +1,121 @@
+"""Any catalogue title, served from its model alone.
+
+:class:`CatalogueTitle` drives :mod:`reelsmith.engine.catalogue_round` for a model with
+``mechanics = "catalogue"``: the bets are the model's bet options priced by the market (its coin
+sizes, its maximum stake), the gamble is offered where the model has one and the market allows
+it (the market's gamble limit in place of the model's), and a round is stored as the record
+that replays it: bet, options, variant, actions and draws.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reelsmith.engine import catalogue_round as live
+from reelsmith.engine.bets import CoinBet, CoinBetOptions
+from reelsmith.engine.catalogue import mechanics
+from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.rng import Draw, RandomSource
+from reelsmith.server.markets import Market
+from reelsmith.server.titles import CoinBetTitle, Outcome, public_draws
+
+_STATUS = {live.Phase.COMPLETE: "complete", live.Phase.VOIDED: "voided"}
+
+
+class CatalogueTitle(CoinBetTitle):
+    """A catalogue model as a served title (one instance per model)."""
+
+    client = "catalogue"
+
+    def __init__(self, model: GameModel) -> None:
+        rules = mechanics(model)  # a model the catalogue cannot play is refused here
+        super().__init__(model)
+        if not model.variants:
+            raise ModelError(f"{model.source or model.id}: a served title needs a variant")
+        self.game_id = model.id
+        self.mechanics = rules
+        self._bets = live.bet_options(model)
+
+    @property
+    def bet_options(self) -> CoinBetOptions:
+        return self._bets
+
+    # -- rounds ----------------------------------------------------------------------
+    def _options(self, market: Market, gamble: bool) -> live.RoundOptions:
+        rules = market.game(self.game_id)
+        return live.RoundOptions(
+            gamble_allowed=market.gamble and gamble and self.mechanics.gamble is not None,
+            gamble_limit_credits=rules.gamble_limit,
+        )
+
+    def start(
+        self, market: Market, bet: CoinBet, state: Any, rng: RandomSource, gamble: bool = True
+    ) -> live.CatalogueRound:
+        variant = market.game(self.game_id).variant
+        return live.start_round(
+            self.model, bet, rng, variant=variant, options=self._options(market, gamble)
+        )
+
+    def act(
+        self, round_: live.CatalogueRound, action: str, rng: RandomSource
+    ) -> live.CatalogueRound:
+        return live.apply_action(self.model, round_, action, rng)
+
+    def finish(self, round_: live.CatalogueRound, rng: RandomSource) -> live.CatalogueRound:
+        return live.finish(self.model, round_, rng)
+
+    def record(self, round_: live.CatalogueRound) -> dict[str, Any]:
+        return {
+            "bet": self.bet_json(round_.bet),
+            "options": round_.options.to_json(),
+            "variant": round_.variant,
+            "actions": list(round_.actions),
+            "draws": [d.to_json() for d in round_.draws],
+        }
+
+    def restore(self, record: dict[str, Any]) -> live.CatalogueRound:
+        return live.replay_from(
+            self.model,
+            CoinBet.from_json(record["bet"]),
+            live.RoundOptions.from_json(record["options"]),
+            record["variant"],
+            record["actions"],
+            [Draw.from_json(d) for d in record["draws"]],
+        )
+
+    def outcome(self, market: Market, round_: live.CatalogueRound) -> Outcome:
+        size = market.currency.to_minor(round_.bet.coin_size)
+        status = _STATUS.get(round_.phase, "open")
+        return Outcome(status, round_.paid_coins * size, 0, round_.refund_coins * size)
+
+    def actions(self, round_: live.CatalogueRound) -> list[str]:
+        if round_.phase is live.Phase.FREE_SPINS:
+            return ["free_spin"]
+        if round_.phase is live.Phase.GAMBLE:
+            choices = live.gamble_choices(self.model, round_)
+            return [*(f"gamble {c}" for c in choices), "collect"]
+        return []
+
+    def feature_triggered(self, round_: live.CatalogueRound) -> bool:
+        return round_.free_spins_awarded > 0
+
+    def view(self, market: Market, round_: live.CatalogueRound) -> dict[str, Any]:
+        """The round as the client renders it: the engine's round (every screen with its line
+        and scatter wins and trigger symbols, free spins, gambles) in minor units beside coins,
+        the trigger draws public, and what the player may do next."""
+        size = market.currency.to_minor(round_.bet.coin_size)
+        free = self.mechanics.free_spins
+        data = round_.to_json()
+        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
+        data["bet_minor"] = self.bet_minor(market, round_.bet)
+        data["win_minor"] = round_.win_coins * size
+        data["coin_size_minor"] = size
+        data["free_spins_multiplier"] = free.multiplier if free is not None else 1
+        data["gamble_choices"] = (
+            list(live.gamble_choices(self.model, round_))
+            if round_.phase is live.Phase.GAMBLE
+            else []
+        )
+        data["gamble_limit_minor"] = round_.gamble_limit_coins * size
+        data["actions_allowed"] = self.actions(round_)
+        return data
