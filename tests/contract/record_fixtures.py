@@ -1,6 +1,8 @@
 """Record the contract suite's fixture rounds.
 
-Run from the repository: ``.venv/bin/python -m tests.contract.record_fixtures``.
+Run from the repository: ``.venv/bin/python -m tests.contract.record_fixtures [TITLE ...]``
+(every title under contract, or only those named: a new title's fixtures are recorded without
+writing the others' again).
 
 For every title under contract (``tests/contract/titles.py``) a seeded player plays chains of
 rounds through the live engine, by the game server's ``Title`` (bets from the market, the
@@ -287,9 +289,12 @@ def write(path: Path, document: dict[str, Any], listed: str) -> None:
     path.write_text(text)
 
 
-def main() -> None:
+def main(argv: list[str]) -> None:
+    unknown = set(argv) - set(contract_titles())
+    if unknown:
+        raise SystemExit(f"not under contract: {', '.join(sorted(unknown))}")
     FIXTURES.mkdir(exist_ok=True)
-    for game_id in contract_titles():
+    for game_id in argv or contract_titles():
         rounds = [entry for chain in chains(game_id) for entry in record_chain(game_id, chain)]
         path = FIXTURES / f"{game_id}.json"
         write(
@@ -309,4 +314,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -13,14 +13,15 @@ needs of a title comes through one of two doors:
   beside a variant's strips re-derived by the exact analysis, what a stored record says the
   round started from, and the features the recorded rounds must cover.
 
-The adapters are thin on purpose. **They are the interface the catalogue of mechanics must
-provide generically**: one kernel that traces any catalogue title's rounds, one live summary
-of a round played from those draws, one exact analyzer giving a variant's stored figures, one
-description of a title's bets and features. When it does, a title joins the suite by being listed in
-``CONTRACT_TITLES`` with the generic adapter; until then a title lists its own here, and
-``tests/contract/test_registry.py`` fails for a shipped title that is not listed. The kernel
-and live summaries name at least ``win`` and ``free_spins`` (the parity test checks that a
-run had both).
+The adapters are thin on purpose. :class:`CatalogueAdapter` is the generic one, for any
+catalogue title the server plays through ``CatalogueTitle``: the generic kernel
+(``analysis/kernel.py``) traces its rounds, ``engine/catalogue_round`` plays them live, the
+generic exact analyzer (``analysis/catalogue_exact.py``) gives its figures, and its bets and
+required features are read from its model. A catalogue title joins the suite by being
+listed in ``CONTRACT_TITLES`` with it; a title with rules of its own lists its own adapter,
+and ``tests/contract/test_registry.py`` fails for a shipped title that is not listed. The
+kernel and live summaries name at least ``win`` and ``free_spins`` (the parity test checks
+that a run had both).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from typing import Any, Protocol
 
 from reelsmith.engine.bets import BetError
 from reelsmith.engine.model import GameModel
-from reelsmith.games import load_game
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.markets import Market, load_markets
-from reelsmith.server.titles import TITLES, Title
+from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.titles import Title
 
 #: A round's figures that the kernel and live play must agree on, by name.
 Summary = dict[str, int]
@@ -364,11 +365,188 @@ class SultanAdapter:
 
 
 # ---------------------------------------------------------------------------------------
+# Any catalogue title
+# ---------------------------------------------------------------------------------------
+
+#: The kernel's round fields (``analysis.kernel.R_*``), by name.
+KERNEL_FIELDS = (
+    "win",
+    "base_line",
+    "base_scatter",
+    "base_triggers",
+    "awarded",
+    "free_spins",
+    "free_win",
+    "free_triggers",
+    "added",
+)
+
+
+class CatalogueAdapter:
+    """The contract of a catalogue title, from its model alone."""
+
+    def __init__(self, game_id: str) -> None:
+        from reelsmith.engine.catalogue import RETRIGGER_NONE, mechanics
+
+        self.game_id = game_id
+        self.model = model(game_id)
+        rules = mechanics(self.model)
+        options = server_title(game_id).bet_options  # type: ignore[attr-defined]
+        self.max_lines = options.max_lines
+        self.max_coins = options.max_coins_per_line
+        required = {"no_win", "line_win"}
+        if self.model.scatter >= 0 and self.model.scatter_pays.any():
+            required.add("scatter_win")
+        free = rules.free_spins
+        if free is not None:
+            required |= {"free_spins", "open_free_spins"}
+            if free.reveal is not None:
+                required.add("reveals")
+            if free.retrigger != RETRIGGER_NONE:
+                required.add("retrigger")
+        if rules.gamble is not None:
+            required |= {
+                "gamble_won",
+                "gamble_lost",
+                "suit_gamble",
+                "collect",
+                "gamble_declined",
+                "gamble_limit",
+                "open_gamble",
+            }
+        if self.model.wild >= 0:
+            required.add("wild_win")
+        if options.max_coins_per_line > 1:
+            required.add("coins_per_line")
+        if options.min_lines < options.max_lines:
+            required.add("fewer_lines")
+        self.required_features = frozenset(required)
+
+    def bets(self, market: Market) -> list[dict[str, Any]]:
+        sizes = market.game(self.game_id).coin_sizes
+        candidates = [
+            {"lines": lines, "coins_per_line": cpl, "coin_size": str(size)}
+            for size in sizes
+            for lines in sorted({self.max_lines, 1, max(1, self.max_lines // 2)}, reverse=True)
+            for cpl in sorted({1, 2, self.max_coins})
+        ]
+        return _accepted(server_title(self.game_id), market, candidates)
+
+    def kernel_rounds(
+        self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
+    ) -> tuple[Any, list[KernelRound]]:
+        from reelsmith.analysis import kernel as k
+        from reelsmith.analysis.simulation import chunk_stream
+
+        game = k.KernelGame.build(model, variant_id)
+        results, logs, _stats, _floats = game.trace(chunk_stream(seed, chunk), rounds)
+        assert len(KERNEL_FIELDS) == k.ROUND_FIELDS
+        played = [
+            KernelRound(
+                tuple(game.draws_of(log)),
+                {name: int(x) for name, x in zip(KERNEL_FIELDS, result, strict=True)},
+            )
+            for result, log in zip(results, logs, strict=True)
+        ]
+        return None, played
+
+    def live_summary(
+        self, model: GameModel, variant_id: str, state: Any, source: RandomSource
+    ) -> tuple[Summary, Any]:
+        """The kernel's bet: every payline, one coin each (of the model's smallest size)."""
+        from decimal import Decimal
+
+        from reelsmith.engine import catalogue_round as live
+        from reelsmith.engine.bets import CoinBet
+
+        bet = CoinBet(model.line_count, 1, Decimal(str(model.bet["coin_sizes"][0])))
+        options = live.RoundOptions(gamble_allowed=False)
+        played = live.start_round(model, bet, source, variant=variant_id, options=options)
+        played = live.finish(model, played, source)
+        assert played.phase is live.Phase.COMPLETE, played.void_reason
+        base, free = played.spins[0], played.free_spins
+        figures = (
+            played.win_coins,
+            base.wins.line_coins,
+            base.wins.scatter_win.coins if base.wins.scatter_win else 0,
+            base.triggers,
+            base.spins_added,
+            len(free),
+            played.free_spins_win_coins,
+            sum(s.triggers for s in free),
+            sum(s.spins_added for s in free),
+        )
+        return dict(zip(KERNEL_FIELDS, figures, strict=True)), None
+
+    def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
+        from reelsmith.analysis.catalogue_exact import analyze_full
+        from reelsmith.analysis.catalogue_tuning import variant_figures
+
+        return variant_figures(analyze_full(model, variant_id))
+
+    def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
+        return record["bet"], None, bool(record["options"]["gamble_allowed"])
+
+    def features(self, record: dict[str, Any], outcome: dict[str, Any]) -> set[str]:
+        view = outcome["view"]
+        spins, gambles = view["spins"], view["gambles"]
+        wild = self.model.symbols[self.model.wild].id if self.model.wild >= 0 else None
+        found = set()
+        if view["phase"] == "complete" and view["win_coins"] == 0 and not gambles:
+            found.add("no_win")
+        if any(s["line_wins"] for s in spins):
+            found.add("line_win")
+        if wild is not None and any(
+            s["screen"][row][reel] == wild
+            for s in spins
+            for w in s["line_wins"]
+            for row, reel in w["positions"]
+        ):
+            found.add("wild_win")
+        if any(s["scatter_win"] for s in spins):
+            found.add("scatter_win")
+        if spins and spins[0]["reveals"]:
+            found.add("reveals")
+        if len(spins) > 1:
+            found.add("free_spins")
+        if any(s["spins_added"] for s in spins[1:]):
+            found.add("retrigger")
+        if any(g["won"] for g in gambles):
+            found.add("gamble_won")
+        if any(not g["won"] for g in gambles):
+            found.add("gamble_lost")
+        if any(g["choice"] not in ("red", "black") for g in gambles):
+            found.add("suit_gamble")
+        if "collect" in record["actions"]:
+            found.add("collect")
+        gamble_title = view["max_gambles"] > 0
+        if gamble_title and not record["options"]["gamble_allowed"] and view["win_coins"] > 0:
+            found.add("gamble_declined")
+        settled = view["phase"] == "complete" and "collect" not in record["actions"]
+        if gambles and gambles[-1]["won"] and settled:
+            found.add("gamble_limit")
+        if view["phase"] == "free_spins":
+            found.add("open_free_spins")
+        if view["phase"] == "gamble":
+            found.add("open_gamble")
+        if record["bet"]["coins_per_line"] > 1:
+            found.add("coins_per_line")
+        if record["bet"]["lines"] < self.max_lines:
+            found.add("fewer_lines")
+        return found
+
+
+def catalogue(game_id: str) -> Callable[[], TitleAdapter]:
+    return lambda: CatalogueAdapter(game_id)
+
+
+# ---------------------------------------------------------------------------------------
 # The registry the suite is parametrized over
 # ---------------------------------------------------------------------------------------
 
 #: Every title under contract, by id. A new title is listed here (and nowhere else).
 CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
+    "aurora-fox": catalogue("aurora-fox"),
     "days-of-the-tsar": TsarAdapter,
     "sultan-spins": SultanAdapter,
 }
@@ -377,11 +555,7 @@ CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
 #: Shipped titles not under contract yet, each with what it lacks for the suite. A title
 #: leaves this list for ``CONTRACT_TITLES`` when it has what the suite needs; test_registry
 #: fails as soon as the game server plays a title listed here.
-PENDING_TITLES: dict[str, str] = {
-    "aurora-fox": "the game server has no Title for it yet (live rounds, records, views), "
-    "which the suite plays through; its kernel, simulation and exact figures are in "
-    "tests/catalogue",
-}
+PENDING_TITLES: dict[str, str] = {}
 
 
 def contract_titles() -> list[str]:
@@ -398,13 +572,18 @@ def adapter(game_id: str) -> TitleAdapter:
 
 
 @cache
+def titles() -> TitleRegistry:
+    """The game server's titles (the registry the server plays them through)."""
+    return TitleRegistry.load()
+
+
 def server_title(game_id: str) -> Title:
-    """The game server's adapter of the title (the same class the server plays it through)."""
-    return TITLES[game_id]()
+    """The game server's adapter of the title (the same the server plays it through)."""
+    return titles()[game_id]
 
 
 def model(game_id: str) -> GameModel:
-    return load_game(game_id)
+    return server_title(game_id).model
 
 
 def variants(game_id: str) -> list[str]:
@@ -413,7 +592,7 @@ def variants(game_id: str) -> list[str]:
 
 @cache
 def markets() -> dict[str, Market]:
-    return load_markets()
+    return load_markets(models=titles().models())
 
 
 def market_for(market_id: str, game_id: str, variant: str | None = None) -> Market:
