@@ -20,8 +20,11 @@ from reelsmith.games.sultan_spins.rules import Jackpot, sultan_rules
 
 TSAR = "days-of-the-tsar"
 SULTAN = "sultan-spins"
+AURORA = "aurora-fox"
 TSAR_VARIANT = "96.00"  # the default market's variants (server/markets/default.toml)
 SULTAN_VARIANT = "94.00"
+AURORA_VARIANT = "96.00"
+VARIANTS = {TSAR: TSAR_VARIANT, SULTAN: SULTAN_VARIANT, AURORA: AURORA_VARIANT}
 
 
 @cache
@@ -48,8 +51,7 @@ def gem_reveal(outcome: str) -> int:
 
 
 def reel_set(game: str, name: str) -> ReelSet:
-    variant = TSAR_VARIANT if game == TSAR else SULTAN_VARIANT
-    return model(game).variant(variant).reel_sets[name]
+    return model(game).variant(VARIANTS[game]).reel_sets[name]
 
 
 def _windows(game: str, name: str, reel: int) -> list[list[int]]:
@@ -177,3 +179,47 @@ def tsar_win_between(low_coins: int, high_coins: int) -> list[int]:
         [lambda cells: egg not in cells] * 5,
         lambda grid: low_coins <= tsar_wins(grid).total_coins < high_coins,
     )
+
+
+# -- Aurora Fox (a catalogue title) -----------------------------------------------------------
+
+
+def aurora_wins(grid: npt.NDArray[np.int8], free: bool = False) -> ScreenWins:
+    """The wins at 20 paylines x 1 coin (free spins: every win doubled)."""
+    from reelsmith.engine.catalogue import mechanics
+
+    game = model(AURORA)
+    if not free:
+        return evaluate_screen(game, grid, 20, 1, 20)
+    rules = mechanics(game)
+    return evaluate_screen(
+        game,
+        grid,
+        20,
+        1,
+        20,
+        line_pays=rules.free_line_pays,
+        scatter_pays=rules.free_scatter_pays,
+    )
+
+
+def aurora_spin(
+    *, auroras: Sequence[int] = (), win: bool | None = None, free: bool = False
+) -> list[int]:
+    """Stops for an Aurora Fox screen with an Aurora on each reel in ``auroras`` (none
+    elsewhere); ``win`` True/False asks for a line win or none."""
+    aurora = symbol(AURORA, "aurora")
+    per_reel = [
+        (lambda cells: aurora in cells) if reel in auroras else (lambda cells: aurora not in cells)
+        for reel in range(5)
+    ]
+
+    def accept(grid: npt.NDArray[np.int8]) -> bool:
+        return win is None or bool(aurora_wins(grid, free).line_wins) == win
+
+    return search_stops(AURORA, "free_spins" if free else "base", per_reel, accept)
+
+
+def aurora_win_coins(stops: Sequence[int], *, free: bool = False) -> int:
+    grid = window(reel_set(AURORA, "free_spins" if free else "base"), stops, model(AURORA).rows)
+    return aurora_wins(grid, free).total_coins

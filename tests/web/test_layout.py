@@ -183,7 +183,7 @@ def test_the_lobby_fits_every_screen(sized: tuple[str, Page], server: Server) ->
     shot(page, f"lobby-{size}")
 
 
-@pytest.mark.parametrize("game", [forcing.TSAR, forcing.SULTAN])
+@pytest.mark.parametrize("game", [forcing.TSAR, forcing.SULTAN, forcing.AURORA])
 def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
     sized: tuple[str, Page], server: Server, game: str
 ) -> None:
@@ -217,6 +217,9 @@ def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
     if game == forcing.TSAR:
         free = [forcing.tsar_spin(free=True) for _ in range(9)]
         force(page, forcing.tsar_free_spins_trigger(), *free)
+    elif game == forcing.AURORA:
+        free = [forcing.aurora_spin(free=True) for _ in range(10)]
+        force(page, forcing.aurora_spin(auroras=(0, 1, 2)), *free)
     else:
         free = [forcing.sultan_spin(free=True) for _ in range(7)]
         force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin(bonus=(0, 1, 2))], *free)

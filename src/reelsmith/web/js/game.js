@@ -46,6 +46,7 @@ const STOP_MESSAGES = {
 export class Game {
   constructor(app, info) {
     this.app = app;
+    this.info = info;
     this.id = info.id;
     this.name = info.name;
     this.api = app.api;
@@ -71,7 +72,7 @@ export class Game {
 
   async mount(view) {
     this.rules = await this.api.get(`/api/games/${this.id}/rules`);
-    this.ui = createTitle(this.id, this);
+    this.ui = createTitle(this.info, this);
     this.grid = new ReelGrid({
       reels: this.rules.reels,
       rows: this.rules.rows,

@@ -157,8 +157,7 @@ export class HistoryDialog {
     if (spin && !gamble) {
       const items = ui.winItems(view);
       out.push(h('p', {}, items.length ? t('history.this_spin', { items: items.map((i) => i.text).join('; ') }) : t('history.no_win')));
-      if (spin.reveals?.length) out.push(h('p', {}, t('history.eggs', { reveals: spin.reveals.join(' + '), count: view.free_spins_awarded })));
-      if (spin.kind === 'free' && spin.spins_added) out.push(h('p', {}, t('history.eggs_added', { count: spin.spins_added })));
+      for (const note of ui.spinNotes?.(spin, view) ?? []) out.push(h('p', {}, note));
       for (const gem of spin.gems ?? []) {
         const reveal = `gem.reveal_${gem.reveal}`;
         const what = gem.reveal === 'jackpot' ? t('history.gem_jackpot', { pot: label(gem.jackpot), amount: money.format(gem.jackpot_bets * view.bet_minor) }) : has(reveal) ? t(reveal) : label(gem.reveal);

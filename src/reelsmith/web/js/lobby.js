@@ -2,12 +2,7 @@
 import { symbolSvg } from './art/sprite.js';
 import { h } from './dom.js';
 import { t } from './messages.js';
-import { themeOf } from './titles/index.js';
-
-const HERO = {
-  tsar: ['tsar', 'egg', 'cathedral'],
-  sultan: ['lamp', 'gem-red', 'sultan'],
-};
+import { lookOf } from './titles/index.js';
 
 export async function renderLobby(app, view) {
   const { games } = await app.api.get('/api/games');
@@ -23,11 +18,11 @@ export async function renderLobby(app, view) {
 }
 
 async function lobbyCard(app, game) {
-  const theme = themeOf(game.id);
   const [rules, state] = await Promise.all([
     app.api.get(`/api/games/${game.id}/rules`).catch(() => null),
     app.api.get(`/api/games/${game.id}/state`).catch(() => null),
   ]);
+  const { theme, hero } = lookOf(game, rules);
   const open = state?.open_round;
   return h(
     'article',
@@ -35,7 +30,7 @@ async function lobbyCard(app, game) {
     h(
       'div',
       { class: 'lobby-art', 'aria-hidden': 'true' },
-      ...HERO[theme].map((id, i) => h('span', { class: `lobby-symbol s${i}`, html: symbolSvg(theme, id) })),
+      ...hero.map((id, i) => h('span', { class: `lobby-symbol s${i}`, html: symbolSvg(theme, id) })),
     ),
     h(
       'div',

@@ -380,6 +380,14 @@ export class TsarUi {
     return round.spins.at(-1).screen;
   }
 
+  /** What the history says of a spin beyond its wins: the eggs' reveals and extra spins. */
+  spinNotes(spin, view) {
+    const notes = [];
+    if (spin.reveals?.length) notes.push(t('history.eggs', { reveals: spin.reveals.join(' + '), count: view.free_spins_awarded }));
+    if (spin.kind === 'free' && spin.spins_added) notes.push(t('history.eggs_added', { count: spin.spins_added }));
+    return notes;
+  }
+
   // -- gamble ---------------------------------------------------------------------------
 
   offerGamble(round, { resumed }) {

@@ -1,0 +1,457 @@
+/**
+ * Any catalogue title (a model file alone on the server): paylines / coins per line / coin
+ * size, the trigger symbols landing, revealed awards, free spins with their counter and
+ * multiplier (retriggers add to it), line and scatter wins, and the gamble where the title has
+ * one. Everything shown comes from the round's events and the rules page; the title's art and
+ * theme (`catalogue-art.js`) only draw it.
+ */
+import { symbolSvg } from '../art/sprite.js';
+import { tierOf } from '../celebration.js';
+import { announce, h, label, sleep } from '../dom.js';
+import { t } from '../messages.js';
+import { sceneAmount, sceneLine, sceneTitle } from '../scenes.js';
+import { Stepper } from '../stepper.js';
+import { catalogueArt } from './catalogue-art.js';
+import { GambleScreen } from './tsar-gamble.js';
+
+export class CatalogueUi {
+  constructor(game) {
+    this.game = game;
+    this.money = game.money;
+    const doc = game.rules;
+    const { theme, art } = catalogueArt(game.id, doc.symbols);
+    this.theme = theme;
+    this.art = art;
+    this.filler = art.filler ?? doc.symbols.map((s) => s.id);
+    this.needsCarriedState = false;
+    this.betStore = `reelsmith.bet.${game.id}`;
+    this.names = Object.fromEntries(doc.symbols.map((s) => [s.id, s.name]));
+    this.scatter = doc.scatter?.symbol ?? null;
+    this.bonus = doc.symbols.filter((s) => s.role === 'bonus').map((s) => s.id);
+    this.hasGamble = Boolean(doc.rules.gamble);
+    const bets = doc.rules.bets;
+    this.limits = bets;
+    this.coinSizes = game.gameMarket.coin_sizes;
+    this.maxStakeMinor = this.money.toMinor(game.market.max_stake);
+    const saved = this.loadBet();
+    const fallbackSize = this.coinSizes.includes(bets.default.coin_size) ? bets.default.coin_size : this.coinSizes[0];
+    this.current = {
+      lines: this.within(saved?.lines, bets.lines) ?? bets.default.lines,
+      coins_per_line: this.within(saved?.coins_per_line, bets.coins_per_line) ?? bets.default.coins_per_line,
+      coin_size: this.coinSizes.includes(saved?.coin_size) ? saved.coin_size : fallbackSize,
+    };
+    if (this.totalMinor(this.current) > this.maxStakeMinor) {
+      this.current = { lines: bets.default.lines, coins_per_line: 1, coin_size: this.coinSizes[0] };
+    }
+    this.onBetChange = () => {};
+  }
+
+  within(value, { min, max }) {
+    return Number.isInteger(value) && value >= min && value <= max ? value : null;
+  }
+
+  loadBet() {
+    try {
+      return JSON.parse(localStorage.getItem(this.betStore) || 'null');
+    } catch {
+      return null;
+    }
+  }
+
+  cell(symbol) {
+    return symbolSvg(this.theme, symbol);
+  }
+
+  name(symbol) {
+    return this.names[symbol] ?? label(symbol);
+  }
+
+  /** A still screen before the first spin: the regular symbols in turn (no two alike on a
+   * row, nothing that reads as a win), the wild in the middle. */
+  initialScreen() {
+    const { reels, rows, symbols } = this.game.rules;
+    const regular = symbols.filter((s) => s.role === 'regular').map((s) => s.id);
+    const pool = regular.length ? regular : this.filler;
+    const screen = Array.from({ length: rows }, (_, row) =>
+      Array.from({ length: reels }, (_, reel) => pool[(row * 3 + reel * (rows + 1)) % pool.length]),
+    );
+    const wild = symbols.find((s) => s.role === 'wild');
+    if (wild) screen[Math.floor(rows / 2)][Math.floor(reels / 2)] = wild.id;
+    return screen;
+  }
+
+  // -- bet ---------------------------------------------------------------------------
+
+  totalMinor(bet) {
+    return bet.lines * bet.coins_per_line * this.money.toMinor(bet.coin_size);
+  }
+
+  bet() {
+    return { ...this.current };
+  }
+
+  betMinor() {
+    return this.totalMinor(this.current);
+  }
+
+  betFromRound(round) {
+    const { lines, coins_per_line: cpl, coin_size: size } = round.bet;
+    return { lines, coins_per_line: cpl, coin_size: size };
+  }
+
+  setBet(bet) {
+    this.current = { lines: bet.lines, coins_per_line: bet.coins_per_line, coin_size: String(bet.coin_size) };
+    this.linesStepper.set(this.current.lines);
+    this.coins.set(this.current.coins_per_line);
+    this.size.set(this.current.coin_size);
+    this.refreshSteppers();
+  }
+
+  changed(key, value, { showLines = false } = {}) {
+    this.current[key] = value;
+    localStorage.setItem(this.betStore, JSON.stringify(this.current));
+    this.refreshSteppers();
+    if (showLines) {
+      this.game.grid.showPaylines(Array.from({ length: this.current.lines }, (_, i) => i + 1));
+      clearTimeout(this.linesTimer);
+      this.linesTimer = setTimeout(() => this.game.grid.clearLines(), 1200);
+    }
+    this.onBetChange();
+  }
+
+  fits(change) {
+    return this.totalMinor({ ...this.current, ...change }) <= this.maxStakeMinor;
+  }
+
+  mountControls(slot) {
+    const range = ({ min, max }) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
+    this.linesStepper = new Stepper({
+      id: 'lines',
+      label: 'Paylines',
+      values: range(this.limits.lines),
+      value: this.current.lines,
+      format: (v) => String(v),
+      allowed: (v) => this.fits({ lines: v }),
+      onChange: (v) => this.changed('lines', v, { showLines: true }),
+    });
+    this.coins = new Stepper({
+      id: 'coins',
+      label: 'Coins per line',
+      values: range(this.limits.coins_per_line),
+      value: this.current.coins_per_line,
+      format: (v) => String(v),
+      allowed: (v) => this.fits({ coins_per_line: v }),
+      onChange: (v) => this.changed('coins_per_line', v),
+    });
+    this.size = new Stepper({
+      id: 'coin-size',
+      label: 'Coin size',
+      values: this.coinSizes,
+      value: this.current.coin_size,
+      format: (v) => this.money.formatDecimal(v),
+      allowed: (v) => this.fits({ coin_size: v }),
+      onChange: (v) => this.changed('coin_size', v),
+    });
+    slot.append(this.linesStepper.element, this.coins.element, this.size.element);
+  }
+
+  refreshSteppers() {
+    for (const s of [this.linesStepper, this.coins, this.size]) s?.render();
+  }
+
+  setEnabled(on) {
+    for (const s of [this.linesStepper, this.coins, this.size]) s?.setEnabled(on);
+  }
+
+  applyCarried() {}
+
+  // -- feature panels ------------------------------------------------------------------
+
+  mountFeature(_top, side, overlay) {
+    this.overlay = overlay;
+    this.game.root.classList.add('title-catalogue');
+    this.counter = h(
+      'div',
+      { class: 'fs-counter', id: 'free-spins', hidden: true },
+      h('span', { class: 'fs-title' }, 'Free spins'),
+      h(
+        'span',
+        { class: 'fs-figures' },
+        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), ' left'),
+        h('span', { class: 'fs-of' }, ' of ', h('b', { id: 'free-spins-total' }, '0')),
+        h('span', { class: 'fs-plus', id: 'free-spins-plus', 'aria-live': 'polite' }),
+      ),
+      h('span', { class: 'fs-multiplier', id: 'free-spins-multiplier', hidden: true }),
+      h('span', { class: 'fs-win' }, `${t('fs.won')} `, h('output', { id: 'free-spins-win', 'data-minor': '0' }, this.money.format(0))),
+    );
+    side.append(this.counter);
+    if (this.hasGamble) {
+      this.offer = h(
+        'div',
+        { class: 'gamble-offer', id: 'gamble-offer', hidden: true },
+        h('span', { class: 'gamble-offer-text' }, 'Gamble your win?'),
+        h('button', { type: 'button', id: 'gamble', class: 'btn btn-accent', onclick: () => this.openGamble() }, 'Gamble'),
+        h('button', { type: 'button', id: 'collect-offer', class: 'btn', onclick: () => this.game.collect() }, 'Collect'),
+      );
+      side.append(this.offer);
+      this.gambleScreen = new GambleScreen(this.game, this, overlay);
+    }
+  }
+
+  setCounter(round, { plus = '' } = {}) {
+    const active = round && round.free_spins_awarded > 0;
+    this.counter.hidden = !active;
+    this.game.root.classList.toggle('in-free-spins', Boolean(active));
+    if (!active) return;
+    // The counter's win is the round's, as the Win meter shows it: the trigger's win included.
+    this.renderCounter({
+      left: round.free_spins_remaining,
+      total: round.free_spins_awarded,
+      winMinor: round.spin_win_coins * round.coin_size_minor,
+      multiplier: round.free_spins_multiplier,
+      plus,
+    });
+  }
+
+  renderCounter({ left, total, winMinor, multiplier = 1, plus = '' }) {
+    this.counter.hidden = false;
+    const leftEl = this.counter.querySelector('#free-spins-left');
+    leftEl.textContent = this.money.count(left);
+    leftEl.dataset.count = String(left);
+    this.counter.querySelector('#free-spins-total').textContent = this.money.count(total);
+    const times = this.counter.querySelector('#free-spins-multiplier');
+    times.hidden = !(multiplier > 1);
+    times.textContent = `×${multiplier}`;
+    times.setAttribute('aria-label', `every win ×${multiplier}`);
+    const win = this.counter.querySelector('#free-spins-win');
+    win.textContent = this.money.format(winMinor);
+    win.dataset.minor = String(winMinor);
+    const pop = this.counter.querySelector('#free-spins-plus');
+    pop.textContent = plus;
+    pop.classList.remove('pop');
+    if (plus) {
+      void pop.offsetWidth;
+      pop.classList.add('pop');
+    }
+  }
+
+  hideCounter() {
+    this.counter.hidden = true;
+    this.game.root.classList.remove('in-free-spins');
+  }
+
+  beforeSpin() {
+    if (this.offer) this.offer.hidden = true;
+    if (!this.game.round || this.game.round.phase !== 'free_spins') this.hideCounter();
+  }
+
+  /** The cells of the symbols that trigger free spins: the scatter's, else the bonus's. */
+  triggerCells(spin) {
+    if (this.scatter) return spin.scatter_positions;
+    const cells = [];
+    spin.screen.forEach((row, r) => row.forEach((symbol, reel) => this.bonus.includes(symbol) && cells.push([r, reel])));
+    return cells;
+  }
+
+  // -- presenting a spin ----------------------------------------------------------------
+
+  async presentSpin(resp, { startedAt }) {
+    const { game } = this;
+    const round = resp.round;
+    const spin = round.spins.at(-1);
+    const cells = this.triggerCells(spin);
+    const byReel = new Map(cells.map(([row, reel]) => [reel, row]));
+    let landed = 0;
+    await game.grid.land(spin.screen, {
+      startedAt,
+      minSpinMs: game.motion.ms('minSpin'),
+      gapMs: game.motion.ms('reelGap'),
+      onReelStop: (reel) => {
+        game.sound.play('reelStop', { reel });
+        if (!byReel.has(reel)) return;
+        landed += 1;
+        game.sound.play('scatter', { n: landed });
+        for (const [row, r] of cells) if (r === reel) game.grid.cellAt(row, reel)?.classList.add('scatter-landed');
+      },
+    });
+    const ordered = [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    if (spin.kind === 'base' && spin.reveals.length) {
+      await this.reveal(round, spin, ordered);
+    } else if (spin.kind === 'free' && spin.spins_added) {
+      const [row, reel] = ordered.at(-1) ?? [];
+      if (row !== undefined) game.grid.badge(row, reel, `+${spin.spins_added}`, 'scatter-extra');
+      this.setCounter(round, { plus: `+${spin.spins_added}` });
+      game.sound.play('extraSpin');
+      announce(t('fs.extra', { count: spin.spins_added }));
+      await sleep(game.motion.ms('reveal'));
+    } else {
+      this.setCounter(round);
+    }
+  }
+
+  /** A revealed award: each trigger symbol shows its spins, counted into the total. */
+  async reveal(round, spin, cells) {
+    const { game } = this;
+    const ms = game.motion.ms('reveal');
+    let total = 0;
+    this.renderCounter({ left: 0, total: 0, winMinor: 0, multiplier: round.free_spins_multiplier });
+    for (let i = 0; i < spin.reveals.length && i < cells.length; i += 1) {
+      await sleep(ms);
+      const [row, reel] = cells[i];
+      const value = spin.reveals[i];
+      total += value;
+      game.sound.play('reveal', { n: i });
+      game.grid.badge(row, reel, String(value), 'scatter-reveal');
+      this.renderCounter({ left: total, total, winMinor: 0, multiplier: round.free_spins_multiplier, plus: `+${value}` });
+    }
+    this.setCounter(round);
+    announce(`Revealed ${spin.reveals.join(', ')}: ${round.free_spins_awarded} free spins.`);
+    await sleep(ms);
+  }
+
+  // -- feature scenes ---------------------------------------------------------------------
+
+  triggerSymbol() {
+    return this.scatter ?? this.bonus[0] ?? null;
+  }
+
+  /** The free spins won: the trigger symbols, the count and the multiplier; press Start. */
+  async featureIntro(round) {
+    const spin = round.spins[0];
+    const symbol = this.triggerSymbol();
+    const shown = Math.min(spin.triggers, 6);
+    const art = symbol
+      ? h('div', { class: 'scene-eggs' }, ...Array.from({ length: shown }, (_, i) =>
+          h('div', { class: 'scene-egg', html: symbolSvg(this.theme, symbol) },
+            spin.reveals[i] ? h('span', { class: 'scene-egg-value' }, String(spin.reveals[i])) : null)))
+      : null;
+    const multiplier = round.free_spins_multiplier;
+    await this.game.scenes.run({
+      id: 'free-spins-intro',
+      cls: `scene-feature theme-${this.theme}`,
+      data: { spins: round.free_spins_awarded, multiplier },
+      parts: [
+        art,
+        sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
+        multiplier > 1 ? sceneLine(`Every win ×${multiplier}`, 'intro-multiplier') : null,
+      ].filter(Boolean),
+      button: t('scene.start'),
+      sound: 'featureIntro',
+    });
+    this.setCounter(round);
+  }
+
+  /** The free spins are over: the round's total, counted up; press Continue. */
+  async featureOutro(round) {
+    const { game } = this;
+    const size = round.coin_size_minor;
+    const total = round.spin_win_coins * size;
+    const freeWin = round.free_spins_win_coins * size;
+    const trigger = total - freeWin;
+    const amount = sceneAmount('free-spins-outro-amount');
+    const tier = tierOf(total, round.bet_minor, game.presenter.tiers);
+    const parts = [
+      sceneTitle(t('fs.outro_title')),
+      tier ? sceneLine(t(`win.tier_${tier.id}`), 'tier-title') : null,
+      amount,
+      sceneLine(t('fs.outro_spins', { count: round.spins.length - 1, amount: this.money.format(freeWin) }), 'outro-free'),
+      trigger > 0 ? sceneLine(t('fs.outro_trigger', { amount: this.money.format(trigger) }), 'outro-trigger') : null,
+    ].filter(Boolean);
+    await game.scenes.run({
+      id: 'free-spins-outro',
+      cls: `scene-feature scene-outro theme-${this.theme}${tier ? ` tier-${tier.id}` : ''}`,
+      data: { total },
+      parts,
+      count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
+      button: t('scene.continue'),
+      particles: total > 0,
+      sound: 'featureOutro',
+    });
+    this.hideCounter();
+  }
+
+  showRound(round) {
+    this.setCounter(round);
+    const spin = round.spins.at(-1);
+    if (spin?.kind === 'base' && spin.reveals.length) {
+      const cells = [...this.triggerCells(spin)].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+      cells.forEach(([row, reel], i) => spin.reveals[i] && this.game.grid.badge(row, reel, String(spin.reveals[i]), 'scatter-reveal'));
+    }
+  }
+
+  // -- wins -----------------------------------------------------------------------------
+
+  roundWinMinor(round) {
+    if (round.phase === 'free_spins') return round.spin_win_coins * round.coin_size_minor;
+    return round.win_minor;
+  }
+
+  spinWinMinor(spin, round) {
+    return spin.win_coins * round.coin_size_minor;
+  }
+
+  winItems(round) {
+    const spin = round.spins?.at(-1);
+    if (!spin) return [];
+    const size = round.coin_size_minor;
+    const items = spin.line_wins.map((w) => ({
+      line: w.line,
+      positions: w.positions,
+      minor: w.coins * size,
+      label: t('win.line', { line: w.line }),
+      text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(w.coins * size)}`,
+    }));
+    if (spin.scatter_win && this.scatter) {
+      const name = this.name(this.scatter);
+      items.push({
+        positions: spin.scatter_positions,
+        minor: spin.scatter_win.coins * size,
+        label: `${spin.scatter_win.count} × ${name}`,
+        text: `${spin.scatter_win.count} × ${name} scatter pays ${this.money.format(spin.scatter_win.coins * size)}`,
+      });
+    }
+    return items;
+  }
+
+  lastScreen(round) {
+    return round.spins.at(-1).screen;
+  }
+
+  /** What the history says of a spin beyond its wins: reveals, spins added, the multiplier. */
+  spinNotes(spin, view) {
+    const notes = [];
+    const symbol = this.name(this.triggerSymbol() ?? '');
+    if (spin.reveals?.length) notes.push(`The ${symbol} symbols revealed ${spin.reveals.join(' + ')} = ${view.free_spins_awarded} free spins.`);
+    else if (spin.kind === 'base' && spin.spins_added) notes.push(`${spin.triggers} × ${symbol}: ${spin.spins_added} free spins.`);
+    if (spin.kind === 'free' && spin.spins_added) notes.push(`${spin.triggers} × ${symbol}: +${spin.spins_added} free spins.`);
+    if (spin.kind === 'free' && view.free_spins_multiplier > 1) notes.push(`Free spin: every win ×${view.free_spins_multiplier}.`);
+    return notes;
+  }
+
+  // -- gamble (titles that have one) ------------------------------------------------------
+
+  offerGamble(round, { resumed }) {
+    if (!this.offer) return;
+    const offered = round.actions_allowed.some((a) => a.startsWith('gamble '));
+    this.offer.hidden = !offered;
+    this.offer.querySelector('.gamble-offer-text').textContent = `Gamble ${this.money.format(round.win_minor)}?`;
+    if (resumed && round.gambles.length) this.openGamble();
+  }
+
+  openGamble() {
+    if (!this.gambleScreen || !this.game.round || this.game.round.phase !== 'gamble') return;
+    this.offer.hidden = true;
+    this.gambleScreen.open(this.game.round);
+  }
+
+  closeGamble() {
+    if (!this.gambleScreen) return;
+    this.offer.hidden = true;
+    this.gambleScreen.close();
+  }
+
+  afterRound() {
+    if (this.offer) this.offer.hidden = true;
+    this.hideCounter();
+  }
+}
