@@ -54,7 +54,7 @@ def fuzz(kind: str, tmp_path: Any, target: int) -> Counter[int]:
                 api.spin("days-of-the-tsar", TSAR_BET, tsar_trigger()).json()["round_id"],
                 api.spin("sultan-spins", {"bet": "1.00"}).json()["round_id"],
             ],
-            "game": ["days-of-the-tsar", "sultan-spins"],
+            "game": ["aurora-fox", "days-of-the-tsar", "sultan-spins"],
             "autoplay_id": [
                 api.as_player(
                     "POST", "/api/games/days-of-the-tsar/autoplay", {"bet": TSAR_BET, "rounds": 9}

@@ -24,8 +24,39 @@ def test_the_registry_serves_every_shipped_title_through_one_interface():
     titles = TitleRegistry.load()
     assert set(titles) == {"aurora-fox", "days-of-the-tsar", "sultan-spins"}
     assert isinstance(titles[GAME], CatalogueTitle)
+    assert isinstance(titles["days-of-the-tsar"], CatalogueTitle)  # its model is a catalogue's
     assert titles[GAME].client == "catalogue"
     assert titles[GAME].name == "Aurora Fox"
+
+
+def test_days_of_the_tsar_keeps_its_view_names_from_its_model(api):
+    """Its model's [view] names the scatters eggs, as its client and stored rounds read them."""
+    from tests.server.forcing import TSAR_BET, tsar_trigger
+
+    api.login(api.player())
+    view = api.spin("days-of-the-tsar", TSAR_BET, tsar_trigger()).json()["round"]
+    spin = view["spins"][0]
+    assert spin["eggs"] == 3 and len(spin["egg_positions"]) == 3
+    assert not {"scatters", "scatter_positions", "triggers"} & set(spin)
+    assert "free_spins_multiplier" not in view
+    aurora = api.spin(GAME, AURORA_BET, aurora_trigger()).json()["round"]
+    assert {"scatters", "scatter_positions", "triggers"} <= set(aurora["spins"][0])
+
+
+@pytest.mark.parametrize(
+    ("view", "message"),
+    [
+        ('spin = { scatters = "eggs", stops = "x" }', "spin.stops: not a key the view renames"),
+        ("spin = { scatters = 3 }", "spin.scatters must be a name or false"),
+        ('colours = { a = "b" }', "must be a table of spin"),
+    ],
+)
+def test_a_view_table_is_checked_by_name(tmp_path: Path, view: str, message: str):
+    folder = copy_title(tmp_path / "titles", "named-fox", "Named Fox")
+    model = folder / "model.toml"
+    model.write_text(model.read_text() + f"\n[view]\n{view}\n")
+    with pytest.raises(TitleError, match=message):
+        TitleRegistry.load([folder])
 
 
 def test_the_lobby_lists_aurora_fox_in_both_markets(api):
@@ -57,8 +88,8 @@ def test_a_triggered_round_plays_its_free_spins_and_pays_once(api):
     )
     assert step.status_code == 200, step.text
     assert step.json()["round"]["free_spins_remaining"] == 19
-    while step.json()["round"]["phase"] == "free_spins":
-        step = api.act(GAME, body["round_id"], "free-spin")
+    while step.json()["round"]["phase"] == "free_spins":  # the others without an Aurora
+        step = api.act(GAME, body["round_id"], "free-spin", {"forced_draws": aurora_free_spin()})
         assert step.status_code == 200, step.text
     final = step.json()
     assert final["status"] == "complete"

@@ -33,7 +33,8 @@ SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
 @pytest.fixture(params=list(SIZES))
-def sized_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:
+def sized_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A page at phone or desktop size (the test's parameter)."""
     ctx = browser.new_context(
         viewport=SIZES[request.param], reduced_motion="reduce", locale="en-GB", bypass_csp=True
     )
@@ -41,7 +42,7 @@ def sized_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tup
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    yield request.param, page
+    yield page
     ctx.close()
     assert not errors, f"the page raised: {errors}"
 
@@ -98,8 +99,8 @@ def test_the_lobby_offers_aurora_fox_with_its_own_art(page: Page, server: Server
     assert page.inner_text(".game-title") == "Aurora Fox"
 
 
-def test_a_line_win_is_paid_with_the_spin(sized_page: tuple[str, Page], server: Server) -> None:
-    size, page = sized_page
+def test_a_line_win_is_paid_with_the_spin(sized_page: Page, server: Server) -> None:
+    page = sized_page
     player = server.new_player()
     open_game(page, server, player, GAME)
     assert minor(page, "#balance") == 100_000
@@ -127,9 +128,9 @@ def test_a_line_win_is_paid_with_the_spin(sized_page: tuple[str, Page], server: 
 
 
 def test_forced_free_spins_play_with_their_counter_and_multiplier(
-    sized_page: tuple[str, Page], server: Server
+    sized_page: Page, server: Server
 ) -> None:
-    size, page = sized_page
+    page = sized_page
     player = server.new_player()
     open_game(page, server, player, GAME)
     # Three Auroras: ten free spins; the second free spin shows three more (+10): twenty.

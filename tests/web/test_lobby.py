@@ -10,12 +10,16 @@ from tests.web.conftest import Player, Server, minor, screenshot
 pytestmark = pytest.mark.web
 
 
-def test_the_lobby_offers_both_titles_with_the_demo_players_balance(
+def test_the_lobby_offers_every_title_with_the_demo_players_balance(
     page: Page, server: Server
 ) -> None:
     page.goto(f"{server.url}/")
     page.wait_for_selector(".lobby-card")
-    assert page.locator(".lobby-name").all_inner_texts() == ["Days of the Tsar", "Sultan Spins"]
+    assert page.locator(".lobby-name").all_inner_texts() == [
+        "Days of the Tsar",
+        "Sultan Spins",
+        "Aurora Fox",
+    ]
     token = page.evaluate("JSON.parse(sessionStorage.getItem('reelsmith.session')).token")
     me = server.get(Player("demo", token, "EUR"), "/api/me")
     assert minor(page, "#balance") == me["balance"]["minor"]

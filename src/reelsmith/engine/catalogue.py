@@ -79,6 +79,7 @@ TOP_KEYS = frozenset(
         "free_spins",
         "gamble",
         "bet",
+        "view",  # the names of the round's view for the title's client (read by the server)
     }
 )
 

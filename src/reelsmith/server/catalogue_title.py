@@ -5,10 +5,16 @@
 sizes, its maximum stake), the gamble is offered where the model has one and the market allows
 it (the market's gamble limit in place of the model's), and a round is stored as the record
 that replays it: bet, options, variant, actions and draws.
+
+The model's optional ``[view]`` table renames (or, with ``false``, leaves out) keys of the
+round's view for the title's client: ``spin`` for each screen's keys, ``round`` for the round's
+(Days of the Tsar's eggs: ``spin = { scatters = "eggs", ... }``). It changes names only, never
+what a round is, so rounds stored under those names read and replay as before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from reelsmith.engine import catalogue_round as live
@@ -20,6 +26,54 @@ from reelsmith.server.markets import Market
 from reelsmith.server.titles import CoinBetTitle, Outcome, public_draws
 
 _STATUS = {live.Phase.COMPLETE: "complete", live.Phase.VOIDED: "voided"}
+
+#: The keys ``[view]`` may rename, per part: a screen's and the round's own.
+SPIN_KEYS = frozenset(
+    {"scatters", "scatter_positions", "triggers", "reveals", "spins_added", "free_spins_remaining"}
+)
+ROUND_KEYS = frozenset({"free_spins_multiplier", "gamble_choices", "gamble_limit_minor"})
+
+#: A view's renames: key -> new name, or None to leave the key out.
+Names = dict[str, str | None]
+
+
+def view_names(model: GameModel) -> tuple[Names, Names]:
+    """The model's ``[view]`` table, checked: (a screen's renames, the round's renames)."""
+    where = f"{model.source or model.id}: view"
+    raw = model.raw.get("view", {})
+    if not isinstance(raw, Mapping) or set(raw) - {"spin", "round"}:
+        raise ModelError(f"{where} must be a table of spin = {{...}} and round = {{...}}")
+    parts: list[Names] = []
+    for part, known in (("spin", SPIN_KEYS), ("round", ROUND_KEYS)):
+        table = raw.get(part, {})
+        if not isinstance(table, Mapping):
+            raise ModelError(f"{where}.{part} must be a table of key = new name (or false)")
+        names: Names = {}
+        for key, name in table.items():
+            if key not in known:
+                raise ModelError(
+                    f"{where}.{part}.{key}: not a key the view renames; "
+                    f"those are {', '.join(sorted(known))}"
+                )
+            if name is False:
+                names[key] = None
+            elif isinstance(name, str) and name.isidentifier():
+                names[key] = name
+            else:
+                raise ModelError(f"{where}.{part}.{key} must be a name or false, got {name!r}")
+        parts.append(names)
+    return parts[0], parts[1]
+
+
+def renamed(data: dict[str, Any], names: Names) -> dict[str, Any]:
+    if not names:
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        name = names.get(key, key)
+        if name is not None:
+            out[name] = value
+    return out
 
 
 class CatalogueTitle(CoinBetTitle):
@@ -35,6 +89,7 @@ class CatalogueTitle(CoinBetTitle):
         self.game_id = model.id
         self.mechanics = rules
         self._bets = live.bet_options(model)
+        self.spin_names, self.round_names = view_names(model)
 
     @property
     def bet_options(self) -> CoinBetOptions:
@@ -118,4 +173,6 @@ class CatalogueTitle(CoinBetTitle):
         )
         data["gamble_limit_minor"] = round_.gamble_limit_coins * size
         data["actions_allowed"] = self.actions(round_)
-        return data
+        if self.spin_names:
+            data["spins"] = [renamed(spin, self.spin_names) for spin in data["spins"]]  # type: ignore[attr-defined]
+        return renamed(data, self.round_names)

@@ -24,7 +24,6 @@ from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
-from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, bet_key
 from reelsmith.rng import Draw, RandomSource
@@ -143,7 +142,7 @@ class Title(ABC):
 
 
 # ---------------------------------------------------------------------------------------
-# Coin bets (Days of the Tsar and every catalogue title)
+# Coin bets (every catalogue title)
 # ---------------------------------------------------------------------------------------
 
 
@@ -200,97 +199,6 @@ class CoinBetTitle(Title):
                 if self.bet_minor(market, candidate) <= balance_minor:
                     return candidate
         return None
-
-
-# ---------------------------------------------------------------------------------------
-# Days of the Tsar
-# ---------------------------------------------------------------------------------------
-
-
-class DaysOfTheTsar(CoinBetTitle):
-    game_id = "days-of-the-tsar"
-    client = "days-of-the-tsar"
-
-    def __init__(self, model: GameModel | None = None) -> None:
-        super().__init__(model)
-        self.tsar = tsar.tsar_rules(self.model)
-
-    @property
-    def bet_options(self) -> CoinBetOptions:
-        return self.tsar.bets
-
-    def _options(self, market: Market, gamble: bool) -> tsar.RoundOptions:
-        rules = market.game(self.game_id)
-        return tsar.RoundOptions(
-            gamble_allowed=market.gamble and gamble, gamble_limit_credits=rules.gamble_limit
-        )
-
-    def start(
-        self, market: Market, bet: CoinBet, state: Any, rng: RandomSource, gamble: bool = True
-    ) -> tsar.TsarRound:
-        variant = market.game(self.game_id).variant
-        return tsar.start_round(
-            self.model, bet, rng, variant=variant, options=self._options(market, gamble)
-        )
-
-    def act(self, round_: tsar.TsarRound, action: str, rng: RandomSource) -> tsar.TsarRound:
-        return tsar.apply_action(self.model, round_, action, rng)
-
-    def finish(self, round_: tsar.TsarRound, rng: RandomSource) -> tsar.TsarRound:
-        return tsar.finish(self.model, round_, rng)
-
-    def record(self, round_: tsar.TsarRound) -> dict[str, Any]:
-        return {
-            "bet": self.bet_json(round_.bet),
-            "options": round_.options.to_json(),
-            "variant": round_.variant,
-            "actions": list(round_.actions),
-            "draws": [d.to_json() for d in round_.draws],
-        }
-
-    def restore(self, record: dict[str, Any]) -> tsar.TsarRound:
-        return tsar.replay_from(
-            self.model,
-            CoinBet.from_json(record["bet"]),
-            tsar.RoundOptions.from_json(record["options"]),
-            record["variant"],
-            record["actions"],
-            [Draw.from_json(d) for d in record["draws"]],
-        )
-
-    def outcome(self, market: Market, round_: tsar.TsarRound) -> Outcome:
-        size = market.currency.to_minor(round_.bet.coin_size)
-        status = {tsar.Phase.COMPLETE: "complete", tsar.Phase.VOIDED: "voided"}.get(
-            round_.phase, "open"
-        )
-        refund = round_.refund_coins * size
-        return Outcome(status, round_.paid_coins * size, 0, refund)
-
-    def actions(self, round_: tsar.TsarRound) -> list[str]:
-        if round_.phase is tsar.Phase.FREE_SPINS:
-            return ["free_spin"]
-        if round_.phase is tsar.Phase.GAMBLE:
-            return [*(f"gamble {c}" for c in tsar.gamble_choices(self.model, round_)), "collect"]
-        return []
-
-    def feature_triggered(self, round_: tsar.TsarRound) -> bool:
-        return round_.free_spins_awarded > 0
-
-    def view(self, market: Market, round_: tsar.TsarRound) -> dict[str, Any]:
-        size = market.currency.to_minor(round_.bet.coin_size)
-        data = round_.to_json()
-        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
-        data["bet_minor"] = self.bet_minor(market, round_.bet)
-        data["win_minor"] = round_.win_coins * size
-        data["coin_size_minor"] = size
-        data["gamble_choices"] = (
-            list(tsar.gamble_choices(self.model, round_))
-            if round_.phase is tsar.Phase.GAMBLE
-            else []
-        )
-        data["gamble_limit_minor"] = round_.gamble_limit_coins * size
-        data["actions_allowed"] = self.actions(round_)
-        return data
 
 
 # ---------------------------------------------------------------------------------------
@@ -446,7 +354,4 @@ class SultanSpins(Title):
 
 #: The titles with an adapter of their own, by id; every other title is a catalogue title,
 #: played by CatalogueTitle from its model (see reelsmith.server.registry).
-OWN_TITLES: dict[str, type[Title]] = {
-    DaysOfTheTsar.game_id: DaysOfTheTsar,
-    SultanSpins.game_id: SultanSpins,
-}
+OWN_TITLES: dict[str, type[Title]] = {SultanSpins.game_id: SultanSpins}
