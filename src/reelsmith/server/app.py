@@ -570,8 +570,9 @@ def create_app(
     app = FastAPI(
         title="reelsmith game server",
         version="0.1.0",
-        description="Players, wallet, rounds, history and recovery for Days of the Tsar and "
-        "Sultan Spins.",
+        description="Players, wallet, rounds, history and recovery for the titles served: "
+        + ", ".join(title.name for title in titles.values())
+        + ".",
         lifespan=lifespan,
     )
     app.router.route_class = JsonBodyRoute
