@@ -3,7 +3,7 @@ free spin, each gamble, the collect, in microseconds per step, beside the cost o
 same random numbers alone, measured in the same run.
 
 Rounds are played as the game server plays them, through its ``Title`` adapters (the one
-registry ``reelsmith.server.titles.TITLES``): the smallest bet of the default market, the
+registry ``reelsmith.server.registry.TitleRegistry``): the smallest bet of the default market, the
 player's carried state handed from round to round, every action picked at random among those
 offered. Draws come from a seeded PCG64 stream (``SeededSource``); the baseline draws the same
 numbers (the same bounds, in the same order, from the same kind of source) and nothing else,
@@ -25,7 +25,8 @@ from typing import Any
 
 from reelsmith.rng import Draw, SeededSource
 from reelsmith.server.markets import load_markets
-from reelsmith.server.titles import TITLES, Title
+from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.titles import Title
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20000"))
 WARM_UP = 500
@@ -106,8 +107,7 @@ def main() -> None:
         f"{'engine us/step':>14} {'draws alone us/step':>19} {'engine / draws':>14}"
     )
     print(header)
-    for game_id, cls in TITLES.items():
-        title = cls()
+    for game_id, title in TitleRegistry.load().items():
         play(title, WARM_UP, 1, None)
         steps = Steps()
         play(title, ROUNDS, 2, steps)
