@@ -59,6 +59,12 @@ function installTheme(gameId, theme) {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
+/** The theme of catalogue title `gameId` (its CSS class name), installed; no sprites. */
+export function catalogueTheme(gameId) {
+  installTheme(gameId, ART[gameId]?.theme ?? {});
+  return gameId;
+}
+
 /**
  * The art of catalogue title `gameId`, its sprites and theme installed: `{theme, art}` where
  * `theme` names the sprites and the CSS theme class. `symbols` (the rules page's) draw a

@@ -3,7 +3,7 @@
  * script, by game id; every catalogue title (the server's `client: "catalogue"`) is rendered
  * by the one catalogue script, with its art and theme.
  */
-import { catalogueArt } from './catalogue-art.js';
+import { catalogueArt, catalogueTheme } from './catalogue-art.js';
 import { CatalogueUi } from './catalogue.js';
 import { SultanUi } from './sultan.js';
 import { TsarUi } from './tsar.js';
@@ -27,4 +27,9 @@ export function lookOf(info, rules) {
   if (own) return { theme: own.theme, hero: own.hero };
   const { theme, art } = catalogueArt(info.id, rules?.symbols);
   return { theme, hero: art.hero };
+}
+
+/** The theme (CSS class) of the game `gameId` (the loading screen's, before its art loads). */
+export function themeOf(gameId) {
+  return OWN[gameId]?.theme ?? catalogueTheme(gameId);
 }
