@@ -219,6 +219,36 @@ def test_sultan_spins_is_german(german: tuple[str, BrowserContext], server: Serv
     assert not errors
 
 
+def test_a_catalogue_title_is_german(german: tuple[str, BrowserContext], server: Server):
+    size, ctx = german
+    player = server.new_player()
+    page, errors = opened(ctx, server, player)
+    open_game(page, server, player, forcing.AURORA)
+    wait_state(page, "idle")
+    look(page, size, "aurora")
+    # three Auroras: the intro with its multiplier, the counter, then the history's notes
+    free = [forcing.aurora_spin(free=True) for _ in range(10)]
+    force(page, forcing.aurora_spin(auroras=(0, 1, 2)), *free)
+    page.click("#spin")
+    page.locator("#free-spins-intro").wait_for()
+    assert "Jeder Gewinn ×2" in page.inner_text("#free-spins-intro")
+    look(page, size, "aurora-free-spins-intro")
+    press_scene(page, "free-spins-intro")
+    page.locator("#free-spins:not([hidden])").wait_for()
+    look(page, size, "aurora-free-spins")
+    page.reload()  # the round waits
+    wait_state(page, "paused")
+    page.click("#menu")
+    page.click("#history")
+    history = page.locator("#history-dialog[open]")
+    history.locator(".history-row").first.wait_for()
+    history.locator(".replay-open").first.click()
+    history.locator(".replay-step").first.wait_for()
+    assert "Aurora: 10 Freispiele." in history.inner_text()
+    look(page, size, "aurora-replay")
+    assert not errors
+
+
 def test_the_reality_check_is_german(german: tuple[str, BrowserContext], server: Server):
     size, ctx = german
     player = server.new_player(market="gb", currency="GBP")

@@ -127,7 +127,7 @@ export class CatalogueUi {
     const range = ({ min, max }) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
     this.linesStepper = new Stepper({
       id: 'lines',
-      label: 'Paylines',
+      label: t('bet.paylines'),
       values: range(this.limits.lines),
       value: this.current.lines,
       format: (v) => String(v),
@@ -136,7 +136,7 @@ export class CatalogueUi {
     });
     this.coins = new Stepper({
       id: 'coins',
-      label: 'Coins per line',
+      label: t('bet.coins_per_line'),
       values: range(this.limits.coins_per_line),
       value: this.current.coins_per_line,
       format: (v) => String(v),
@@ -145,7 +145,7 @@ export class CatalogueUi {
     });
     this.size = new Stepper({
       id: 'coin-size',
-      label: 'Coin size',
+      label: t('bet.coin_size'),
       values: this.coinSizes,
       value: this.current.coin_size,
       format: (v) => this.money.formatDecimal(v),
@@ -173,12 +173,12 @@ export class CatalogueUi {
     this.counter = h(
       'div',
       { class: 'fs-counter', id: 'free-spins', hidden: true },
-      h('span', { class: 'fs-title' }, 'Free spins'),
+      h('span', { class: 'fs-title' }, t('fs.title')),
       h(
         'span',
         { class: 'fs-figures' },
-        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), ' left'),
-        h('span', { class: 'fs-of' }, ' of ', h('b', { id: 'free-spins-total' }, '0')),
+        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), t('fs.left')),
+        h('span', { class: 'fs-of' }, t('fs.of'), h('b', { id: 'free-spins-total' }, '0')),
         h('span', { class: 'fs-plus', id: 'free-spins-plus', 'aria-live': 'polite' }),
       ),
       h('span', { class: 'fs-multiplier', id: 'free-spins-multiplier', hidden: true }),
@@ -189,9 +189,9 @@ export class CatalogueUi {
       this.offer = h(
         'div',
         { class: 'gamble-offer', id: 'gamble-offer', hidden: true },
-        h('span', { class: 'gamble-offer-text' }, 'Gamble your win?'),
-        h('button', { type: 'button', id: 'gamble', class: 'btn btn-accent', onclick: () => this.openGamble() }, 'Gamble'),
-        h('button', { type: 'button', id: 'collect-offer', class: 'btn', onclick: () => this.game.collect() }, 'Collect'),
+        h('span', { class: 'gamble-offer-text' }, t('gamble.offer')),
+        h('button', { type: 'button', id: 'gamble', class: 'btn btn-accent', onclick: () => this.openGamble() }, t('gamble.title')),
+        h('button', { type: 'button', id: 'collect-offer', class: 'btn', onclick: () => this.game.collect() }, t('gamble.collect')),
       );
       side.append(this.offer);
       this.gambleScreen = new GambleScreen(this.game, this, overlay);
@@ -222,7 +222,7 @@ export class CatalogueUi {
     const times = this.counter.querySelector('#free-spins-multiplier');
     times.hidden = !(multiplier > 1);
     times.textContent = `×${multiplier}`;
-    times.setAttribute('aria-label', `every win ×${multiplier}`);
+    times.setAttribute('aria-label', t('fs.multiplier_label', { multiplier }));
     const win = this.counter.querySelector('#free-spins-win');
     win.textContent = this.money.format(winMinor);
     win.dataset.minor = String(winMinor);
@@ -305,7 +305,7 @@ export class CatalogueUi {
       this.renderCounter({ left: total, total, winMinor: 0, multiplier: round.free_spins_multiplier, plus: `+${value}` });
     }
     this.setCounter(round);
-    announce(`Revealed ${spin.reveals.join(', ')}: ${round.free_spins_awarded} free spins.`);
+    announce(t('catalogue.reveals', { reveals: spin.reveals.join(', '), count: round.free_spins_awarded }));
     await sleep(ms);
   }
 
@@ -333,7 +333,7 @@ export class CatalogueUi {
       parts: [
         art,
         sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
-        multiplier > 1 ? sceneLine(`Every win ×${multiplier}`, 'intro-multiplier') : null,
+        multiplier > 1 ? sceneLine(t('fs.intro_multiplier', { multiplier }), 'intro-multiplier') : null,
       ].filter(Boolean),
       button: t('scene.start'),
       sound: 'featureIntro',
@@ -399,7 +399,7 @@ export class CatalogueUi {
       positions: w.positions,
       minor: w.coins * size,
       label: t('win.line', { line: w.line }),
-      text: `Line ${w.line}: ${w.count} × ${this.name(w.symbol)} pays ${this.money.format(w.coins * size)}`,
+      text: t('win.line_text', { line: w.line, count: w.count, symbol: this.name(w.symbol), amount: this.money.format(w.coins * size) }),
     }));
     if (spin.scatter_win && this.scatter) {
       const name = this.name(this.scatter);
@@ -407,7 +407,7 @@ export class CatalogueUi {
         positions: spin.scatter_positions,
         minor: spin.scatter_win.coins * size,
         label: `${spin.scatter_win.count} × ${name}`,
-        text: `${spin.scatter_win.count} × ${name} scatter pays ${this.money.format(spin.scatter_win.coins * size)}`,
+        text: t('win.scatter_text', { count: spin.scatter_win.count, symbol: name, amount: this.money.format(spin.scatter_win.coins * size) }),
       });
     }
     return items;
@@ -421,10 +421,10 @@ export class CatalogueUi {
   spinNotes(spin, view) {
     const notes = [];
     const symbol = this.name(this.triggerSymbol() ?? '');
-    if (spin.reveals?.length) notes.push(`The ${symbol} symbols revealed ${spin.reveals.join(' + ')} = ${view.free_spins_awarded} free spins.`);
-    else if (spin.kind === 'base' && spin.spins_added) notes.push(`${spin.triggers} × ${symbol}: ${spin.spins_added} free spins.`);
-    if (spin.kind === 'free' && spin.spins_added) notes.push(`${spin.triggers} × ${symbol}: +${spin.spins_added} free spins.`);
-    if (spin.kind === 'free' && view.free_spins_multiplier > 1) notes.push(`Free spin: every win ×${view.free_spins_multiplier}.`);
+    if (spin.reveals?.length) notes.push(t('history.reveals', { symbol, reveals: spin.reveals.join(' + '), count: view.free_spins_awarded }));
+    else if (spin.kind === 'base' && spin.spins_added) notes.push(t('history.trigger', { triggers: spin.triggers, symbol, count: spin.spins_added }));
+    if (spin.kind === 'free' && spin.spins_added) notes.push(t('history.retrigger', { triggers: spin.triggers, symbol, count: spin.spins_added }));
+    if (spin.kind === 'free' && view.free_spins_multiplier > 1) notes.push(t('history.multiplier', { multiplier: view.free_spins_multiplier }));
     return notes;
   }
 

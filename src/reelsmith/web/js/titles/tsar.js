@@ -108,7 +108,7 @@ export class TsarUi {
     const range = ({ min, max }) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
     this.lines = new Stepper({
       id: 'lines',
-      label: t('tsar.paylines'),
+      label: t('bet.paylines'),
       values: range(this.limits.lines),
       value: this.current.lines,
       format: (v) => String(v),
@@ -117,7 +117,7 @@ export class TsarUi {
     });
     this.coins = new Stepper({
       id: 'coins',
-      label: t('tsar.coins_per_line'),
+      label: t('bet.coins_per_line'),
       values: range(this.limits.coins_per_line),
       value: this.current.coins_per_line,
       format: (v) => String(v),
@@ -126,7 +126,7 @@ export class TsarUi {
     });
     this.size = new Stepper({
       id: 'coin-size',
-      label: t('tsar.coin_size'),
+      label: t('bet.coin_size'),
       values: this.coinSizes,
       value: this.current.coin_size,
       format: (v) => this.money.formatDecimal(v),
