@@ -13,10 +13,10 @@ import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_rtp
 from reelsmith.analysis.exact import analyze_line, scatter_count_ways
+from reelsmith.engine import catalogue_round as tsar
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.model import ReelSet, Variant
 from reelsmith.engine.screen import window
-from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.rng import SeededSource
 from tests.conftest import PrefixedSource, stops_with_eggs
 
@@ -87,7 +87,7 @@ def test_free_spin_count_follows_walds_identity(tiny):
     base = tiny.variant().reel_sets["base"]
     trigger_stops = stops_with_eggs(tiny, base, (0, 1, 2))
     source = SeededSource(2024)
-    bet = tsar.tsar_rules(tiny).bets.default
+    bet = tsar.bet_options(tiny).default
     n, initial, played = 4000, 0, 0
     for _ in range(n):
         forced = PrefixedSource(trigger_stops, source)
@@ -139,7 +139,7 @@ def test_base_game_components_agree_with_simulation(tsar_model):
 def test_whole_game_agrees_with_simulation(tsar_model):
     """Seeded live rounds (free spins played out, no gamble): RTP within 4.5 standard errors."""
     figures = analyze_rtp(tsar_model)
-    bet = tsar.tsar_rules(tsar_model).bets.default
+    bet = tsar.bet_options(tsar_model).default
     source = SeededSource(7)
     n = 20_000
     returns = np.empty(n)

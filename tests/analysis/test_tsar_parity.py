@@ -1,18 +1,19 @@
-"""Parity: the generic compiled kernel and Days of the Tsar's live engine (the one the game
-server plays) give identical rounds for identical draws.
+"""Parity: the generic compiled kernel and the catalogue live engine (the one the game server
+plays Days of the Tsar on) give identical rounds for identical draws.
 
 Each kernel round's draws (purpose, bound, value) are fed to the live engine
-(``rules.start_round`` then ``rules.finish``) through a ``ReplaySource``, which also checks that
-live play asks for the same purposes and bounds in the same order and uses every draw. The
-shipped variants are replayed by the contract suite (tests/contract/test_parity.py); here
-3,000 rounds of a small model that triggers free spins on most spins.
+(``catalogue_round.start_round`` then ``catalogue_round.finish``) through a ``ReplaySource``,
+which also checks that live play asks for the same purposes and bounds in the same order and
+uses every draw. The shipped variants are replayed by the contract suite
+(tests/contract/test_parity.py); here 3,000 rounds of a small model that triggers free
+spins on most spins.
 """
 
 from __future__ import annotations
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.games.days_of_the_tsar import rules
+from reelsmith.engine import catalogue_round as rules
 from reelsmith.rng import ReplaySource
 
 
@@ -20,7 +21,7 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
     """Replay ``rounds`` kernel rounds of stream ``chunk`` through live play; returns
     (rounds compared, triggers, free spins)."""
     game = k.KernelGame.build(model, variant_id)
-    bet = rules.tsar_rules(model).bets.default
+    bet = rules.bet_options(model).default
     assert bet.lines == 25 and bet.coins_per_line == 1
     options = rules.RoundOptions(gamble_allowed=False)
     compared = triggers = free_spins = 0
@@ -31,18 +32,18 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0):
             model, rules.start_round(model, bet, source, variant=variant_id, options=options),
             source,
         )  # fmt: skip
-        base = live.base_spin
-        assert base is not None and live.phase is rules.Phase.COMPLETE
+        assert live.phase is rules.Phase.COMPLETE, live.void_reason
+        base = live.spins[0]
         scatter = base.wins.scatter_win.coins if base.wins.scatter_win else 0
         observed = (
             live.win_coins,
             base.wins.line_coins,
             scatter,
-            base.eggs,
+            base.triggers,
             sum(base.reveals),
             len(live.free_spins),
             live.free_spins_win_coins,
-            sum(s.eggs for s in live.free_spins),
+            sum(s.triggers for s in live.free_spins),
             sum(s.spins_added for s in live.free_spins),
         )
         assert observed == tuple(int(x) for x in result), (compared, observed, result)

@@ -17,9 +17,9 @@ from reelsmith.analysis.catalogue import tune_title as tune
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.analysis.catalogue_tuning import variant_figures
 from reelsmith.cli import app
+from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import load_model
 from reelsmith.games import game_folder
-from reelsmith.games.days_of_the_tsar.rules import tsar_rules
 
 GAME = "days-of-the-tsar"
 runner = CliRunner()
@@ -38,7 +38,7 @@ def package_variants():
 
 def check_written(folder, variant_id, target):
     model = load_model(folder)
-    tsar_rules(model)  # the loader's checks: egg spacing, reveal table
+    mechanics(model)  # the loader's checks: egg spacing, reveal table
     variant = model.variant(variant_id)
     analysis = analyze_full(model, variant_id)
     assert abs(analysis.rtp - Fraction(target) / 100) <= Fraction(1, 10_000)

@@ -1,24 +1,26 @@
 """Days of the Tsar is a catalogue model: its model file declares the catalogue's tables, the
 generic exact analyzer re-derives every figure stored beside its strips, and the generic live
-engine plays its rounds exactly as its own engine does, draw for draw."""
+engine replays, draw for draw, the rounds recorded under the title's former engine
+(tests/contract/fixtures, recorded by tests/contract/record_fixtures.py): rounds stored before
+replay to the same screens, wins, gambles and settlement."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.analysis.catalogue_tuning import variant_figures
 from reelsmith.engine import catalogue_round as generic
-from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import is_catalogue, mechanics
-from reelsmith.engine.gamble import CHOICES
 from reelsmith.games import load_game
-from reelsmith.games.days_of_the_tsar import rules as tsar
-from reelsmith.rng import RecordingSource, SeededSource
+from reelsmith.rng import Draw
 
 GAME = "days-of-the-tsar"
+RECORDED = Path(__file__).parents[1] / "contract" / "fixtures" / f"{GAME}.json"
 
 
 @pytest.fixture(scope="module")
@@ -40,62 +42,49 @@ def test_generic_analysis_rederives_the_stored_figures(model, variant_id: str) -
     assert variant_figures(analysis) == dict(model.variant(variant_id).figures)
 
 
-def _same(tsar_round: tsar.TsarRound, round_: generic.CatalogueRound) -> None:
-    assert str(round_.phase) == str(tsar_round.phase)
-    assert round_.draws == tsar_round.draws
-    assert round_.actions == tsar_round.actions
-    assert round_.win_coins == tsar_round.win_coins
-    assert round_.free_spins_awarded == tsar_round.free_spins_awarded
-    assert len(round_.spins) == len(tsar_round.spins)
-    for a, b in zip(tsar_round.spins, round_.spins, strict=True):
-        assert (a.kind, a.stops, a.screen, a.reveals, a.spins_added) == (
-            b.kind,
-            b.stops,
-            b.screen,
-            b.reveals,
-            b.spins_added,
-        )
-        assert a.wins == b.wins
-        assert a.free_spins_remaining == b.free_spins_remaining
-    assert [g.to_json() for g in tsar_round.gambles] == [g.to_json() for g in round_.gambles]
+def recorded_rounds() -> list[dict[str, Any]]:
+    rounds: list[dict[str, Any]] = json.loads(RECORDED.read_text())["rounds"]
+    return rounds
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_the_generic_engine_plays_tsar_rounds_draw_for_draw(model, seed: int) -> None:  # type: ignore[no-untyped-def]
-    """Rounds played by the title's own engine replay through the generic one identically,
-    gambles included (the choice cycles through every colour and suit)."""
-    bet = CoinBet(25, 1 + seed % 3, Decimal("0.05"))
-    recorder = RecordingSource(SeededSource(seed))
-    own = tsar.start_round(model, bet, recorder)
-    choice = 0
-    while not own.is_finished:
-        if own.phase is tsar.Phase.FREE_SPINS:
-            own = tsar.play_free_spin(model, own, recorder)
-        else:
-            offered = tsar.gamble_choices(model, own)
-            pick = CHOICES[(seed + choice) % len(CHOICES)]
-            choice += 1
-            own = tsar.gamble(model, own, pick, recorder) if pick in offered else tsar.collect(own)
+def in_recorded_names(spin: dict[str, Any]) -> dict[str, Any]:
+    """A generic spin record under the names the recorded view gives it: the model's scatter is
+    the egg, and the eggs it shows are the free spins' trigger symbols, counted on every reel."""
+    spin = dict(spin)
+    assert spin.pop("triggers") == spin["scatters"], spin
+    spin["eggs"] = spin.pop("scatters")
+    spin["egg_positions"] = spin.pop("scatter_positions")
+    return spin
+
+
+def test_the_recorded_rounds_cover_the_title() -> None:
+    """The fixtures below hold free spins with retriggers, won and lost gambles and rounds left
+    open in free spins and in the gamble: what the replay proves reaches all of them."""
+    features = {f for entry in recorded_rounds() for f in entry["features"]}
+    assert {"egg_reveals", "retrigger", "gamble_won", "gamble_lost", "suit_gamble"} <= features
+    assert {"gamble_limit", "open_free_spins", "open_gamble", "gamble_declined"} <= features
+
+
+@pytest.mark.parametrize("entry", recorded_rounds(), ids=lambda entry: entry["name"])
+def test_the_generic_engine_replays_the_recorded_rounds(model, entry: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """Each recorded round, re-run by the generic engine from its bet, options, actions and
+    draws (every draw used, in the recorded order), gives the recorded round field for field."""
+    record, view = entry["record"], entry["outcome"]["view"]
+    bet = generic.bet_options(model).validate(
+        record["bet"]["lines"], record["bet"]["coins_per_line"], record["bet"]["coin_size"]
+    )
+    draws = [Draw.from_json(d) for d in record["draws"]]
     replayed = generic.replay_from(
         model,
         bet,
-        generic.RoundOptions(),
-        own.variant,
-        own.actions,
-        own.draws,
+        generic.RoundOptions.from_json(record["options"]),
+        record["variant"],
+        record["actions"],
+        draws,
     )
-    _same(own, replayed)
-
-
-def test_a_free_spins_round_matches(model) -> None:  # type: ignore[no-untyped-def]
-    bet = CoinBet(25, 1, Decimal("0.01"))
-    for seed in range(5_000):
-        own = tsar.start_round(model, bet, SeededSource(seed))
-        if own.phase is tsar.Phase.FREE_SPINS:
-            break
-    rng_a, rng_b = SeededSource(seed + 99), SeededSource(seed + 99)
-    own = tsar.finish(model, own, rng_a)
-    other = generic.start_round(model, bet, SeededSource(seed))
-    other = generic.finish(model, other, rng_b)
-    assert own.free_spins_awarded > 0
-    _same(own, other)
+    assert replayed.actions == tuple(record["actions"])
+    assert replayed.draws == tuple(draws)
+    played = replayed.to_json()
+    assert [in_recorded_names(s) for s in played.pop("spins")] == view["spins"]
+    del played["actions"], played["draws"]
+    assert played == {key: view[key] for key in played}

@@ -143,23 +143,23 @@ class TsarAdapter:
     def live_summary(
         self, model: GameModel, variant_id: str, state: Any, source: RandomSource
     ) -> tuple[Summary, Any]:
-        from reelsmith.games.days_of_the_tsar import rules
+        from reelsmith.engine import catalogue_round as rules
 
-        bet = rules.tsar_rules(model).bets.default
+        bet = rules.bet_options(model).default
         options = rules.RoundOptions(gamble_allowed=False)
         live = rules.start_round(model, bet, source, variant=variant_id, options=options)
         live = rules.finish(model, live, source)
-        base = live.base_spin
-        assert base is not None and live.phase is rules.Phase.COMPLETE, live.phase
+        assert live.phase is rules.Phase.COMPLETE, live.void_reason
+        base = live.spins[0]
         return {
             "win": live.win_coins,
             "base_line": base.wins.line_coins,
             "base_scatter": base.wins.scatter_win.coins if base.wins.scatter_win else 0,
-            "base_triggers": base.eggs,
+            "base_triggers": base.triggers,
             "awarded": sum(base.reveals),
             "free_spins": len(live.free_spins),
             "free_win": live.free_spins_win_coins,
-            "free_triggers": sum(s.eggs for s in live.free_spins),
+            "free_triggers": sum(s.triggers for s in live.free_spins),
             "added": sum(s.spins_added for s in live.free_spins),
         }, None
 

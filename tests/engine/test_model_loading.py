@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import ModelError, load_model
 from reelsmith.games import UnknownGameError, game_folder, load_game
-from reelsmith.games.days_of_the_tsar.rules import tsar_rules
 
 
 @pytest.fixture
@@ -105,4 +105,4 @@ def test_reveal_weights_checked(model_copy):
     edit(model_copy / "variants" / "94.00.toml", "weights = [18,", "weights = [-18,")
     model = load_model(model_copy)
     with pytest.raises(ModelError, match="egg_reveal weights must be non-negative"):
-        tsar_rules(model)
+        mechanics(model)

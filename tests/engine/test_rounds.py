@@ -56,9 +56,9 @@ def test_other_dataclasses_go_through_replace():
         replaced(Slotted("a"), colour="red")
 
 
-def test_tsar_rounds_are_plain():
+def test_catalogue_rounds_are_plain():
+    from reelsmith.engine.catalogue_round import CatalogueRound
     from reelsmith.engine.rounds import _plain_fields
-    from reelsmith.games.days_of_the_tsar.rules import TsarRound
 
-    names = _plain_fields(TsarRound)
+    names = _plain_fields(CatalogueRound)
     assert names is not None and {"spins", "draws", "phase", "win_coins"} <= names

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from reelsmith.engine.bets import BetError, credits
-from reelsmith.games.days_of_the_tsar.rules import tsar_rules
+from reelsmith.engine.catalogue_round import bet_options
 
 # The Regular Payout Schedule of the seed, transcribed independently of model.toml.
 SEED_PAYTABLE = {
@@ -86,7 +86,7 @@ def test_lines_six_to_twenty_five_come_in_mirrored_pairs(tsar_model):
 
 def test_bet_options(tsar_model):
     """Issue: the first 1-25 paylines, 1-20 coins per line, coin sizes 0.01-0.25, 500 coins max."""
-    bets = tsar_rules(tsar_model).bets
+    bets = bet_options(tsar_model)
     assert (bets.min_lines, bets.max_lines) == (1, 25)
     assert (bets.min_coins_per_line, bets.max_coins_per_line) == (1, 20)
     assert [str(s) for s in bets.coin_sizes] == ["0.01", "0.02", "0.05", "0.10", "0.20", "0.25"]
@@ -109,11 +109,11 @@ def test_bet_options(tsar_model):
 )
 def test_bad_bets_name_what_is_wrong(tsar_model, lines, cpl, size, message):
     with pytest.raises(BetError, match=message):
-        tsar_rules(tsar_model).bets.validate(lines, cpl, size)
+        bet_options(tsar_model).validate(lines, cpl, size)
 
 
 def test_coin_size_equal_values_are_accepted(tsar_model):
-    bet = tsar_rules(tsar_model).bets.validate(15, 20, "0.2")
+    bet = bet_options(tsar_model).validate(15, 20, "0.2")
     assert bet.coin_size == Decimal("0.20") and str(bet.coin_size) == "0.20"
 
 

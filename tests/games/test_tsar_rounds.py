@@ -1,4 +1,5 @@
-"""Days of the Tsar rounds: free spins, gamble, collect, malfunction voids, replay.
+"""Days of the Tsar rounds on the catalogue engine: free spins, gamble, collect, malfunction
+voids, replay.
 
 Seed: shared/seeds/days-of-the-tsar.txt. Outcomes are forced with scripted draws.
 """
@@ -12,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reelsmith.engine import catalogue_round as tsar
+from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.gamble import CHOICES, Card
-from reelsmith.games.days_of_the_tsar import rules as tsar
 from reelsmith.rng import Draw, ReplayError, SeededSource
 from tests.conftest import ScriptedSource, find_stop, stops_with_eggs
 
@@ -22,7 +24,7 @@ REVEAL_DRAW = {3: 0, 4: 18, 5: 40, 6: 60, 8: 74, 10: 84, 12: 92, 15: 97}  # draw
 
 
 def bet(model, lines=25, cpl=1, size="0.01"):
-    return tsar.tsar_rules(model).bets.validate(lines, cpl, size)
+    return tsar.bet_options(model).validate(lines, cpl, size)
 
 
 def variant(model):
@@ -44,11 +46,13 @@ def trigger(model, egg_reels=(0, 1, 2), reveals=(3, 4, 5), the_bet=None):
 
 
 def test_reveal_table_matches_the_published_draw_mapping(tsar_model):
-    table = tsar.tsar_rules(tsar_model).egg_reveal(variant(tsar_model))
-    assert table.values == (3, 4, 5, 6, 8, 10, 12, 15)
+    free = mechanics(tsar_model).free_spins
+    assert free is not None and free.reveal == "egg_reveal"
+    values, weights = free.reveal_table(variant(tsar_model))
+    assert values == [3, 4, 5, 6, 8, 10, 12, 15]
     # each value's first draw is the cumulative weight before it
     cumulative = 0
-    for value, weight in zip(table.values, table.weights, strict=True):
+    for value, weight in zip(values, weights, strict=True):
         assert REVEAL_DRAW[value] == cumulative
         cumulative += weight
 
@@ -65,7 +69,7 @@ class TestFreeSpins:
 
     def test_each_triggering_egg_reveals_once(self, tsar_model):
         round_, _ = trigger(tsar_model, (0, 1, 2, 3, 4), (3, 3, 4, 15, 6))
-        assert round_.spins[0].eggs == 5
+        assert round_.spins[0].triggers == 5
         assert round_.free_spins_awarded == 31
 
     def test_two_eggs_do_not_start_free_spins(self, tsar_model):
@@ -364,7 +368,7 @@ def test_round_accounting_invariants(tsar_model, seed, choices):
     # free spins: every awarded spin was played; awards = reveals + eggs seen in free spins
     assert len(round_.free_spins) == round_.free_spins_awarded
     assert round_.free_spins_awarded == sum(round_.spins[0].reveals) + sum(
-        s.eggs for s in round_.free_spins
+        s.triggers for s in round_.free_spins
     )
     # the win is the spins' total, doubled/quadrupled by each right guess, or lost
     expected = round_.spin_win_coins
