@@ -15,7 +15,7 @@ import pytest
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.analysis.catalogue_tuning import variant_figures
 from reelsmith.engine import catalogue_round as generic
-from reelsmith.engine.catalogue import is_catalogue, mechanics
+from reelsmith.engine.catalogue import RETRIGGER_PER_SYMBOL, is_catalogue, mechanics
 from reelsmith.games import load_game
 from reelsmith.rng import Draw
 
@@ -31,7 +31,11 @@ def model():  # type: ignore[no-untyped-def]
 def test_the_model_declares_the_catalogue(model) -> None:  # type: ignore[no-untyped-def]
     assert is_catalogue(model)
     rules = mechanics(model)
-    assert rules.free_spins is not None and rules.free_spins.reveal == "egg_reveal"
+    free = rules.free_spins
+    assert free is not None and free.reveal == "egg_reveal" and free.symbol == model.scatter
+    # an egg shown in a free spin adds one spin; free spins pay without a multiplier
+    assert (free.retrigger, free.spins_per_symbol, free.multiplier) == (RETRIGGER_PER_SYMBOL, 1, 1)
+    assert model.wild >= 0 and model.scatter >= 0
     assert rules.gamble is not None and rules.gamble.max_gambles == 5
 
 
