@@ -92,3 +92,36 @@ def test_the_history_lists_rounds_and_replays_them_step_by_step(page: Page, serv
     won = bool(spin["line_wins"] or spin["scatter_win"])
     assert dialog.locator(".replay-stage .reels.has-wins").count() == int(won)
     screenshot(page, "history-replay")
+
+
+def test_a_hash_change_during_the_first_load_mounts_one_game(page: Page, server: Server) -> None:
+    """The address changes to a game while the first load still opens the session, and again
+    while the lobby's route waits for the server: exactly one game is mounted, with one menu
+    (a second game's dialogs would stay in the page, and the menu's History would be the
+    hidden one)."""
+    import time
+
+    held: list[str] = []
+
+    def late(route) -> None:
+        path = route.request.url.split("?")[0].rsplit("/", 2)[-2:]
+        if "/".join(path) not in held:  # each first request of its kind arrives late
+            held.append("/".join(path))
+            time.sleep(0.8)
+        route.continue_()
+
+    page.route("**/api/me", late)
+    page.route("**/api/games", late)
+    player = server.new_player()
+    page.goto(f"{server.url}/?token={player.token}#/")
+    page.wait_for_function("() => document.querySelector('#loading') !== null")
+    page.evaluate(f"() => {{ window.location.hash = '#/play/{forcing.TSAR}'; }}")
+    page.wait_for_selector(".game:not([data-state='loading'])")
+    wait_state(page, "idle")
+    page.wait_for_timeout(2_000)  # any second mount would have landed by now
+    assert held == ["api/me", "api/games"], held
+    assert page.locator("#menu-dialog").count() == 1
+    assert page.locator("#history").count() == 1
+    page.click("#menu")
+    page.click("#history")
+    page.locator("#history-dialog[open]").wait_for()

@@ -95,7 +95,6 @@ class App {
     // capture: the game sees Space before a focused control does
     document.addEventListener('keydown', (event) => this.game?.onKey(event), { capture: true });
     document.addEventListener('keyup', (event) => this.game?.onKey(event), { capture: true });
-    window.addEventListener('hashchange', () => this.route());
     try {
       await this.connect();
     } catch (error) {
@@ -103,6 +102,10 @@ class App {
       return;
     }
     loading.step('session');
+    // Listened to from here on: the first route reads the address as it is now, so a change
+    // made while the session was being opened is not lost, and no route runs before the
+    // session and market are known.
+    window.addEventListener('hashchange', () => this.route());
     await this.route({ first: true });
   }
 
@@ -183,7 +186,18 @@ class App {
     (balanceSlot ?? this.wallet).append(this.balanceItem);
   }
 
-  async route({ first = false } = {}) {
+  /**
+   * Show what the address names. Routes run one after another: a hash change while the
+   * previous route still waits for the server (the first load's lobby, say) would otherwise
+   * mount a second game beside the first, whose dialogs would stay in the page.
+   */
+  route(options = {}) {
+    const run = () => this.routeNow(options);
+    this.routing = (this.routing ?? Promise.resolve()).then(run, run);
+    return this.routing;
+  }
+
+  async routeNow({ first = false } = {}) {
     const match = /^#\/play\/([\w-]+)/.exec(window.location.hash);
     this.game?.destroy();
     this.game = null;
