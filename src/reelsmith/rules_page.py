@@ -7,6 +7,7 @@ renders); :func:`render_rules` draws it for the terminal, paylines included.
 from __future__ import annotations
 
 import importlib
+from decimal import Decimal
 from typing import Any
 
 from rich.columns import Columns
@@ -17,6 +18,7 @@ from rich.text import Text
 
 from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS
+from reelsmith.help import Phrases, Terms
 
 
 def _pays(row: Any, reels: int) -> dict[str, int]:
@@ -36,40 +38,92 @@ def _help_module(model: GameModel) -> Any:
     return importlib.import_module("reelsmith.engine.catalogue_help")
 
 
-def rules_document(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:
+def rules_document(
+    model: GameModel,
+    variant_id: str | None = None,
+    *,
+    language: str = "en",
+    locale: str | None = None,
+    terms: Terms | None = None,
+) -> dict[str, Any]:
+    """The page in ``language`` (numbers formatted for ``locale``, by default the language's
+    own); ``terms``: the player's market and the server's settings (None: the model alone)."""
     variant = model.variant(variant_id)
     help_module = _help_module(model)
+    p = Phrases(model, language, locale)
     paytable = [
         {
             "symbol": s.id,
-            "name": s.name,
+            "name": p.symbol(s.id),
             "role": s.role,
             "pays": _pays(model.line_pays[s.index], model.reels),
         }
         for s in model.symbols
         if s.role in ("regular", "wild") and int(model.line_pays[s.index].sum()) > 0
     ]
+    unit_key = "title.line_pay_unit"
     document: dict[str, Any] = {
         "game": model.id,
-        "name": model.name,
-        "description": str(model.raw.get("description", "")),
+        "name": p.name(),
+        "language": p.language,
+        "locale": p.locale,
+        "description": p.description(),
         "variant": variant.id,
         "rtp_percent": variant.id,
         "reels": model.reels,
         "rows": model.rows,
-        "line_pay_unit": str(model.raw.get("line_pay_unit", "coins per line")),
-        "symbols": [{"id": s.id, "name": s.name, "role": s.role} for s in model.symbols],
+        "line_pay_unit": p(unit_key)
+        if p.has(unit_key)
+        else str(model.raw.get("line_pay_unit", p("labels.line_pay_unit"))),
+        "symbols": [{"id": s.id, "name": p.symbol(s.id), "role": s.role} for s in model.symbols],
         "paytable": paytable,
         "paylines": model.paylines.tolist(),
     }
     if model.scatter >= 0:
         document["scatter"] = {
             "symbol": model.symbols[model.scatter].id,
-            "name": model.symbols[model.scatter].name,
+            "name": p.symbol_at(model.scatter),
             "pays_times_total_bet": _pays(model.scatter_pays, model.reels),
         }
-    document["rules"] = help_module.feature_rules(model, variant.id)
+    document["rules"] = help_module.feature_rules(model, variant.id, p, terms)
+    document["labels"] = _labels(p, document)
     return document
+
+
+def _labels(p: Phrases, document: dict[str, Any]) -> dict[str, Any]:
+    """The page's headings in its language: the chrome, and the title of every section, table
+    and table column the document has."""
+    sections = document["rules"]
+    tables = {
+        name: rows
+        for value in sections.values()
+        if isinstance(value, dict)
+        for name, rows in value.items()
+        if isinstance(rows, list) and rows and isinstance(rows[0], dict)
+    }
+    columns = {column for rows in tables.values() for column in rows[0] if column != "id"}
+
+    def title(group: str, key: str) -> str:
+        return (
+            p(f"{group}.{key}") if p.has(f"{group}.{key}") else key.replace("_", " ").capitalize()
+        )
+
+    chrome = ("paytable", "rules", "paylines", "wild", "scatter", "symbol", "pays", "on_screen")
+    return {
+        **{key: p(f"labels.{key}") for key in chrome},
+        "nav": p("labels.sections"),
+        "paylines_lead": p("labels.paylines_lead", name=document["name"]),
+        "rtp": p("labels.rtp", rtp=p.number(Decimal(document["rtp_percent"]), 2)),
+        "unit": p("labels.unit", unit=document["line_pay_unit"]),
+        "total_bet_times": p("labels.total_bet_times", times="{times}"),
+        "in_a_row": p("labels.in_a_row", count="{count}"),
+        "scatter_table": p(
+            "labels.scatter_table", scatter=document.get("scatter", {}).get("name", "")
+        ),
+        "sections": {key: title("sections", key) for key in sections},
+        "tables": {key: title("tables", key) for key in tables},
+        "columns": {key: title("columns", key) for key in sorted(columns)},
+    }
 
 
 def payline_drawing(line: list[int], rows: int) -> Text:
@@ -91,39 +145,17 @@ def _bullets(lines: list[str]) -> Text:
     return Text("\n".join(f"• {line}" for line in lines))
 
 
-SECTION_TITLES = {
-    "general": "General",
-    "substitute": "Substitute symbol",
-    "wild": "Wild",
-    "scatter": "Scatter",
-    "jackpots": "Local jackpots",
-    "free_spins": "Free spins",
-    "gamble": "Gamble bonus game",
-    "bets": "Bets",
-}
-TABLE_TITLES = {
-    "reveal_distribution": "Each egg reveals",
-    "gem_reveals": "A gem that does not hit its pot reveals",
-    "pots": "Pots",
-    "levels": "Levels",
-}
-
-
-def _title(key: str, titles: dict[str, str]) -> str:
-    return titles.get(key, key.replace("_", " ").capitalize())
-
-
-def _table(key: str, rows: list[dict[str, Any]]) -> Table:
-    table = Table(title=_title(key, TABLE_TITLES), title_justify="left")
-    columns = list(rows[0])
+def _table(title: str, rows: list[dict[str, Any]], labels: dict[str, Any]) -> Table:
+    table = Table(title=title, title_justify="left")
+    columns = [c for c in rows[0] if c != "id"]  # an id names a row for programs, not people
     for column in columns:
-        table.add_column(column.replace("_", " "), justify="right")
+        table.add_column(labels["columns"].get(column, column), justify="right")
     for row in rows:
         table.add_row(*(f"{row[c]:.2%}" if c == "probability" else f"{row[c]}" for c in columns))
     return table
 
 
-def _section(key: str, value: Any) -> RenderableType:
+def _section(key: str, value: Any, labels: dict[str, Any]) -> RenderableType:
     parts: list[RenderableType] = []
     if isinstance(value, list):
         parts.append(_bullets(value))
@@ -131,43 +163,46 @@ def _section(key: str, value: Any) -> RenderableType:
         parts.append(_bullets(value.get("text", [])))
         for name, item in value.items():
             if isinstance(item, list) and item and isinstance(item[0], dict):
-                parts.append(_table(name, item))
-    return Panel(Group(*parts), title=_title(key, SECTION_TITLES), title_align="left")
+                parts.append(_table(labels["tables"][name], item, labels))
+    return Panel(Group(*parts), title=labels["sections"][key], title_align="left")
 
 
 def render_rules(document: dict[str, Any]) -> RenderableType:
+    labels = document["labels"]
     reels = document["reels"]
-    paytable = Table(title=f"Paytable ({document['line_pay_unit']})", title_justify="left")
-    paytable.add_column("Symbol")
+    paytable = Table(
+        title=f"{labels['paytable']} ({document['line_pay_unit']})", title_justify="left"
+    )
+    paytable.add_column(labels["symbol"])
     for count in range(2, reels + 1):
-        paytable.add_column(f"{count} in a row", justify="right")
+        paytable.add_column(labels["in_a_row"].format(count=count), justify="right")
     for entry in document["paytable"]:
         name = entry["name"]
-        if entry["role"] == "wild" and "wild" not in name.lower():
-            name += " (wild)"
+        if entry["role"] == "wild":
+            name += f" ({labels['wild']})"
         pays = entry["pays"]
         paytable.add_row(
             name, *[f"{pays[str(c)]:,}" if str(c) in pays else "-" for c in range(2, reels + 1)]
         )
     parts: list[RenderableType] = [
-        Text(f"{document['name']} — RTP {document['rtp_percent']}%", style="bold"),
+        Text(f"{document['name']} — {labels['rtp']}", style="bold"),
         Text(document["description"]),
         paytable,
     ]
     scatter = document.get("scatter")
     if scatter:
-        table = Table(title=f"{scatter['name']} scatter (x total bet)", title_justify="left")
-        table.add_column("On screen")
-        table.add_column("Pays", justify="right")
+        table = Table(title=labels["scatter_table"], title_justify="left")
+        table.add_column(labels["on_screen"])
+        table.add_column(labels["pays"], justify="right")
         for count, pay in scatter["pays_times_total_bet"].items():
             table.add_row(count, f"x{pay}")
         parts.append(table)
     for key, value in document["rules"].items():
-        parts.append(_section(key, value))
+        parts.append(_section(key, value, labels))
     drawings = [
         Panel(payline_drawing(line, document["rows"]), title=f"{number}", expand=False)
         for number, line in enumerate(document["paylines"], start=1)
     ]
-    parts.append(Text("Paylines", style="bold"))
+    parts.append(Text(labels["paylines"], style="bold"))
     parts.append(Columns(drawings))
     return Group(*parts)

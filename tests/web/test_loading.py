@@ -77,7 +77,7 @@ def test_the_loading_screen_shows_brand_title_and_progress_then_gives_way(
     player = server.new_player()
     # the game's rules are held back until the screen has been looked at
     held: list[Route] = []
-    page.route("**/api/games/*/rules", lambda route: held.append(route))
+    page.route("**/api/games/*/rules?*", lambda route: held.append(route))
     page.goto(f"{server.url}/?token={player.token}#/play/{forcing.TSAR}", wait_until="commit")
 
     page.wait_for_selector("#loading-title:has-text('Days of the Tsar')")

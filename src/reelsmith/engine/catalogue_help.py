@@ -1,22 +1,30 @@
-"""The rules a player reads for a catalogue title, written from its model's own values.
+"""The rules a player reads for a catalogue title, written from its model's own values and, on
+the server, from the player's market.
 
 Every sentence is derived from the tables the engine pays from (the line rule and its wild,
 the scatter, the free spins, the gamble, the bet options), so the page cannot say one thing
-while the game does another; a test plays the rules it states.
+while the game does another; a test plays the rules it states. The sentences are messages of
+the catalogues in :mod:`reelsmith.help` (``help/<language>.toml``), written in the words of the
+help pages in ``shared/seeds/`` with the title's names and figures filled in.
 """
 
 from __future__ import annotations
 
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from reelsmith.engine.catalogue import (
     RETRIGGER_NONE,
     RETRIGGER_PER_SYMBOL,
     RETRIGGER_TABLE,
+    FreeSpins,
     mechanics,
 )
 from reelsmith.engine.catalogue_round import bet_options
 from reelsmith.engine.model import GameModel
+from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
 
 
 def _counts(table: Any, low: int, high: int) -> list[tuple[int, int]]:
@@ -30,209 +38,509 @@ def _counts(table: Any, low: int, high: int) -> list[tuple[int, int]]:
     return out
 
 
-def _spins_text(table: Any, low: int, high: int, symbol: str, noun: str = "free spins") -> str:
+def _spins_text(p: Phrases, table: Any, low: int, high: int, symbol: str, key: str) -> str:
     entries = [(c, v) for c, v in _counts(table, low, high) if v > 0]
-    parts = [f"{count} {symbol}s: {value} {noun}" for count, value in entries]
+    parts = [p(f"free_spins.{key}", count=c, symbol=symbol, spins=v) for c, v in entries]
     if entries and entries[-1][0] < high:
-        parts[-1] = f"{entries[-1][0]} or more {symbol}s: {entries[-1][1]} {noun}"
+        c, v = entries[-1]
+        parts[-1] = p(f"free_spins.{key}_or_more", count=c, symbol=symbol, spins=v)
     return "; ".join(parts) + "."
 
 
-def _wild_example(model: GameModel) -> str:
-    """An example of the higher-pay rule from the paytable: one wild short of a full line
-    and a regular symbol whose full line pays less than the wilds' own combination (empty
-    when the paytable has none)."""
+def _wild_example(p: Phrases, model: GameModel) -> list[str]:
+    """The higher-pay rule worked on the paytable: one wild short of a full line and a regular
+    symbol whose full line pays less than the wilds' own combination (none when the paytable
+    has no such pair)."""
     wild = model.wild
     run = model.reels - 1
     wild_pay = int(model.line_pays[wild, run])
     candidates = [
-        (int(model.line_pays[s.index, model.reels]) * model.wild_multiplier, -s.index, s.name)
+        (int(model.line_pays[s.index, model.reels]) * model.wild_multiplier, -s.index, s.index)
         for s in model.symbols
         if model.substitutable[s.index]
         and 0 < int(model.line_pays[s.index, model.reels]) * model.wild_multiplier < wild_pay
     ]
+    chosen = examples_of(model).substitute
+    if chosen is not None:
+        candidates = [c for c in candidates if c[2] == chosen]
     if not candidates:
-        return ""
-    pay, _, name = max(candidates)
-    wilds = f"{run} {model.symbols[wild].name}s"
-    return (
-        f" ({wilds} and a {name} pay {wild_pay:,} coins for {wilds}, not {pay:,} for "
-        f"{model.reels} {name}s)"
-    )
+        return []
+    pay, _, index = max(candidates)
+    names = {"wild": p.symbol_at(wild), "symbol": p.symbol_at(index)}
+    return [
+        p("substitute.example_shown", wilds_words=p.spell(run), reels=model.reels, **names),
+        p("substitute.example_symbol", wilds_words=p.spell(run), reels=model.reels, **names),
+        p("substitute.example_symbol_pays", reels=model.reels, pay=pay, **names),
+        p("substitute.example_wild", wilds_words=p.spell(run), wilds=run, pay=wild_pay, **names),
+        p("substitute.example_paid", wilds=run, **names),
+    ]
 
 
-def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, Any]:
-    rules = mechanics(model)
-    variant = model.variant(variant_id)
-    bets = bet_options(model)
-    out: dict[str, Any] = {
-        "general": [
-            f"{model.name} is a {model.reels} reel, {model.line_count} payline, "
-            f"{bets.max_total_coins} coin slot machine.",
-            "Winnings are paid out on the highest combination on each enabled payline only, "
-            "except for scatter wins.",
-            "You are paid out for winning combinations on enabled paylines only, "
-            "except for scatter wins.",
-            "Regular winning combinations pay out from left to right, on consecutive reels, "
-            "starting on reel 1.",
-            "Line pay = the coins in the paytable x the coins bet per payline.",
-            "Scatter and bonus game wins are added to payline wins.",
-            "Credits won = coins won x coin size.",
-            "Malfunctions void all plays and pays: a round interrupted by a malfunction pays "
-            "nothing and its bet is returned.",
-        ],
-    }
-    names = {s.index: s.name for s in model.symbols}
-    if model.wild >= 0:
-        wild = names[model.wild]
-        others = [s.name for s in model.symbols if s.role != "regular" and s.index != model.wild]
-        subs = [s.name for s in model.symbols if model.substitutable[s.index]]
-        regular = [s.name for s in model.symbols if s.role == "regular"]
-        if subs == regular:
-            stands = "every symbol" + (f" except the {', '.join(others)}" if others else "")
-        else:
-            stands = ", ".join(subs)
-        text = [f"The {wild} symbol is a substitute symbol: it stands in for {stands}."]
-        if model.line_pays[model.wild].any():
-            text.append(
-                f"Multiple {wild} symbols on an enabled payline from reel 1 pay as {wild} "
-                "combinations on their own row of the paytable."
+@dataclass(frozen=True)
+class LineWin:
+    symbol: int
+    count: int
+    payline: int
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: a bet and what the screen shows; the page computes the pays."""
+
+    section: str
+    coin_size: Decimal
+    coins_per_line: int
+    lines: int
+    scatter: int  # scatter symbols shown (0: none)
+    line_wins: tuple[LineWin, ...]
+
+
+@dataclass(frozen=True)
+class Examples:
+    substitute: int | None  # the symbol of the higher-pay example (None: chosen from the paytable)
+    examples: tuple[Example, ...]
+
+
+def _symbol_index(model: GameModel, symbol_id: Any, where: str) -> int:
+    for s in model.symbols:
+        if s.id == symbol_id:
+            return s.index
+    known = ", ".join(s.id for s in model.symbols)
+    raise HelpError(f"{where}: unknown symbol {symbol_id!r}; the symbols are {known}")
+
+
+def examples_of(model: GameModel) -> Examples:
+    """The title's worked examples (``examples.toml`` beside its model), checked."""
+    path = model.source.parent / "examples.toml" if model.source is not None else None
+    if path is None or not path.exists():
+        return Examples(None, ())
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        substitute = raw.get("substitute", {}).get("symbol")
+        out = []
+        for n, item in enumerate(raw.get("examples", []), start=1):
+            where = f"{path}: examples[{n}]"
+            wins = tuple(
+                LineWin(
+                    _symbol_index(model, w["symbol"], where), int(w["count"]), int(w["payline"])
+                )
+                for w in item.get("line_wins", [])
             )
-            text.append(
-                f"A payline pays the higher of its {wild} combination and the combination the "
-                f"{wild} symbols complete"
-                + _wild_example(model)
-                + (
-                    f"; when both pay the same, the {wild} combination is paid."
-                    if model.ties_to_wild
-                    else "; when both pay the same, the completed combination is paid."
+            for w in wins:
+                if not 1 <= w.payline <= model.line_count or not 1 <= w.count <= model.reels:
+                    raise HelpError(f"{where}: a line win's payline or count is out of range")
+            out.append(
+                Example(
+                    section=str(item["section"]),
+                    coin_size=Decimal(str(item["coin_size"])),
+                    coins_per_line=int(item["coins_per_line"]),
+                    lines=int(item["lines"]),
+                    scatter=int(item.get("scatter", 0)),
+                    line_wins=wins,
                 )
             )
-        if model.wild_multiplier > 1:
-            text.append(
-                f"A winning combination completed by one or more {wild} symbols pays "
-                f"x{model.wild_multiplier}."
+    except (KeyError, TypeError, ValueError, ArithmeticError, tomllib.TOMLDecodeError) as exc:
+        if isinstance(exc, HelpError):
+            raise
+        raise HelpError(f"{path}: not a table of worked examples ({exc!r})") from None
+    symbol = None if substitute is None else _symbol_index(model, substitute, f"{path}: substitute")
+    return Examples(symbol, tuple(out))
+
+
+def _worked(p: Phrases, model: GameModel, ex: Example) -> list[str]:
+    """A worked example in the help page's words, every amount computed from the paytable."""
+    total = ex.coins_per_line * ex.lines
+    coin = p.number(ex.coin_size, 2)
+    text = [
+        p("example.bet", coin=coin, cpl=ex.coins_per_line, lines=ex.lines, total=total),
+    ]
+    scatter = p.symbol_at(model.scatter) if ex.scatter else ""
+    scatter_x = int(model.scatter_pays[ex.scatter]) if ex.scatter else 0
+    scatter_coins = total * scatter_x
+    lines = []
+    for w in ex.line_wins:
+        pay = int(model.line_pays[w.symbol, w.count])
+        lines.append((w, pay, pay * ex.coins_per_line))
+    if ex.scatter and len(lines) == 1:
+        w = lines[0][0]
+        text.append(
+            p(
+                "example.scatter_and_line",
+                scatter_words=p.spell(ex.scatter),
+                scatter=scatter,
+                reels_words=p.spell(model.reels),
+                words=p.spell(w.count),
+                symbol=p.symbol_at(w.symbol),
+                reels=p.join([str(r) for r in range(1, w.count + 1)]),
             )
-        if model.wild_reels and len(model.wild_reels) < model.reels:
-            text.append(
-                f"The {wild} symbol appears on reels "
-                + ", ".join(str(r + 1) for r in model.wild_reels)
-                + " only."
+        )
+    if ex.scatter:
+        text += [
+            p(
+                "example.scatter",
+                scatter_words=p.spell(ex.scatter),
+                scatter=scatter,
+                reels_words=p.spell(model.reels),
+                count=ex.scatter,
+                times=scatter_x,
+            ),
+            p("example.scatter_payout", total=total, times=scatter_x, coins=scatter_coins),
+        ]
+    for w, pay, coins in lines:
+        text.append(
+            p(
+                "example.line",
+                words=p.spell(w.count),
+                count=w.count,
+                symbol=p.symbol_at(w.symbol),
+                reels=p.join([str(r) for r in range(1, w.count + 1)]),
+                payline=w.payline,
+                pay=pay,
             )
-        out["substitute"] = text
+        )
+        if len(lines) > 1:
+            text.append(
+                p(
+                    "example.line_paid",
+                    pay=pay,
+                    cpl=ex.coins_per_line,
+                    coins=coins,
+                    payline=w.payline,
+                )
+            )
+    won = scatter_coins + sum(coins for _, _, coins in lines)
+    if ex.scatter and len(lines) == 1:
+        _, pay, coins = lines[0]
+        text += [
+            p("example.regular_payout", pay=pay, cpl=ex.coins_per_line, coins=coins),
+            p("example.total_scatter_and_line", scatter=scatter_coins, line=coins, total=won),
+        ]
+    elif len(lines) == 1:
+        _, pay, coins = lines[0]
+        text.append(p("example.total_one_line", pay=pay, cpl=ex.coins_per_line, coins=coins))
+    elif lines:
+        parts = " + ".join(
+            p("example.for_payline", coins=coins, payline=w.payline) for w, _, coins in lines
+        )
+        text.append(p("example.total_lines", parts=parts, total=won))
+    credits = ex.coin_size * won
+    text.append(p("example.credits", coins=won, coin=coin, credits=credits.normalize()))
+    return text
+
+
+def _ordinals(p: Phrases, low: int, high: int) -> str:
+    return p.join([p(f"ordinal.{n}") for n in range(low, high + 1)], "or")
+
+
+def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None) -> list[str]:
+    rules = mechanics(model)
+    bets = bet_options(model)
+    text = [
+        p(
+            "general.machine",
+            name=p.name(),
+            reels=model.reels,
+            lines=model.line_count,
+            coins=bets.max_total_coins,
+        ),
+    ]
+    if model.line_count > 1:
+        text.append(p("general.multiple_paylines"))
+    if model.wild >= 0:
+        text.append(p("substitute.is_substitute", wild=p.symbol_at(model.wild)))
     if model.scatter >= 0:
-        scatter = names[model.scatter]
-        per_reel = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
-        most = len(model.scatter_reels or range(model.reels)) * per_reel  # most on a screen
-        pays = [
-            (count, int(model.scatter_pays[min(count, len(model.scatter_pays) - 1)]))
-            for count in range(1, most + 1)
-        ]
-        listed = [(c, p) for c, p in pays if p > 0]
-        while len(listed) > 1 and listed[-1][1] == listed[-2][1]:
-            listed.pop()
-        text = [
-            f"The {scatter} symbol is a scatter symbol: it pays anywhere on the screen, "
-            "whatever paylines are enabled.",
-            "Scatter pays = the total coins bet x "
-            + "; ".join(f"{c} {scatter}s: {p}" for c, p in listed)
-            + (" (or more)" if listed and listed[-1][0] < most else "")
-            + ".",
-        ]
-        if model.scatter_reels and len(model.scatter_reels) < model.reels:
-            text.append(
-                f"{scatter} symbols count on reels "
-                + ", ".join(str(r + 1) for r in model.scatter_reels)
-                + " only."
-            )
-        if model.wild >= 0:
-            text.append(f"The {names[model.wild]} symbol does not substitute for the {scatter}.")
-        text.append(f"The {scatter} symbol interrupts a payline.")
-        if per_reel == 1 and model.rows > 1:
-            text.append(f"A reel shows at most one {scatter}.")
-        out["scatter"] = text
-    free = rules.free_spins
-    if free is not None:
-        symbol = names[free.symbol]
-        high = model.reels * model.rows
-        text = [f"{free.trigger} or more {symbol} symbols anywhere start the free spins."]
-        if free.reveal is None:
-            text.append(_spins_text(free.spins, free.trigger, high, symbol))
+        text.append(p("scatter.is_scatter", scatter=p.symbol_at(model.scatter)))
+    if rules.free_spins is not None:
+        text.append(_trigger(p, model, rules.free_spins))
+    if rules.gamble is not None and (terms is None or terms.gamble):
+        text.append(p("gamble.any_win"))
+    text += [
+        p("general.highest_per_line"),
+        p("general.enabled_only"),
+        p("general.left_to_right"),
+    ]
+    if model.scatter >= 0:
+        text.append(p("general.scatter_anywhere"))
+        text.append(p("general.added"))
+    text += [p("general.malfunction"), p("general.malfunction_refund")]
+    text.append(p("general.rtp", rtp=p.number(Decimal(variant_id), 2)))
+    text += _max_win(p, model)
+    text += settled_rules(p, terms)
+    return text
+
+
+def _trigger(p: Phrases, model: GameModel, free: FreeSpins) -> str:
+    return p("free_spins.trigger", count=p.spell(free.trigger), symbol=p.symbol_at(free.symbol))
+
+
+def _max_win(p: Phrases, model: GameModel) -> list[str]:
+    """The largest combination of the paytable on one payline, and that no win is capped."""
+    top = max(range(len(model.symbols)), key=lambda s: (int(model.line_pays[s, model.reels]), -s))
+    return [
+        p(
+            "max_win.top_line",
+            count=model.reels,
+            symbol=p.symbol_at(top),
+            coins=int(model.line_pays[top, model.reels]),
+        ),
+        p("max_win.uncapped"),
+    ]
+
+
+def _substitute(p: Phrases, model: GameModel) -> list[str]:
+    wild = p.symbol_at(model.wild)
+    others = [
+        p.symbol(s.id) for s in model.symbols if s.role != "regular" and s.index != model.wild
+    ]
+    subs = [p.symbol(s.id) for s in model.symbols if model.substitutable[s.index]]
+    regular = [p.symbol(s.id) for s in model.symbols if s.role == "regular"]
+    text = [p("substitute.is_substitute", wild=wild), p("substitute.acts_as_wild", wild=wild)]
+    if subs != regular:
+        text.append(p("substitute.stands_for", wild=wild, symbols=p.join(subs)))
+    elif others:
+        text.append(p("substitute.stands_for_all_but", wild=wild, symbols=p.join(others)))
+    if model.scatter >= 0 and not model.substitutable[model.scatter]:
+        scatter = p.symbol_at(model.scatter)
+        free = mechanics(model).free_spins
+        if free is not None and free.symbol == model.scatter:
+            text.append(p("substitute.not_scatter_or_trigger", wild=wild, scatter=scatter))
         else:
-            text.append(
-                f"Each {symbol} that started the free spins reveals a number of free spins; "
-                "their sum is the number of free spins won."
+            text.append(p("substitute.not_scatter", wild=wild, scatter=scatter))
+    if model.line_pays[model.wild].any():
+        text += [
+            p("substitute.own_combinations", wild=wild),
+            p("substitute.see_paytable", wild=wild),
+            p("substitute.own_left_to_right", wild=wild),
+            p("substitute.one_per_line"),
+            p("substitute.highest_only"),
+        ]
+        text += _wild_example(p, model)
+        text.append(
+            p(
+                "substitute.tie_to_wild" if model.ties_to_wild else "substitute.tie_to_symbol",
+                wild=wild,
             )
-        text.append("Free spins use the bet and paylines of the spin that started them.")
-        if free.retrigger == RETRIGGER_TABLE:
-            text.append(
-                "Free spins can be won again during free spins: "
-                + _spins_text(free.retrigger_spins, 1, high, symbol, "more free spins")
+        )
+    if model.wild_multiplier > 1:
+        text.append(p("substitute.multiplier", wild=wild, multiplier=model.wild_multiplier))
+    if model.wild_reels and len(model.wild_reels) < model.reels:
+        reels = p.join([str(r + 1) for r in model.wild_reels])
+        text.append(p("substitute.on_reels", wild=wild, reels=reels))
+    return text
+
+
+def _scatter_pays(p: Phrases, scatter: str, listed: list[tuple[int, int]], most: int) -> str:
+    parts = [p("scatter.pay", count=c, scatter=scatter, times=v) for c, v in listed]
+    if listed and listed[-1][0] < most:
+        c, v = listed[-1]
+        parts[-1] = p("scatter.pay_or_more", count=c, scatter=scatter, times=v)
+    return "; ".join(parts)
+
+
+def _scatter(p: Phrases, model: GameModel) -> list[str]:
+    scatter = p.symbol_at(model.scatter)
+    per_reel = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
+    most = len(model.scatter_reels or range(model.reels)) * per_reel  # most on a screen
+    pays = [
+        (count, int(model.scatter_pays[min(count, len(model.scatter_pays) - 1)]))
+        for count in range(1, most + 1)
+    ]
+    listed = [(c, v) for c, v in pays if v > 0]
+    while len(listed) > 1 and listed[-1][1] == listed[-2][1]:
+        listed.pop()
+    least = listed[0][0] if listed else most
+    text = [
+        p("scatter.is_scatter", scatter=scatter),
+        p("scatter.no_line", scatter=scatter),
+        p("scatter.any_position", scatter=scatter),
+        p("scatter.anywhere", scatter=scatter, reels=p.spell(model.reels), count=p.spell(least)),
+        p("scatter.calculated", scatter=scatter),
+        p("scatter.pays", pays=_scatter_pays(p, scatter, listed, most)),
+    ]
+    if model.wild >= 0 and not model.substitutable[model.scatter]:
+        text.append(p("scatter.not_substituted", wild=p.symbol_at(model.wild), scatter=scatter))
+    text += [p("scatter.both_paid"), p("scatter.added"), p("scatter.added_plural")]
+    if model.scatter_reels and len(model.scatter_reels) < model.reels:
+        reels = p.join([str(r + 1) for r in model.scatter_reels])
+        text.append(p("scatter.on_reels", scatter=scatter, reels=reels))
+    text.append(p("scatter.interrupts", scatter=scatter))
+    if per_reel == 1 and model.rows > 1:
+        text.append(p("scatter.one_per_reel", scatter=scatter))
+    return text
+
+
+def _free_spins(
+    p: Phrases, model: GameModel, free: FreeSpins, variant_id: str, gamble: bool
+) -> dict[str, Any]:
+    symbol = p.symbol_at(free.symbol)
+    high = model.reels * model.rows
+    text = []
+    if free.reveal is not None:
+        text.append(p("free_spins.random_number"))
+    text.append(_trigger(p, model, free))
+    if model.wild >= 0 and not model.substitutable[free.symbol]:
+        text.append(p("free_spins.not_substituted", wild=p.symbol_at(model.wild), symbol=symbol))
+    if free.reveal is None:
+        text.append(_spins_text(p, free.spins, free.trigger, high, symbol, "won"))
+    else:
+        text += [
+            p("free_spins.determined", symbol=symbol),
+            p("free_spins.reveal", symbol=symbol),
+            p("free_spins.numbers"),
+        ]
+    text.append(p("free_spins.same_bet"))
+    if free.retrigger == RETRIGGER_TABLE:
+        text.append(
+            p("free_spins.retrigger_table")
+            + " "
+            + _spins_text(p, free.retrigger_spins, 1, high, symbol, "more")
+        )
+    elif free.retrigger == RETRIGGER_PER_SYMBOL:
+        text.append(p("free_spins.per_symbol", symbol=symbol, count=free.spins_per_symbol))
+        text.append(p("free_spins.added_to_remaining", count=free.spins_per_symbol))
+    elif free.retrigger == RETRIGGER_NONE:
+        text.append(p("free_spins.no_retrigger"))
+    if free.max_spins:
+        text.append(p("free_spins.max_spins", count=free.max_spins))
+    if free.multiplier > 1:
+        key = (
+            "free_spins.multiplier_all" if free.multiply_scatter else "free_spins.multiplier_lines"
+        )
+        text.append(p(key, multiplier=free.multiplier))
+    for ex_symbol, count, multiplier in free.exceptions:
+        text.append(
+            p(
+                "free_spins.exception",
+                count=count,
+                symbol=p.symbol_at(ex_symbol),
+                multiplier=multiplier,
             )
-        elif free.retrigger == RETRIGGER_PER_SYMBOL:
-            text.append(
-                f"Every {symbol} shown during a free spin adds {free.spins_per_symbol} free "
-                f"spin{'s' if free.spins_per_symbol != 1 else ''} to those remaining."
-            )
-        elif free.retrigger == RETRIGGER_NONE:
-            text.append("Free spins cannot be won again during free spins.")
-        if free.max_spins:
-            text.append(f"One free spins feature plays at most {free.max_spins} free spins.")
-        if free.multiplier > 1:
-            what = "every win" if free.multiply_scatter else "every line win"
-            text.append(f"During free spins {what} is multiplied by {free.multiplier}.")
-        for ex_symbol, count, multiplier in free.exceptions:
-            text.append(
-                f"Except: {count} {names[ex_symbol]} symbols on a payline pay x{multiplier} "
-                "during free spins."
-            )
-        if model.scatter >= 0 and not model.scatter_pays_in_free_spins:
-            text.append(f"{names[model.scatter]} symbols do not pay during free spins.")
-        elif model.scatter >= 0:
-            text.append(f"{names[model.scatter]} wins pay during free spins too.")
-        if free.reel_set != "base":
-            text.append("Free spins play on their own reel strips.")
-        text.append("When the free spins end, their wins are added to the round's win.")
-        section: dict[str, Any] = {"text": text}
-        if free.reveal is not None:
-            values, weights = free.reveal_table(variant)
-            total = sum(weights)
-            section["reveal_distribution"] = [
-                {"spins": v, "weight": w, "probability": round(w / total, 6)}
-                for v, w in zip(values, weights, strict=True)
-            ]
-            mean = sum(v * w for v, w in zip(values, weights, strict=True)) / total
-            section["mean_spins_per_symbol"] = round(mean, 4)
-        out["free_spins"] = section
-    gamble = rules.gamble
-    if gamble is not None:
-        out["gamble"] = {
-            "text": [
-                "Any win (free spins included) may be gambled on a card from a fair 52-card "
-                "deck, or collected.",
-                f"Guess the colour (red or black) to win x{gamble.colour_multiplier}, "
-                f"or the suit (hearts, diamonds, clubs, spades) to win x{gamble.suit_multiplier}.",
-                "A wrong guess loses the amount gambled.",
-                f"At most {gamble.max_gambles} gambles per round. A choice whose win would pass "
-                f"the gamble limit of {gamble.win_limit_credits} credits is not offered.",
-                "When a limit is reached, the win is collected automatically. "
-                "You may collect at any time.",
-            ],
-            "max_gambles": gamble.max_gambles,
-            "win_limit_credits": gamble.win_limit_credits,
-            "colour_multiplier": gamble.colour_multiplier,
-            "suit_multiplier": gamble.suit_multiplier,
-        }
-    out["bets"] = {
+        )
+    if model.scatter >= 0:
+        scatter = p.symbol_at(model.scatter)
+        if free.symbol == model.scatter:
+            text.append(p("free_spins.also_scatter", symbol=symbol))
+        if not model.scatter_pays_in_free_spins:
+            text.append(p("free_spins.scatter_no_pay", scatter=scatter))
+        else:
+            text.append(p("free_spins.scatter_pays", scatter=scatter))
+    if free.reel_set != "base":
+        text.append(p("free_spins.own_strips"))
+    text += [p("free_spins.added_to_lines"), p("free_spins.complete")]
+    text.append(p("free_spins.collected_then_gamble" if gamble else "free_spins.collected"))
+    section: dict[str, Any] = {"text": text}
+    if free.reveal is not None:
+        values, weights = free.reveal_table(model.variant(variant_id))
+        total = sum(weights)
+        section["reveal_distribution"] = [
+            {"spins": v, "weight": w, "probability": round(w / total, 6)}
+            for v, w in zip(values, weights, strict=True)
+        ]
+        mean = sum(v * w for v, w in zip(values, weights, strict=True)) / total
+        section["mean_spins_per_symbol"] = round(mean, 4)
+    return section
+
+
+def _gamble(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
+    gamble = mechanics(model).gamble
+    assert gamble is not None
+    limit_credits = Decimal(gamble.win_limit_credits)
+    if terms is not None and terms.gamble_limit is not None:
+        limit_credits = terms.gamble_limit  # the market's limit in place of the model's
+    if terms is not None:
+        limit = terms.money(terms.to_minor(limit_credits))
+    else:
+        limit = p("gamble.credits", credits=p.number(limit_credits, 2))
+
+    def times(key: str, n: int) -> str:
+        return p(f"{key}_{n}") if p.has(f"{key}_{n}") else p(key, multiplier=n)
+
+    return {
         "text": [
-            f"Enable the first {bets.min_lines} to {bets.max_lines} paylines.",
-            f"Bet {bets.min_coins_per_line} to {bets.max_coins_per_line} coins per payline.",
-            "Coin sizes: " + ", ".join(str(s) for s in bets.coin_sizes) + ".",
-            f"Total bet = coins per payline x paylines, at most {bets.max_total_coins} coins.",
+            p("gamble.any_win"),
+            p("gamble.choose_to_play"),
+            p("gamble.choose_card"),
+            times("gamble.colour", gamble.colour_multiplier),
+            times("gamble.suit", gamble.suit_multiplier),
+            p("gamble.button"),
+            p("gamble.options"),
+            p("gamble.collect_button"),
+            p("gamble.fair_deck"),
+            p("gamble.wrong"),
+            p("gamble.until_limit"),
+            p("gamble.limit", count=gamble.max_gambles, words=p.spell(gamble.max_gambles)),
+            p("gamble.amount_limit", limit=limit),
+            p("gamble.not_offered"),
+            p("gamble.collected"),
         ],
+        "max_gambles": gamble.max_gambles,
+        "win_limit_credits": str(limit_credits),
+        "win_limit": limit,
+        "colour_multiplier": gamble.colour_multiplier,
+        "suit_multiplier": gamble.suit_multiplier,
+    }
+
+
+def _payouts(p: Phrases, model: GameModel) -> list[str]:
+    three = min(3, model.reels)
+    lows = [
+        s for s in model.symbols if s.role == "regular" and int(model.line_pays[s.index, three])
+    ]
+    text = [
+        p("payouts.depend_on_symbols"),
+        p("payouts.next_to_each_other"),
+        p("payouts.left_to_right"),
+        p("payouts.first_reel"),
+    ]
+    if model.reels > 1:
+        text.append(p("payouts.not_from_later", reels=_ordinals(p, 2, model.reels)))
+    if lows and model.reels >= 4:
+        low = min(lows, key=lambda s: (int(model.line_pays[s.index, three]), s.index))
+        name = p.symbol(low.id)
+        first = p.join([str(r) for r in range(1, three + 1)])
+        last = p.join([str(r) for r in range(model.reels - three + 1, model.reels + 1)])
+        text += [
+            p("payouts.example_paid", count=three, words=p.spell(three), symbol=name, reels=first),
+            p("payouts.example_not_paid", words=p.spell(three), symbol=name, reels=last),
+        ]
+    if model.scatter >= 0:
+        text.append(p("payouts.both_paid"))
+    text += [
+        p("payouts.summary"),
+        p("payouts.coins_shown"),
+        p("payouts.per_coin"),
+        p("payouts.regular"),
+        p("payouts.credits_depend"),
+        p("payouts.credits_amount"),
+        p("payouts.credits_won"),
+        p("payouts.formula"),
+    ]
+    if model.scatter >= 0:
+        text.append(p("payouts.scatter_and_free_spins_added"))
+    return text
+
+
+def _bets(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
+    bets = bet_options(model)
+    sizes = bets.coin_sizes if terms is None else terms.coin_sizes
+    if terms is None:
+        shown = [p.number(s, 2) for s in sizes]
+    else:
+        shown = [terms.money(terms.to_minor(s)) for s in sizes]
+    text = [
+        p("bets.lines", low=bets.min_lines, high=bets.max_lines),
+        p("bets.coins_per_line", low=bets.min_coins_per_line, high=bets.max_coins_per_line),
+        p("bets.coin_sizes", sizes=", ".join(shown)),
+        p("bets.total", coins=bets.max_total_coins),
+    ]
+    if terms is not None:
+        text.append(p("bets.max_stake", amount=terms.money(terms.max_stake_minor)))
+        text.append(p("bets.lowered"))
+    return {
+        "text": text,
         "lines": {"min": bets.min_lines, "max": bets.max_lines},
         "coins_per_line": {"min": bets.min_coins_per_line, "max": bets.max_coins_per_line},
-        "coin_sizes": [str(s) for s in bets.coin_sizes],
+        "coin_sizes": [str(s) for s in sizes],
         "max_total_coins": bets.max_total_coins,
         "default": {
             "lines": bets.default.lines,
@@ -240,4 +548,32 @@ def feature_rules(model: GameModel, variant_id: str | None = None) -> dict[str, 
             "coin_size": str(bets.default.coin_size),
         },
     }
+
+
+def feature_rules(
+    model: GameModel, variant_id: str | None, phrases: Phrases, terms: Terms | None = None
+) -> dict[str, Any]:
+    rules = mechanics(model)
+    variant = model.variant(variant_id)
+    gamble = rules.gamble is not None and (terms is None or terms.gamble)
+    out: dict[str, Any] = {"general": _general(phrases, model, variant.id, terms)}
+    if model.wild >= 0:
+        out["substitute"] = _substitute(phrases, model)
+    if model.scatter >= 0:
+        out["scatter"] = _scatter(phrases, model)
+    if rules.free_spins is not None:
+        out["free_spins"] = _free_spins(phrases, model, rules.free_spins, variant.id, gamble)
+    if gamble:
+        out["gamble"] = _gamble(phrases, model, terms)
+    out["payouts"] = _payouts(phrases, model)
+    for example in examples_of(model).examples:
+        section = out.get(example.section)
+        if not isinstance(section, list):
+            raise HelpError(
+                f"{model.id}: a worked example for {example.section!r}, "
+                "a section the page has no list of sentences for"
+            )
+        section += _worked(phrases, model, example)
+    out["bets"] = _bets(phrases, model, terms)
+    out["play"] = play_rules(phrases, terms, "play.start_coins")
     return out

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from reelsmith.help import HelpError
 from reelsmith.rng import RandomSource
 from reelsmith.server import inputs, logs, tokens, transport
 from reelsmith.server.bet_bodies import bet_schema
@@ -848,13 +849,19 @@ def create_app(
         }
 
     @app.get("/api/games/{game}/rules", tags=["player"])
-    async def game_rules(game: str, claims: PlayerClaims) -> dict[str, Any]:
+    async def game_rules(
+        game: str,
+        claims: PlayerClaims,
+        lang: Annotated[str, Query(max_length=35, description="The page's language")] = "en",
+    ) -> dict[str, Any]:
         title = service.title(game)
         market = service.market((await call(service.get_player, claims.player_id))["market"])
         try:
-            return title.rules(market)
+            return title.rules(market, lang, settings.resolve_after_seconds)
         except MarketError as exc:
             raise ApiError(403, "game_not_offered", str(exc)) from None
+        except HelpError as exc:
+            raise ApiError(400, "unknown_language", str(exc)) from None
 
     @app.get("/api/games/{game}/state", tags=["player"])
     async def game_state(

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from babel.numbers import get_currency_name
+
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.errors import RuleError
@@ -26,6 +28,7 @@ from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, bet_key
+from reelsmith.help import Terms, language_of, page_locale
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.rules_page import rules_document
 from reelsmith.server.bet_bodies import BetBody, CoinBetBody, LadderBetBody, read_bet
@@ -69,9 +72,39 @@ class Title(ABC):
     def name(self) -> str:
         return self.model.name
 
-    def rules(self, market: Market) -> dict[str, Any]:
-        """The paytable and rules page of the variant the market plays."""
-        return rules_document(self.model, market.game(self.game_id).variant)
+    def rules(
+        self, market: Market, language: str = "en", resolve_after_seconds: int | None = None
+    ) -> dict[str, Any]:
+        """The paytable and rules page of the variant the market plays, in ``language``, for
+        the market's bets, limits and features; ``resolve_after_seconds``: the server's period
+        after which an incomplete round is resolved."""
+        rules = market.game(self.game_id)
+        lang = language_of(language)
+        locale = page_locale(lang, market.locale)
+        terms = Terms(
+            market=market.id,
+            money=lambda minor: market.currency.format(minor, locale),
+            to_minor=market.currency.to_minor,
+            currency=get_currency_name(market.currency.code, locale=locale),
+            autoplay=market.autoplay,
+            autoplay_loss_limit=market.autoplay_requires_loss_limit,
+            autoplay_stop_on_jackpot=market.autoplay_requires_stop_on_jackpot,
+            autoplay_stop_on_balance_change=market.autoplay_requires_stop_on_balance_change,
+            turbo=market.turbo,
+            slam_stop=market.slam_stop,
+            gamble=market.gamble,
+            max_stake_minor=market.currency.to_minor(market.max_stake),
+            resolve_after_seconds=resolve_after_seconds,
+            coin_sizes=rules.coin_sizes,
+            bets_minor=self.rules_bets_minor(market),
+            gamble_limit=rules.gamble_limit,
+        )
+        return rules_document(self.model, rules.variant, language=lang, locale=locale, terms=terms)
+
+    def rules_bets_minor(self, market: Market) -> tuple[int, ...]:
+        """The bets the rules page lists, in minor units, for a title bet in whole bet sizes
+        (none for a coin-bet title, whose page lists the market's coin sizes)."""
+        return ()
 
     # -- bets ------------------------------------------------------------------------
     @abstractmethod
@@ -234,6 +267,9 @@ class SultanSpins(Title):
     def lower(self, market: Market, balance_minor: int, bet: Decimal) -> Decimal | None:
         balance = market.currency.to_decimal(balance_minor)
         return lower_bet(self._allowed(market), balance, bet)
+
+    def rules_bets_minor(self, market: Market) -> tuple[int, ...]:
+        return tuple(self.bet_minor(market, b) for b in self._allowed(market))
 
     def state_key(self, bet: Decimal) -> str:
         return bet_key(bet)

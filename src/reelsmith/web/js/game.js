@@ -15,7 +15,7 @@ import { WinPresenter } from './celebration.js';
 import { announce, h, sleep } from './dom.js';
 import { HistoryDialog } from './history.js';
 import { GameMenu } from './menu.js';
-import { describe, t } from './messages.js';
+import { describe, language, t } from './messages.js';
 import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
@@ -71,7 +71,7 @@ export class Game {
   // ---------------------------------------------------------------------------------
 
   async mount(view) {
-    this.rules = await this.api.get(`/api/games/${this.id}/rules`);
+    this.rules = await this.api.get(`/api/games/${this.id}/rules?lang=${language()}`);
     this.ui = createTitle(this.info, this);
     this.grid = new ReelGrid({
       reels: this.rules.reels,

@@ -1,7 +1,7 @@
 /** The lobby: every title the player's market offers, with a note when a round is open. */
 import { symbolSvg } from './art/sprite.js';
 import { h } from './dom.js';
-import { t } from './messages.js';
+import { language, t } from './messages.js';
 import { lookOf } from './titles/index.js';
 
 export async function renderLobby(app, view) {
@@ -19,7 +19,7 @@ export async function renderLobby(app, view) {
 
 async function lobbyCard(app, game) {
   const [rules, state] = await Promise.all([
-    app.api.get(`/api/games/${game.id}/rules`).catch(() => null),
+    app.api.get(`/api/games/${game.id}/rules?lang=${language()}`).catch(() => null),
     app.api.get(`/api/games/${game.id}/state`).catch(() => null),
   ]);
   const { theme, hero } = lookOf(game, rules);

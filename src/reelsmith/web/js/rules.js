@@ -1,29 +1,14 @@
 /**
- * The paytable and rules, rendered from `GET /api/games/{game}/rules` — the document the server
- * renders from the same model the engine pays from. Nothing here is a second copy of the rules.
+ * The paytable and rules, rendered from `GET /api/games/{game}/rules?lang=…` — the document the
+ * server renders from the same model the engine pays from, for the player's market, in the
+ * player's language: its sentences and every heading (`doc.labels`) come from the server's
+ * message catalogues. Nothing here is a second copy of the rules or of their words.
  */
 import { symbolSvg } from './art/sprite.js';
 import { Dialog } from './dialog.js';
 import { h, label } from './dom.js';
 import { t } from './messages.js';
 import { paylineDiagram } from './paylines.js';
-
-const SECTION_TITLES = {
-  general: 'General',
-  substitute: 'Substitute symbol',
-  wild: 'Wild',
-  scatter: 'Scatter',
-  jackpots: 'Local jackpots',
-  free_spins: 'Free spins',
-  gamble: 'Gamble bonus game',
-  bets: 'Bets',
-};
-const TABLE_TITLES = {
-  reveal_distribution: 'Each egg reveals',
-  gem_reveals: 'A gem that does not hit its pot reveals',
-  pots: 'Pots',
-  levels: 'Levels',
-};
 
 export class RulesDialog {
   constructor(game) {
@@ -53,12 +38,13 @@ export class RulesDialog {
     const money = game.money;
     const theme = game.ui.theme;
     const counts = Array.from({ length: doc.reels - 1 }, (_, i) => i + 2);
+    const labels = doc.labels;
     const nav = h(
       'nav',
-      { class: 'rules-nav', 'aria-label': 'Sections' },
-      h('a', { href: '#rules-paytable' }, 'Paytable'),
-      h('a', { href: '#rules-rules' }, 'Rules'),
-      h('a', { href: '#rules-paylines' }, 'Paylines'),
+      { class: 'rules-nav', 'aria-label': labels.nav },
+      h('a', { href: '#rules-paytable' }, labels.paytable),
+      h('a', { href: '#rules-rules' }, labels.rules),
+      h('a', { href: '#rules-paylines' }, labels.paylines),
     );
     nav.addEventListener('click', (event) => {
       const link = event.target.closest('a');
@@ -74,7 +60,7 @@ export class RulesDialog {
           'article',
           { class: `pay-card role-${entry.role}`, dataset: { symbol: entry.symbol } },
           h('div', { class: 'pay-art', html: symbolSvg(theme, entry.symbol === 'gem' ? 'gem-teal' : entry.symbol, entry.name) }),
-          h('h4', {}, entry.name, entry.role === 'wild' ? h('span', { class: 'tag' }, 'wild') : null),
+          h('h4', {}, entry.name, entry.role === 'wild' ? h('span', { class: 'tag' }, labels.wild) : null),
           h(
             'dl',
             { class: 'pays' },
@@ -96,10 +82,10 @@ export class RulesDialog {
     );
     const parts = [
       h('p', { class: 'rules-lead' }, doc.description),
-      h('p', { class: 'rules-rtp' }, `Theoretical return to player: ${doc.rtp_percent}%`),
+      h('p', { class: 'rules-rtp' }, labels.rtp),
       nav,
-      h('h3', { id: 'rules-paytable' }, 'Paytable'),
-      h('p', { class: 'rules-unit' }, `Pays are in ${doc.line_pay_unit}; the amount below each is what it pays at your current bet.`),
+      h('h3', { id: 'rules-paytable' }, labels.paytable),
+      h('p', { class: 'rules-unit' }, labels.unit),
       paytable,
     ];
     if (doc.scatter) {
@@ -109,7 +95,7 @@ export class RulesDialog {
           'article',
           { class: 'pay-card pay-scatter', dataset: { symbol: doc.scatter.symbol } },
           h('div', { class: 'pay-art', html: symbolSvg(theme, doc.scatter.symbol, doc.scatter.name) }),
-          h('h4', {}, doc.scatter.name, h('span', { class: 'tag' }, 'scatter')),
+          h('h4', {}, doc.scatter.name, h('span', { class: 'tag' }, labels.scatter)),
           h(
             'dl',
             { class: 'pays' },
@@ -117,16 +103,17 @@ export class RulesDialog {
               .reverse()
               .flatMap(([n, x]) => [
                 h('dt', {}, `${n}×`),
-                h('dd', { dataset: { count: n } }, `total bet × ${x}`, h('small', {}, money.format(totalMinor * x))),
+                h('dd', { dataset: { count: n } }, labels.total_bet_times.replace('{times}', money.count(x)), h('small', {}, money.format(totalMinor * x))),
               ]),
           ),
         ),
       );
     }
-    parts.push(h('h3', { id: 'rules-rules' }, 'Rules'));
+    parts.push(h('h3', { id: 'rules-rules' }, labels.rules));
     for (const [key, value] of Object.entries(doc.rules)) parts.push(this.section(key, value));
     parts.push(
-      h('h3', { id: 'rules-paylines' }, `Paylines (${doc.paylines.length})`),
+      h('h3', { id: 'rules-paylines' }, `${labels.paylines} (${doc.paylines.length})`),
+      h('p', { class: 'rules-lead' }, labels.paylines_lead),
       h(
         'div',
         { class: 'payline-grid', html: doc.paylines.map((shape, i) => paylineDiagram(i + 1, shape, doc.rows)).join('') },
@@ -137,7 +124,8 @@ export class RulesDialog {
   }
 
   section(key, value) {
-    const section = h('section', { class: 'rules-section', dataset: { section: key } }, h('h4', {}, SECTION_TITLES[key] ?? label(key)));
+    const title = this.game.rules.labels.sections[key] ?? label(key);
+    const section = h('section', { class: 'rules-section', dataset: { section: key } }, h('h4', {}, title));
     const bullets = Array.isArray(value) ? value : value.text ?? [];
     if (bullets.length) section.append(h('ul', {}, ...bullets.map((t) => h('li', {}, t))));
     if (!Array.isArray(value)) {
@@ -149,13 +137,15 @@ export class RulesDialog {
   }
 
   table(name, rows) {
-    const columns = Object.keys(rows[0]);
-    const cell = (column, v) => (column === 'probability' ? `${(v * 100).toFixed(2)}%` : typeof v === 'number' ? this.game.money.count(v) : label(v));
+    const labels = this.game.rules.labels;
+    const columns = Object.keys(rows[0]).filter((c) => c !== 'id'); // an id names a row for programs
+    const percent = new Intl.NumberFormat(this.game.money.locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const cell = (column, v) => (column === 'probability' ? percent.format(v) : typeof v === 'number' ? this.game.money.count(v) : v);
     return h(
       'table',
       { class: 'rules-table' },
-      h('caption', {}, TABLE_TITLES[name] ?? label(name)),
-      h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, label(c))))),
+      h('caption', {}, labels.tables[name] ?? label(name)),
+      h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, labels.columns[c] ?? label(c))))),
       h('tbody', {}, ...rows.map((row) => h('tr', {}, ...columns.map((c) => h('td', {}, cell(c, row[c])))))),
     );
   }

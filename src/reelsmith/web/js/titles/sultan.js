@@ -23,7 +23,7 @@ export class SultanUi {
     const doc = game.rules;
     this.names = Object.fromEntries(doc.symbols.map((s) => [s.id, s.name]));
     this.lines = doc.paylines.length;
-    this.pots = doc.rules.jackpots.pots.map((p) => p.pot);
+    this.pots = doc.rules.jackpots.pots.map((p) => p.id);
     this.levels = doc.rules.free_spins.levels;
     this.spots = 5;
     const maxStake = this.money.toMinor(game.market.max_stake);
