@@ -117,9 +117,9 @@ def _labels(p: Phrases, document: dict[str, Any]) -> dict[str, Any]:
         "unit": p("labels.unit", unit=document["line_pay_unit"]),
         "total_bet_times": p("labels.total_bet_times", times="{times}"),
         "in_a_row": p("labels.in_a_row", count="{count}"),
-        "scatter_table": p(
-            "labels.scatter_table", scatter=document.get("scatter", {}).get("name", "")
-        ),
+        "scatter_table": p("labels.scatter_table", scatter=document["scatter"]["name"])
+        if "scatter" in document
+        else "",
         "sections": {key: title("sections", key) for key in sections},
         "tables": {key: title("tables", key) for key in tables},
         "columns": {key: title("columns", key) for key in sorted(columns)},

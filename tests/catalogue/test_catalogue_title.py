@@ -45,6 +45,7 @@ def test_no_python_of_its_own() -> None:
     assert sorted(p.name for p in FOLDER.rglob("*") if p.is_file()) == [
         "94.00.toml",
         "96.00.toml",
+        "messages.de.toml",  # its German names and description
         "model.toml",
     ]
 

@@ -486,3 +486,75 @@ def test_the_route_reads_the_resolution_period_and_the_language(tmp_path: Any) -
         refused = api.as_player("GET", f"/api/games/{TSAR}/rules?lang=fr")
         assert refused.status_code == 400 and refused.json()["code"] == "unknown_language"
         assert "the languages are en, de" in refused.json()["message"]
+
+
+# ---------------------------------------------------------------------------------------
+# German
+# ---------------------------------------------------------------------------------------
+
+HELP = Path(__file__).resolve().parents[2] / "src" / "reelsmith" / "help"
+GAMES = HELP.parent / "games"
+
+
+def keys(path: Path) -> set[str]:
+    import tomllib
+
+    def walk(table: dict[str, Any], prefix: str = "") -> set[str]:
+        out: set[str] = set()
+        for key, value in table.items():
+            if isinstance(value, dict) and not set(value) <= {"one", "other"}:
+                out |= walk(value, f"{prefix}{key}.")
+            else:
+                out.add(f"{prefix}{key}")
+        return out
+
+    return walk(tomllib.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize(
+    "english",
+    [HELP / "en.toml", *sorted(GAMES.glob("*/messages.en.toml"))],
+    ids=lambda path: f"{path.parent.name}/{path.name}",
+)
+def test_the_german_catalogues_have_every_english_sentence(english: Path) -> None:
+    german = english.with_name(english.name.replace(".en.", ".de.").replace("en.toml", "de.toml"))
+    assert german.exists(), german
+    missing = keys(english) - keys(german)
+    assert not missing, sorted(missing)
+
+
+@pytest.mark.parametrize("game", [TSAR, SULTAN, AURORA])
+def test_the_german_page_is_german_and_says_the_english_prevails(game: str) -> None:
+    for market in offering(game):
+        english, german = rendered(market, game), rendered(market, game, "de")
+        text = sentences(german)
+        # the German page has one sentence more: it is a translation
+        assert german["language"] == "de" and len(text) == len(sentences(english)) + 1
+        assert "Maßgeblich ist die englische Fassung der Spielregeln." in text
+        assert not set(text) & set(sentences(english))  # no sentence left in English
+        assert german["description"] != english["description"]
+        assert german["labels"]["sections"]["general"] == "Allgemeines"
+        assert "Nicht abgeschlossene Spiele werden nach 2 Tagen automatisch abgeschlossen." in text
+
+
+def test_the_german_page_formats_numbers_and_money_for_german() -> None:
+    gb, default = load_markets()["gb"], load_markets()["default"]
+    tsar = rendered(gb, TSAR, "de")
+    text = [s.replace("\xa0", " ") for s in sentences(tsar)]  # the locale's spaces
+    assert tsar["locale"] == "de"  # the locale library has no German for Great Britain
+    limit = "Das Betragslimit des Risikospiels beträgt 250,00 £: "
+    assert limit + "Ein Risikospiel bringt nie einen höheren Gewinn." in text
+    assert "Münzgrößen: 0,01 £, 0,02 £, 0,05 £, 0,10 £, 0,20 £." in text
+    assert any("10.000 Münzen" in s for s in text)
+    names = {s["id"]: s["name"] for s in tsar["symbols"]}
+    assert names["tsar"] == "Zar" and names["egg"] == "Fabergé-Ei"
+    assert tsar["labels"]["rtp"] == "Theoretische Auszahlungsquote: 96,00 %"
+    sultan = rendered(default, SULTAN, "de")
+    assert [p["pot"] for p in sultan["rules"]["jackpots"]["pots"]] == [
+        "Türkis", "Blau", "Grün", "Lila", "Rot"
+    ]  # fmt: skip
+    assert [p["id"] for p in sultan["rules"]["jackpots"]["pots"]] == [
+        "teal", "blue", "green", "purple", "red"
+    ]  # fmt: skip
+    sizes = [s.replace("\xa0", " ") for s in sentences(sultan)]
+    assert any(s.startswith("Einsätze: 0,20 €, 0,40 €") for s in sizes)

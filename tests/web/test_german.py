@@ -5,10 +5,10 @@ and the reality check, at a phone's size and a desktop's.
 What is "left English" is decided from the catalogues themselves: a word of an English text
 that no German text uses (``Spin``, ``Collect``, ``left``...), or a common English word; it
 must not appear in any text node the page shows, nor in the labels a screen reader reads.
-Symbol and pot names (the titles' data, from the rules document), the titles' names and
-numbers are not words of the catalogues and pass. The rules' own text (the rules dialog's
-body and the lobby's description of each title, from the rules document) is not the client's
-and stays English for now."""
+Symbol and pot names (the titles' data, from the German rules document), the titles' names and
+numbers are not words of the catalogues and pass. The rules dialog's body and the lobby's
+description of each title come from the server's German rules page and are checked the same
+way."""
 
 from __future__ import annotations
 
@@ -39,8 +39,6 @@ COMMON_ENGLISH = {
     "the", "and", "your", "you", "of", "to", "is", "on", "for", "with", "was", "this", "at",
     "by", "it", "not", "are", "left", "win", "wins", "spin", "spins", "bet", "pays", "round",
 }  # fmt: skip
-# the rules document's text, not the client's (see the module's docstring)
-NOT_THE_CLIENTS = ["#rules-dialog .dialog-body", ".lobby-desc"]
 
 TEXTS = """(skip) => {
   const out = [];
@@ -89,15 +87,15 @@ def names(server: Server, player: Player) -> list[str]:
     found = []
     for game in server.get(player, "/api/games")["games"]:
         found.append(game["name"])
-        rules = server.get(player, f"/api/games/{game['id']}/rules")
+        rules = server.get(player, f"/api/games/{game['id']}/rules?lang=de")
         found.extend(symbol["name"] for symbol in rules["symbols"])
         pots = rules["rules"].get("jackpots", {}).get("pots", [])
-        found.extend(pot["pot"].replace("_", " ").capitalize() for pot in pots)
+        found.extend(pot["pot"] for pot in pots)
     return sorted(found, key=len, reverse=True)  # "Magic Lamp" before "Lamp"
 
 
 def english_left(page: Page) -> list[str]:
-    texts: list[str] = page.evaluate(TEXTS, NOT_THE_CLIENTS)
+    texts: list[str] = page.evaluate(TEXTS, [])
     allowed: list[str] = page.evaluate("() => window.__names")
     left = set()
     for text in texts:

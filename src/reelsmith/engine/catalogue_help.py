@@ -289,16 +289,16 @@ def _max_win(p: Phrases, model: GameModel) -> list[str]:
 
 def _substitute(p: Phrases, model: GameModel) -> list[str]:
     wild = p.symbol_at(model.wild)
-    others = [
-        p.symbol(s.id) for s in model.symbols if s.role != "regular" and s.index != model.wild
-    ]
-    subs = [p.symbol(s.id) for s in model.symbols if model.substitutable[s.index]]
-    regular = [p.symbol(s.id) for s in model.symbols if s.role == "regular"]
+    others = [p.word(s.id) for s in model.symbols if s.role != "regular" and s.index != model.wild]
+    subs = [p.word(s.id) for s in model.symbols if model.substitutable[s.index]]
+    regular = [p.word(s.id) for s in model.symbols if s.role == "regular"]
     text = [p("substitute.is_substitute", wild=wild), p("substitute.acts_as_wild", wild=wild)]
     if subs != regular:
         text.append(p("substitute.stands_for", wild=wild, symbols=p.join(subs)))
     elif others:
-        text.append(p("substitute.stands_for_all_but", wild=wild, symbols=p.join(others)))
+        text.append(
+            p("substitute.stands_for_all_but", wild=wild, symbols=p.join(others), count=len(others))
+        )
     if model.scatter >= 0 and not model.substitutable[model.scatter]:
         scatter = p.symbol_at(model.scatter)
         free = mechanics(model).free_spins
@@ -496,7 +496,7 @@ def _payouts(p: Phrases, model: GameModel) -> list[str]:
         text.append(p("payouts.not_from_later", reels=_ordinals(p, 2, model.reels)))
     if lows and model.reels >= 4:
         low = min(lows, key=lambda s: (int(model.line_pays[s.index, three]), s.index))
-        name = p.symbol(low.id)
+        name = p.word(low.id)
         first = p.join([str(r) for r in range(1, three + 1)])
         last = p.join([str(r) for r in range(model.reels - three + 1, model.reels + 1)])
         text += [

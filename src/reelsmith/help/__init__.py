@@ -17,6 +17,7 @@ limits, autoplay, the resolution period); the command line renders the model alo
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -139,8 +140,8 @@ class Phrases:
             text = str(message).format(**shown)
         except KeyError as exc:
             raise HelpError(f"message {key!r} needs a value for {exc.args[0]}") from None
-        if str(message).startswith("{") and text.endswith("."):
-            text = text[:1].upper() + text[1:]  # a sentence starting with a filled-in word
+        if text.endswith("."):  # a sentence may start with a filled-in word ("three ...")
+            text = re.sub(r"(^|\. )(\w)", lambda m: m.group(1) + m.group(2).upper(), text)
         return text
 
     # -- the title's own words ---------------------------------------------------------
@@ -158,8 +159,15 @@ class Phrases:
             return self(key)
         return next(s.name for s in self.model.symbols if s.id == symbol_id)
 
+    def word(self, symbol_id: str) -> str:
+        """The symbol's name as the rules' sentences use it: a language may give it a form of
+        its own for compounds (German ``Kathedralen-Symbol``: ``compound.<id>``)."""
+        key = f"compound.{symbol_id}"
+        return self(key) if self.has(key) else self.symbol(symbol_id)
+
     def symbol_at(self, index: int) -> str:
-        return self.symbol(self.model.symbols[index].id)
+        """The name of the symbol at ``index`` as the sentences use it (see :meth:`word`)."""
+        return self.word(self.model.symbols[index].id)
 
     def spell(self, n: int) -> str:
         """A small count in words where the language's catalogue has the word, else figures."""

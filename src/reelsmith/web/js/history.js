@@ -64,6 +64,11 @@ export class HistoryDialog {
     );
   }
 
+  /** A pot's name in the player's language (the title's, from its rules page). */
+  potName(pot) {
+    return this.game.ui.potName?.(pot) ?? label(pot);
+  }
+
   summary(record) {
     const view = record.round;
     const status = `history.status_${record.status}`;
@@ -72,7 +77,7 @@ export class HistoryDialog {
     if (free) parts.push(t('history.free_spins', { count: free }));
     if (view.gambles?.length) parts.push(t('history.gambles', { count: view.gambles.length }));
     const jackpots = (view.spins ?? []).flatMap((s) => s.gems ?? []).filter((g) => g.reveal === 'jackpot');
-    if (jackpots.length) parts.push(jackpots.map((g) => t('history.jackpot', { pot: label(g.jackpot) })).join(', '));
+    if (jackpots.length) parts.push(jackpots.map((g) => t('history.jackpot', { pot: this.potName(g.jackpot) })).join(', '));
     return parts.join(' · ');
   }
 
@@ -160,8 +165,8 @@ export class HistoryDialog {
       for (const note of ui.spinNotes?.(spin, view) ?? []) out.push(h('p', {}, note));
       for (const gem of spin.gems ?? []) {
         const reveal = `gem.reveal_${gem.reveal}`;
-        const what = gem.reveal === 'jackpot' ? t('history.gem_jackpot', { pot: label(gem.jackpot), amount: money.format(gem.jackpot_bets * view.bet_minor) }) : has(reveal) ? t(reveal) : label(gem.reveal);
-        out.push(h('p', {}, t('history.gem', { reel: gem.reel, pot: label(gem.jackpot), amount: money.format(gem.pot_after * view.bet_minor), what })));
+        const what = gem.reveal === 'jackpot' ? t('history.gem_jackpot', { pot: this.potName(gem.jackpot), amount: money.format(gem.jackpot_bets * view.bet_minor) }) : has(reveal) ? t(reveal) : label(gem.reveal);
+        out.push(h('p', {}, t('history.gem', { reel: gem.reel, pot: this.potName(gem.jackpot), amount: money.format(gem.pot_after * view.bet_minor), what })));
       }
       if (spin.level) out.push(h('p', {}, t('history.level', { level: spin.level, multiplier: spin.multiplier })));
       if (view.free_spins_remaining !== undefined && view.phase === 'free_spins') out.push(h('p', {}, t('history.free_spins_left', { count: view.free_spins_remaining })));

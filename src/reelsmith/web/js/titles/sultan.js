@@ -24,6 +24,8 @@ export class SultanUi {
     this.names = Object.fromEntries(doc.symbols.map((s) => [s.id, s.name]));
     this.lines = doc.paylines.length;
     this.pots = doc.rules.jackpots.pots.map((p) => p.id);
+    // the pots' names in the player's language, from the rules page
+    this.potNames = Object.fromEntries(doc.rules.jackpots.pots.map((p) => [p.id, p.pot]));
     this.levels = doc.rules.free_spins.levels;
     this.spots = 5;
     const maxStake = this.money.toMinor(game.market.max_stake);
@@ -44,6 +46,10 @@ export class SultanUi {
 
   name(symbol) {
     return this.names[symbol] ?? label(symbol);
+  }
+
+  potName(pot) {
+    return this.potNames[pot] ?? label(pot);
   }
 
   initialScreen() {
@@ -104,7 +110,7 @@ export class SultanUi {
         'div',
         { class: `pot pot-${name}`, dataset: { pot: name, reel: i + 1 } },
         h('span', { class: 'pot-gem', html: symbolSvg('sultan', `gem-${name}`) }),
-        h('span', { class: 'pot-name' }, `${label(name)}`),
+        h('span', { class: 'pot-name' }, this.potName(name)),
         h('output', { class: 'pot-value' }, '—'),
         h('span', { class: 'pot-cap' }),
       ),
@@ -298,7 +304,7 @@ export class SultanUi {
     game.root.dataset.jackpotSpin = gem.jackpot;
     const title = h('p', { class: 'reel-moment jackpot-spin-tag', id: 'jackpot-spin' }, t('feature.jackpot_spin'));
     this.overlay.append(title);
-    announce(`${t('feature.jackpot_spin')}: ${label(gem.jackpot)}`);
+    announce(`${t('feature.jackpot_spin')}: ${this.potName(gem.jackpot)}`);
     grid.filler = this.pots.map((pot) => `gem-${pot}`);
     const startedAt = performance.now();
     grid.startSpin();
@@ -319,7 +325,7 @@ export class SultanUi {
       data: { pot: gem.jackpot, minor: amount },
       parts: [
         sceneArt(symbolSvg('sultan', won)),
-        sceneTitle(t('feature.jackpot_won', { pot: label(gem.jackpot) })),
+        sceneTitle(t('feature.jackpot_won', { pot: this.potName(gem.jackpot) })),
         value,
         sceneLine(t('win.skip'), 'scene-hint'),
       ],
@@ -328,7 +334,7 @@ export class SultanUi {
       particles: true,
       sound: 'jackpot',
     });
-    announce(t('sultan.jackpot_announce', { pot: label(gem.jackpot), amount: this.money.format(amount) }));
+    announce(t('sultan.jackpot_announce', { pot: this.potName(gem.jackpot), amount: this.money.format(amount) }));
     grid.show(screen);
     wildReels.forEach((on, r) => grid.columns[r].column.classList.toggle('wild-reel', on));
     grid.cellAt(gem.row, reel)?.classList.add('jackpot-gem');
@@ -484,8 +490,8 @@ export class SultanUi {
       items.push({
         positions: [[gem.row, gem.reel - 1]],
         minor: gem.jackpot_bets * round.bet_minor,
-        label: t('feature.jackpot_won', { pot: label(gem.jackpot) }),
-        text: t('sultan.jackpot_pays', { pot: label(gem.jackpot), amount: this.money.format(gem.jackpot_bets * round.bet_minor) }),
+        label: t('feature.jackpot_won', { pot: this.potName(gem.jackpot) }),
+        text: t('sultan.jackpot_pays', { pot: this.potName(gem.jackpot), amount: this.money.format(gem.jackpot_bets * round.bet_minor) }),
       });
     }
     return items;
