@@ -558,3 +558,28 @@ def test_the_german_page_formats_numbers_and_money_for_german() -> None:
     ]  # fmt: skip
     sizes = [s.replace("\xa0", " ") for s in sentences(sultan)]
     assert any(s.startswith("Einsätze: 0,20 €, 0,40 €") for s in sizes)
+
+
+def test_worked_examples_naming_what_the_model_lacks_are_refused(tmp_path: Path) -> None:
+    import shutil
+
+    from reelsmith.engine.model import load_model
+    from reelsmith.server.registry import TitleError, title_for
+
+    folder = tmp_path / "aurora"
+    shutil.copytree(GAMES / "aurora_fox", folder)
+    (folder / "examples.toml").write_text(
+        '[[examples]]\nsection = "payouts"\ncoin_size = "0.10"\ncoins_per_line = 1\nlines = 20\n'
+        'line_wins = [{ symbol = "dragon", count = 3, payline = 1 }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        TitleError, match=re.escape("examples[1]: unknown symbol 'dragon'; the symbols are")
+    ):
+        title_for(load_model(folder))
+    (folder / "examples.toml").write_text(
+        '[[examples]]\nsection = "jackpots"\ncoin_size = "0.10"\ncoins_per_line = 1\nlines = 20\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(TitleError, match="section 'jackpots' takes no worked example"):
+        title_for(load_model(folder))

@@ -101,6 +101,10 @@ class Examples:
     examples: tuple[Example, ...]
 
 
+#: The page's sections (lists of sentences) a worked example may follow.
+EXAMPLE_SECTIONS = ("general", "substitute", "scatter", "payouts")
+
+
 def _symbol_index(model: GameModel, symbol_id: Any, where: str) -> int:
     for s in model.symbols:
         if s.id == symbol_id:
@@ -129,6 +133,11 @@ def examples_of(model: GameModel) -> Examples:
             for w in wins:
                 if not 1 <= w.payline <= model.line_count or not 1 <= w.count <= model.reels:
                     raise HelpError(f"{where}: a line win's payline or count is out of range")
+            if item["section"] not in EXAMPLE_SECTIONS:
+                raise HelpError(
+                    f"{where}: section {item['section']!r} takes no worked example; "
+                    f"the sections that do are {', '.join(EXAMPLE_SECTIONS)}"
+                )
             out.append(
                 Example(
                     section=str(item["section"]),
@@ -274,17 +283,22 @@ def _trigger(p: Phrases, model: GameModel, free: FreeSpins) -> str:
 
 
 def _max_win(p: Phrases, model: GameModel) -> list[str]:
-    """The largest combination of the paytable on one payline, and that no win is capped."""
-    top = max(range(len(model.symbols)), key=lambda s: (int(model.line_pays[s, model.reels]), -s))
-    return [
-        p(
-            "max_win.top_line",
-            count=model.reels,
-            symbol=p.symbol_at(top),
-            coins=int(model.line_pays[top, model.reels]),
-        ),
-        p("max_win.uncapped"),
-    ]
+    """The largest combination of the paytable on one payline (a wild's multiplier included),
+    and that no win is capped."""
+    pays = model.line_pays[:, model.reels]
+    candidates = [(int(pays[s.index]), -s.index, s.index, False) for s in model.symbols]
+    if model.wild >= 0 and model.wild_multiplier > 1:
+        candidates += [
+            (int(pays[s.index]) * model.wild_multiplier, -s.index, s.index, True)
+            for s in model.symbols
+            if model.substitutable[s.index]
+        ]
+    coins, _, top, with_wild = max(candidates)
+    key = "max_win.top_line_wild" if with_wild else "max_win.top_line"
+    names = {"symbol": p.symbol_at(top)}
+    if with_wild:
+        names["wild"] = p.symbol_at(model.wild)
+    return [p(key, count=model.reels, coins=coins, **names), p("max_win.uncapped")]
 
 
 def _substitute(p: Phrases, model: GameModel) -> list[str]:

@@ -37,7 +37,11 @@ LANGUAGES = ("en", "de")
 
 
 class HelpError(ValueError):
-    pass
+    """A catalogue or a title's help file that cannot be read, or a message missing."""
+
+
+class LanguageError(HelpError):
+    """A language no rules page is written in."""
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -68,7 +72,7 @@ def language_of(asked: str | None) -> str:
         return LANGUAGES[0]
     primary = asked.replace("_", "-").split("-")[0].lower()
     if primary not in LANGUAGES:
-        raise HelpError(
+        raise LanguageError(
             f"no rules page in language {asked!r}; the languages are {', '.join(LANGUAGES)}"
         )
     return primary

@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from reelsmith.help import HelpError
+from reelsmith.help import LanguageError
 from reelsmith.rng import RandomSource
 from reelsmith.server import inputs, logs, tokens, transport
 from reelsmith.server.bet_bodies import bet_schema
@@ -860,7 +860,7 @@ def create_app(
             return title.rules(market, lang, settings.resolve_after_seconds)
         except MarketError as exc:
             raise ApiError(403, "game_not_offered", str(exc)) from None
-        except HelpError as exc:
+        except LanguageError as exc:
             raise ApiError(400, "unknown_language", str(exc)) from None
 
     @app.get("/api/games/{game}/state", tags=["player"])

@@ -20,7 +20,9 @@ from typing import Any
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet, CoinBetOptions
 from reelsmith.engine.catalogue import mechanics
+from reelsmith.engine.catalogue_help import examples_of
 from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.help import HelpError
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.markets import Market
 from reelsmith.server.titles import CoinBetTitle, Outcome, public_draws
@@ -83,6 +85,10 @@ class CatalogueTitle(CoinBetTitle):
 
     def __init__(self, model: GameModel) -> None:
         rules = mechanics(model)  # a model the catalogue cannot play is refused here
+        try:
+            examples_of(model)  # and so are worked examples its rules page cannot show
+        except HelpError as exc:
+            raise ModelError(str(exc)) from None
         super().__init__(model)
         if not model.variants:
             raise ModelError(f"{model.source or model.id}: a served title needs a variant")

@@ -17,6 +17,11 @@ export async function renderLobby(app, view) {
   );
 }
 
+/** An RTP such as "96.00" written for the player's locale ("96,00" in German). */
+function percent(app, rtp) {
+  return new Intl.NumberFormat(app.money.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(rtp));
+}
+
 async function lobbyCard(app, game) {
   const [rules, state] = await Promise.all([
     app.api.get(`/api/games/${game.id}/rules?lang=${language()}`).catch(() => null),
@@ -37,7 +42,7 @@ async function lobbyCard(app, game) {
       { class: 'lobby-body' },
       h('h2', { class: 'lobby-name' }, game.name),
       rules ? h('p', { class: 'lobby-desc' }, rules.description) : null,
-      h('p', { class: 'lobby-rtp' }, t('lobby.rtp', { rtp: game.variant })),
+      h('p', { class: 'lobby-rtp' }, t('lobby.rtp', { rtp: percent(app, game.variant) })),
       open ? h('p', { class: 'lobby-open', role: 'note' }, t('lobby.round_open')) : null,
       h('a', { class: 'btn btn-accent lobby-play', href: `#/play/${game.id}` }, t(open ? 'lobby.continue' : 'lobby.play', { game: game.name })),
     ),
