@@ -106,134 +106,6 @@ def _accepted(title: Title, market: Market, candidates: Iterable[dict[str, Any]]
 
 
 # ---------------------------------------------------------------------------------------
-# Days of the Tsar
-# ---------------------------------------------------------------------------------------
-
-
-class TsarAdapter:
-    game_id = "days-of-the-tsar"
-
-    def bets(self, market: Market) -> list[dict[str, Any]]:
-        sizes = market.game(self.game_id).coin_sizes
-        candidates = [
-            {"lines": lines, "coins_per_line": cpl, "coin_size": str(size)}
-            for size in sizes
-            for lines in (1, 9, 25)
-            for cpl in (1, 2, 20)
-        ]
-        return _accepted(server_title(self.game_id), market, candidates)
-
-    def kernel_rounds(
-        self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
-    ) -> tuple[Any, list[KernelRound]]:
-        from reelsmith.analysis import kernel as k
-        from reelsmith.analysis.simulation import chunk_stream
-
-        game = k.KernelGame.build(model, variant_id)
-        results, logs, _, _ = game.trace(chunk_stream(seed, chunk), rounds)
-        played = [
-            KernelRound(
-                tuple(game.draws_of(log)),
-                {name: int(x) for name, x in zip(k.ROUND_FIELD_NAMES, result, strict=True)},
-            )
-            for result, log in zip(results, logs, strict=True)
-        ]
-        return None, played
-
-    def live_summary(
-        self, model: GameModel, variant_id: str, state: Any, source: RandomSource
-    ) -> tuple[Summary, Any]:
-        from reelsmith.engine import catalogue_round as rules
-
-        bet = rules.bet_options(model).default
-        options = rules.RoundOptions(gamble_allowed=False)
-        live = rules.start_round(model, bet, source, variant=variant_id, options=options)
-        live = rules.finish(model, live, source)
-        assert live.phase is rules.Phase.COMPLETE, live.void_reason
-        base = live.spins[0]
-        return {
-            "win": live.win_coins,
-            "base_line": base.wins.line_coins,
-            "base_scatter": base.wins.scatter_win.coins if base.wins.scatter_win else 0,
-            "base_triggers": base.triggers,
-            "awarded": sum(base.reveals),
-            "free_spins": len(live.free_spins),
-            "free_win": live.free_spins_win_coins,
-            "free_triggers": sum(s.triggers for s in live.free_spins),
-            "added": sum(s.spins_added for s in live.free_spins),
-        }, None
-
-    def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
-        from reelsmith.analysis.catalogue_exact import analyze_full
-        from reelsmith.analysis.catalogue_tuning import variant_figures
-
-        return variant_figures(analyze_full(model, variant_id))
-
-    def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
-        return record["bet"], None, bool(record["options"]["gamble_allowed"])
-
-    required_features = frozenset(
-        {
-            "no_win",
-            "line_win",
-            "scatter_win",
-            "egg_reveals",
-            "free_spins",
-            "retrigger",
-            "gamble_won",
-            "gamble_lost",
-            "suit_gamble",
-            "collect",
-            "gamble_declined",
-            "gamble_limit",
-            "open_free_spins",
-            "open_gamble",
-            "coins_per_line",
-            "fewer_lines",
-        }
-    )
-
-    def features(self, record: dict[str, Any], outcome: dict[str, Any]) -> set[str]:
-        view = outcome["view"]
-        spins, gambles = view["spins"], view["gambles"]
-        found = set()
-        if view["phase"] == "complete" and view["win_coins"] == 0 and not gambles:
-            found.add("no_win")
-        if any(s["line_wins"] for s in spins):
-            found.add("line_win")
-        if any(s["scatter_win"] for s in spins):
-            found.add("scatter_win")
-        if spins and spins[0]["reveals"]:
-            found.add("egg_reveals")
-        if len(spins) > 1:
-            found.add("free_spins")
-        if any(s["spins_added"] for s in spins[1:]):
-            found.add("retrigger")
-        if any(g["won"] for g in gambles):
-            found.add("gamble_won")
-        if any(not g["won"] for g in gambles):
-            found.add("gamble_lost")
-        if any(g["choice"] not in ("red", "black") for g in gambles):
-            found.add("suit_gamble")
-        if "collect" in record["actions"]:
-            found.add("collect")
-        if not record["options"]["gamble_allowed"] and view["win_coins"] > 0:
-            found.add("gamble_declined")
-        settled = view["phase"] == "complete" and "collect" not in record["actions"]
-        if gambles and gambles[-1]["won"] and settled:
-            found.add("gamble_limit")  # won up to a limit: collected by itself
-        if view["phase"] == "free_spins":
-            found.add("open_free_spins")
-        if view["phase"] == "gamble":
-            found.add("open_gamble")
-        if record["bet"]["coins_per_line"] > 1:
-            found.add("coins_per_line")
-        if record["bet"]["lines"] < 25:
-            found.add("fewer_lines")
-        return found
-
-
-# ---------------------------------------------------------------------------------------
 # Sultan Spins
 # ---------------------------------------------------------------------------------------
 
@@ -368,25 +240,20 @@ class SultanAdapter:
 # Any catalogue title
 # ---------------------------------------------------------------------------------------
 
-#: The kernel's round fields (``analysis.kernel.R_*``), by name.
-KERNEL_FIELDS = (
-    "win",
-    "base_line",
-    "base_scatter",
-    "base_triggers",
-    "awarded",
-    "free_spins",
-    "free_win",
-    "free_triggers",
-    "added",
-)
-
 
 class CatalogueAdapter:
-    """The contract of a catalogue title, from its model alone."""
+    """The contract of a catalogue title, from its model alone.
+
+    What the recorded rounds must show is read from the model: a wild win where it has a wild,
+    a scatter win where its scatter pays, free spins and their retriggers, the revealed award
+    (the feature is named after the model's reveal table, plural: ``egg_reveals`` for Days of
+    the Tsar's ``egg_reveal``), the gamble's outcomes where it has one, and the bets its
+    options allow. A round's view is read under the names the model's ``[view]`` gives its
+    keys, so a title that renames them (Tsar's eggs) is checked like any other."""
 
     def __init__(self, game_id: str) -> None:
         from reelsmith.engine.catalogue import RETRIGGER_NONE, mechanics
+        from reelsmith.server.catalogue_title import view_names
 
         self.game_id = game_id
         self.model = model(game_id)
@@ -394,14 +261,18 @@ class CatalogueAdapter:
         options = server_title(game_id).bet_options  # type: ignore[attr-defined]
         self.max_lines = options.max_lines
         self.max_coins = options.max_coins_per_line
+        spin_names, _round_names = view_names(self.model)
+        self.spin_keys = {key: name for key, name in spin_names.items() if name is not None}
         required = {"no_win", "line_win"}
         if self.model.scatter >= 0 and self.model.scatter_pays.any():
             required.add("scatter_win")
         free = rules.free_spins
+        self.reveal_feature = None
         if free is not None:
             required |= {"free_spins", "open_free_spins"}
             if free.reveal is not None:
-                required.add("reveals")
+                self.reveal_feature = f"{free.reveal}s"
+                required.add(self.reveal_feature)
             if free.retrigger != RETRIGGER_NONE:
                 required.add("retrigger")
         if rules.gamble is not None:
@@ -422,6 +293,10 @@ class CatalogueAdapter:
             required.add("fewer_lines")
         self.required_features = frozenset(required)
 
+    def spin_value(self, spin: dict[str, Any], key: str) -> Any:
+        """A screen's ``key`` (the generic engine's name) in the view, under the model's name."""
+        return spin[self.spin_keys.get(key, key)]
+
     def bets(self, market: Market) -> list[dict[str, Any]]:
         sizes = market.game(self.game_id).coin_sizes
         candidates = [
@@ -440,11 +315,10 @@ class CatalogueAdapter:
 
         game = k.KernelGame.build(model, variant_id)
         results, logs, _stats, _floats = game.trace(chunk_stream(seed, chunk), rounds)
-        assert len(KERNEL_FIELDS) == k.ROUND_FIELDS
         played = [
             KernelRound(
                 tuple(game.draws_of(log)),
-                {name: int(x) for name, x in zip(KERNEL_FIELDS, result, strict=True)},
+                {name: int(x) for name, x in zip(k.ROUND_FIELD_NAMES, result, strict=True)},
             )
             for result, log in zip(results, logs, strict=True)
         ]
@@ -453,7 +327,8 @@ class CatalogueAdapter:
     def live_summary(
         self, model: GameModel, variant_id: str, state: Any, source: RandomSource
     ) -> tuple[Summary, Any]:
-        """The kernel's bet: every payline, one coin each (of the model's smallest size)."""
+        """The kernel's bet: every payline, one coin each (of the model's smallest size); the
+        figures under the kernel's names (``analysis.kernel.ROUND_FIELD_NAMES``)."""
         from decimal import Decimal
 
         from reelsmith.engine import catalogue_round as live
@@ -465,18 +340,17 @@ class CatalogueAdapter:
         played = live.finish(model, played, source)
         assert played.phase is live.Phase.COMPLETE, played.void_reason
         base, free = played.spins[0], played.free_spins
-        figures = (
-            played.win_coins,
-            base.wins.line_coins,
-            base.wins.scatter_win.coins if base.wins.scatter_win else 0,
-            base.triggers,
-            base.spins_added,
-            len(free),
-            played.free_spins_win_coins,
-            sum(s.triggers for s in free),
-            sum(s.spins_added for s in free),
-        )
-        return dict(zip(KERNEL_FIELDS, figures, strict=True)), None
+        return {
+            "win": played.win_coins,
+            "base_line": base.wins.line_coins,
+            "base_scatter": base.wins.scatter_win.coins if base.wins.scatter_win else 0,
+            "base_triggers": base.triggers,
+            "awarded": base.spins_added,
+            "free_spins": len(free),
+            "free_win": played.free_spins_win_coins,
+            "free_triggers": sum(s.triggers for s in free),
+            "added": sum(s.spins_added for s in free),
+        }, None
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
         from reelsmith.analysis.catalogue_exact import analyze_full
@@ -505,11 +379,11 @@ class CatalogueAdapter:
             found.add("wild_win")
         if any(s["scatter_win"] for s in spins):
             found.add("scatter_win")
-        if spins and spins[0]["reveals"]:
-            found.add("reveals")
+        if self.reveal_feature and spins and self.spin_value(spins[0], "reveals"):
+            found.add(self.reveal_feature)
         if len(spins) > 1:
             found.add("free_spins")
-        if any(s["spins_added"] for s in spins[1:]):
+        if any(self.spin_value(s, "spins_added") for s in spins[1:]):
             found.add("retrigger")
         if any(g["won"] for g in gambles):
             found.add("gamble_won")
@@ -524,7 +398,7 @@ class CatalogueAdapter:
             found.add("gamble_declined")
         settled = view["phase"] == "complete" and "collect" not in record["actions"]
         if gambles and gambles[-1]["won"] and settled:
-            found.add("gamble_limit")
+            found.add("gamble_limit")  # won up to a limit: collected by itself
         if view["phase"] == "free_spins":
             found.add("open_free_spins")
         if view["phase"] == "gamble":
@@ -547,7 +421,7 @@ def catalogue(game_id: str) -> Callable[[], TitleAdapter]:
 #: Every title under contract, by id. A new title is listed here (and nowhere else).
 CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
     "aurora-fox": catalogue("aurora-fox"),
-    "days-of-the-tsar": TsarAdapter,
+    "days-of-the-tsar": catalogue("days-of-the-tsar"),
     "sultan-spins": SultanAdapter,
 }
 
