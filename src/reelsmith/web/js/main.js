@@ -211,7 +211,7 @@ class App {
           window.location.hash = '#/';
           return;
         }
-        if (first) loading.title(info.name, themeOf(info.id));
+        if (first) loading.title(info.name, themeOf(info));
         const game = new Game(this, info);
         this.game = game;
         document.title = t('app.game_title', { game: info.name });

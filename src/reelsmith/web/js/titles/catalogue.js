@@ -2,8 +2,30 @@
  * Any catalogue title (a model file alone on the server): paylines / coins per line / coin
  * size, the trigger symbols landing, revealed awards, free spins with their counter and
  * multiplier (retriggers add to it), line and scatter wins, and the gamble where the title has
- * one. Everything shown comes from the round's events and the rules page; the title's art and
- * theme (`catalogue-art.js`) only draw it.
+ * one. Everything shown comes from the round's events and the rules page: the round's logic
+ * and controls live here once, for every catalogue title.
+ *
+ * A title's art and theme (`catalogue-art.js`) only draw it. A title whose art needs more than
+ * a symbol file (Days of the Tsar, `tsar.js`) extends this class and sets these hooks, never
+ * a rule:
+ *
+ *   loadArt(rules)      -> {theme, art}: the sprites' and CSS theme's name and the art
+ *                          (`art.filler` spins on the reels; `art.hero` is the lobby's).
+ *                          Default: the title's art file, or plain tiles (`catalogueArt`).
+ *   frameClass          the game root's class for the shared catalogue look
+ *                          (`title-catalogue`); null for a title with a stylesheet of its own.
+ *   marks               the CSS classes of a trigger symbol landed (`landed`), of its
+ *                          revealed award (`reveal`) and of the spins a retrigger adds (`extra`).
+ *   spinKeys            the round view's names of a screen's keys where the model's `[view]`
+ *                          renames them (`{scatter_positions: 'egg_positions'}`).
+ *   words               message keys for what a title words its own way: a reveal badge's
+ *                          name (`revealBadge`), the reveals announced (`revealed`), the intro's
+ *                          line (`introReveals`), the history's notes (`historyReveals`,
+ *                          `historyTrigger`, `historyRetrigger`); each gets `{count, reveals,
+ *                          symbol, triggers}`; null says nothing.
+ *   initialScreen()     the still screen before the first spin.
+ *   retriggerBadges(spin, cells) -> [[row, reel, text]]: where the spins a retrigger adds
+ *                          are shown (default: their number on the last trigger symbol).
  */
 import { symbolSvg } from '../art/sprite.js';
 import { tierOf } from '../celebration.js';
@@ -12,14 +34,31 @@ import { t } from '../messages.js';
 import { sceneAmount, sceneLine, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
-import { GambleScreen } from './tsar-gamble.js';
+import { GambleScreen } from './gamble.js';
+
+/** The catalogue's own words (message keys); see `words` above. */
+const WORDS = {
+  revealBadge: null,
+  revealed: 'catalogue.reveals',
+  introReveals: null,
+  historyReveals: 'history.reveals',
+  historyTrigger: 'history.trigger',
+  historyRetrigger: 'history.retrigger',
+};
+
+/** Trigger cells in reel order, then row: the order their reveals are drawn in. */
+const inReelOrder = (a, b) => a[1] - b[1] || a[0] - b[0];
 
 export class CatalogueUi {
   constructor(game) {
     this.game = game;
     this.money = game.money;
     const doc = game.rules;
-    const { theme, art } = catalogueArt(game.id, doc.symbols);
+    this.frameClass = 'title-catalogue';
+    this.marks = { landed: 'scatter-landed', reveal: 'scatter-reveal', extra: 'scatter-extra' };
+    this.spinKeys = {};
+    this.words = { ...WORDS };
+    const { theme, art } = this.loadArt(doc);
     this.theme = theme;
     this.art = art;
     this.filler = art.filler ?? doc.symbols.map((s) => s.id);
@@ -44,6 +83,22 @@ export class CatalogueUi {
       this.current = { lines: bets.default.lines, coins_per_line: 1, coin_size: this.coinSizes[0] };
     }
     this.onBetChange = () => {};
+  }
+
+  /** The title's art and theme, installed (a hook: see the top of this file). */
+  loadArt(doc) {
+    return catalogueArt(this.game.id, doc.symbols);
+  }
+
+  /** A screen's `key` (the catalogue's name) in the round's view, under the title's name. */
+  spinField(spin, key) {
+    return spin[this.spinKeys[key] ?? key];
+  }
+
+  /** The text of `words[word]` with `params`, or null where the title says nothing. */
+  say(word, params) {
+    const key = this.words[word];
+    return key ? t(key, params) : null;
   }
 
   within(value, { min, max }) {
@@ -169,7 +224,7 @@ export class CatalogueUi {
 
   mountFeature(_top, side, overlay) {
     this.overlay = overlay;
-    this.game.root.classList.add('title-catalogue');
+    if (this.frameClass) this.game.root.classList.add(this.frameClass);
     this.counter = h(
       'div',
       { class: 'fs-counter', id: 'free-spins', hidden: true },
@@ -247,7 +302,7 @@ export class CatalogueUi {
 
   /** The cells of the symbols that trigger free spins: the scatter's, else the bonus's. */
   triggerCells(spin) {
-    if (this.scatter) return spin.scatter_positions;
+    if (this.scatter) return this.spinField(spin, 'scatter_positions');
     const cells = [];
     spin.screen.forEach((row, r) => row.forEach((symbol, reel) => this.bonus.includes(symbol) && cells.push([r, reel])));
     return cells;
@@ -271,15 +326,14 @@ export class CatalogueUi {
         if (!byReel.has(reel)) return;
         landed += 1;
         game.sound.play('scatter', { n: landed });
-        for (const [row, r] of cells) if (r === reel) game.grid.cellAt(row, reel)?.classList.add('scatter-landed');
+        for (const [row, r] of cells) if (r === reel) game.grid.cellAt(row, reel)?.classList.add(this.marks.landed);
       },
     });
-    const ordered = [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const ordered = [...cells].sort(inReelOrder);
     if (spin.kind === 'base' && spin.reveals.length) {
       await this.reveal(round, spin, ordered);
     } else if (spin.kind === 'free' && spin.spins_added) {
-      const [row, reel] = ordered.at(-1) ?? [];
-      if (row !== undefined) game.grid.badge(row, reel, `+${spin.spins_added}`, 'scatter-extra');
+      for (const [row, reel, text] of this.retriggerBadges(spin, ordered)) game.grid.badge(row, reel, text, this.marks.extra);
       this.setCounter(round, { plus: `+${spin.spins_added}` });
       game.sound.play('extraSpin');
       announce(t('fs.extra', { count: spin.spins_added }));
@@ -287,6 +341,13 @@ export class CatalogueUi {
     } else {
       this.setCounter(round);
     }
+  }
+
+  /** Where the spins a free spin's trigger symbols added are shown: their number on the
+   * last of them (`cells` in reel order). */
+  retriggerBadges(spin, cells) {
+    const last = cells.at(-1);
+    return last ? [[last[0], last[1], `+${spin.spins_added}`]] : [];
   }
 
   /** A revealed award: each trigger symbol shows its spins, counted into the total. */
@@ -301,11 +362,14 @@ export class CatalogueUi {
       const value = spin.reveals[i];
       total += value;
       game.sound.play('reveal', { n: i });
-      game.grid.badge(row, reel, String(value), 'scatter-reveal');
+      const badge = game.grid.badge(row, reel, String(value), this.marks.reveal);
+      const name = this.say('revealBadge', { count: value });
+      if (name) badge?.setAttribute('aria-label', name);
       this.renderCounter({ left: total, total, winMinor: 0, multiplier: round.free_spins_multiplier, plus: `+${value}` });
     }
     this.setCounter(round);
-    announce(t('catalogue.reveals', { reveals: spin.reveals.join(', '), count: round.free_spins_awarded }));
+    const revealed = this.say('revealed', { reveals: spin.reveals.join(', '), count: round.free_spins_awarded });
+    if (revealed) announce(revealed);
     await sleep(ms);
   }
 
@@ -315,24 +379,31 @@ export class CatalogueUi {
     return this.scatter ?? this.bonus[0] ?? null;
   }
 
+  /** The trigger symbols a screen shows (the view's count, else its trigger cells'). */
+  triggerCount(spin) {
+    return this.spinField(spin, 'triggers') ?? this.triggerCells(spin).length;
+  }
+
   /** The free spins won: the trigger symbols, the count and the multiplier; press Start. */
   async featureIntro(round) {
     const spin = round.spins[0];
     const symbol = this.triggerSymbol();
-    const shown = Math.min(spin.triggers, 6);
+    const shown = Math.min(this.triggerCount(spin), 6);
     const art = symbol
       ? h('div', { class: 'scene-eggs' }, ...Array.from({ length: shown }, (_, i) =>
           h('div', { class: 'scene-egg', html: symbolSvg(this.theme, symbol) },
             spin.reveals[i] ? h('span', { class: 'scene-egg-value' }, String(spin.reveals[i])) : null)))
       : null;
     const multiplier = round.free_spins_multiplier;
+    const reveals = spin.reveals.length ? this.say('introReveals', { reveals: spin.reveals.join(' + ') }) : null;
     await this.game.scenes.run({
       id: 'free-spins-intro',
       cls: `scene-feature theme-${this.theme}`,
-      data: { spins: round.free_spins_awarded, multiplier },
+      data: multiplier === undefined ? { spins: round.free_spins_awarded } : { spins: round.free_spins_awarded, multiplier },
       parts: [
         art,
         sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
+        reveals ? sceneLine(reveals) : null,
         multiplier > 1 ? sceneLine(t('fs.intro_multiplier', { multiplier }), 'intro-multiplier') : null,
       ].filter(Boolean),
       button: t('scene.start'),
@@ -374,8 +445,8 @@ export class CatalogueUi {
     this.setCounter(round);
     const spin = round.spins.at(-1);
     if (spin?.kind === 'base' && spin.reveals.length) {
-      const cells = [...this.triggerCells(spin)].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-      cells.forEach(([row, reel], i) => spin.reveals[i] && this.game.grid.badge(row, reel, String(spin.reveals[i]), 'scatter-reveal'));
+      const cells = [...this.triggerCells(spin)].sort(inReelOrder);
+      cells.forEach(([row, reel], i) => spin.reveals[i] && this.game.grid.badge(row, reel, String(spin.reveals[i]), this.marks.reveal));
     }
   }
 
@@ -404,7 +475,7 @@ export class CatalogueUi {
     if (spin.scatter_win && this.scatter) {
       const name = this.name(this.scatter);
       items.push({
-        positions: spin.scatter_positions,
+        positions: this.spinField(spin, 'scatter_positions'),
         minor: spin.scatter_win.coins * size,
         label: `${spin.scatter_win.count} × ${name}`,
         text: t('win.scatter_text', { count: spin.scatter_win.count, symbol: name, amount: this.money.format(spin.scatter_win.coins * size) }),
@@ -419,13 +490,14 @@ export class CatalogueUi {
 
   /** What the history says of a spin beyond its wins: reveals, spins added, the multiplier. */
   spinNotes(spin, view) {
-    const notes = [];
     const symbol = this.name(this.triggerSymbol() ?? '');
-    if (spin.reveals?.length) notes.push(t('history.reveals', { symbol, reveals: spin.reveals.join(' + '), count: view.free_spins_awarded }));
-    else if (spin.kind === 'base' && spin.spins_added) notes.push(t('history.trigger', { triggers: spin.triggers, symbol, count: spin.spins_added }));
-    if (spin.kind === 'free' && spin.spins_added) notes.push(t('history.retrigger', { triggers: spin.triggers, symbol, count: spin.spins_added }));
+    const triggers = this.triggerCount(spin);
+    const notes = [];
+    if (spin.reveals?.length) notes.push(this.say('historyReveals', { symbol, triggers, reveals: spin.reveals.join(' + '), count: view.free_spins_awarded }));
+    else if (spin.kind === 'base' && spin.spins_added) notes.push(this.say('historyTrigger', { symbol, triggers, count: spin.spins_added }));
+    if (spin.kind === 'free' && spin.spins_added) notes.push(this.say('historyRetrigger', { symbol, triggers, count: spin.spins_added }));
     if (spin.kind === 'free' && view.free_spins_multiplier > 1) notes.push(t('history.multiplier', { multiplier: view.free_spins_multiplier }));
-    return notes;
+    return notes.filter(Boolean);
   }
 
   // -- gamble (titles that have one) ------------------------------------------------------
@@ -434,7 +506,7 @@ export class CatalogueUi {
     if (!this.offer) return;
     const offered = round.actions_allowed.some((a) => a.startsWith('gamble '));
     this.offer.hidden = !offered;
-    this.offer.querySelector('.gamble-offer-text').textContent = `Gamble ${this.money.format(round.win_minor)}?`;
+    this.offer.querySelector('.gamble-offer-text').textContent = t('gamble.offer_amount', { amount: this.money.format(round.win_minor) });
     if (resumed && round.gambles.length) this.openGamble();
   }
 

@@ -1,6 +1,7 @@
 /**
- * The Tsar's gamble screen: a face-down card, the colour and suit choices the server offers
- * (`actions_allowed`), the gambles left and the gamble limit, and Collect.
+ * The gamble screen of any title with a colour and suit double-up: a face-down card, the
+ * colour and suit choices the server offers (`actions_allowed`), the gambles left and the
+ * gamble limit, and Collect. The odds come from the rules page's `gamble` rules.
  */
 import { cardBack, cardFace, suitIcon } from '../art/cards.js';
 import { announce, h, sleep } from '../dom.js';
