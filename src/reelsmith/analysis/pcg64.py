@@ -71,52 +71,90 @@ def _mulhi(typingctx: Any, a: Any, b: Any) -> Any:
     return signature, codegen
 
 
-@njit(cache=True, nogil=True)
-def next_uint64(state: npt.NDArray[np.uint64]) -> np.uint64:
+#: The six state words held as values (``Stream``), so that a loop drawing many numbers keeps
+#: them in registers: an array written at every draw makes each draw wait on memory.
+Stream = tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def load_stream(state: npt.NDArray[np.uint64]) -> Stream:
+    """The packed state's six words as a :data:`Stream`."""
+    return (state[0], state[1], state[2], state[3], state[4], state[5])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_stream(stream: Stream, state: npt.NDArray[np.uint64]) -> None:
+    """Write ``stream`` back into the packed state (its next draw is the stream's next)."""
+    for word in range(6):
+        state[word] = stream[word]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def stream_uint64(stream: Stream) -> tuple[Stream, np.uint64]:
     """Advance the LCG and return the XSL-RR output of the new state."""
-    s_hi = state[STATE_HI]
-    s_lo = state[STATE_LO]
+    s_hi, s_lo, inc_hi, inc_lo, has_uint32, uinteger = stream
     lo = s_lo * _MUL_LO
     hi = _mulhi(s_lo, _MUL_LO) + s_lo * _MUL_HI + s_hi * _MUL_LO  # type: ignore[call-arg]
-    new_lo = lo + state[INC_LO]
+    new_lo = lo + inc_lo
     carry = np.uint64(1) if new_lo < lo else np.uint64(0)
-    new_hi = hi + state[INC_HI] + carry
-    state[STATE_HI] = new_hi
-    state[STATE_LO] = new_lo
+    new_hi = hi + inc_hi + carry
     rot = new_hi >> _S58
     x = new_hi ^ new_lo
     out: np.uint64 = (x >> rot) | (x << ((np.uint64(64) - rot) & _S63))
-    return out
+    return (new_hi, new_lo, inc_hi, inc_lo, has_uint32, uinteger), out
 
 
-@njit(cache=True, nogil=True)
-def next_uint32(state: npt.NDArray[np.uint64]) -> np.uint64:
+@njit(cache=True, nogil=True, inline="always")
+def stream_uint32(stream: Stream) -> tuple[Stream, np.uint64]:
     """numpy's ``next_uint32`` for PCG64: the low half of a 64-bit output, then its high half."""
-    if state[HAS_UINT32] != 0:
-        state[HAS_UINT32] = np.uint64(0)
-        buffered: np.uint64 = state[UINTEGER]
-        return buffered
-    value = next_uint64(state)
-    state[HAS_UINT32] = np.uint64(1)
-    state[UINTEGER] = value >> _S32
-    return value & _M32
+    s_hi, s_lo, inc_hi, inc_lo, has_uint32, uinteger = stream
+    if has_uint32 != 0:
+        return (s_hi, s_lo, inc_hi, inc_lo, np.uint64(0), uinteger), uinteger
+    (s_hi, s_lo, inc_hi, inc_lo, _, _), value = stream_uint64(stream)
+    return (s_hi, s_lo, inc_hi, inc_lo, np.uint64(1), value >> _S32), value & _M32
 
 
-@njit(cache=True, nogil=True)
-def bounded(state: npt.NDArray[np.uint64], bound: int) -> int:
+@njit(cache=True, nogil=True, inline="always")
+def stream_bounded(stream: Stream, bound: int) -> tuple[Stream, int]:
     """A uniform integer in ``[0, bound)`` for ``1 <= bound < 2^32``: Lemire's method, the same
     draws as ``Generator.integers(0, bound)``."""
     if bound == 1:
-        return 0
+        return stream, 0
     n = np.uint64(bound)
-    m = next_uint32(state) * n
+    stream, value = stream_uint32(stream)
+    m = value * n
     leftover = m & _M32
     if leftover < n:
         threshold = (_M32 - (n - np.uint64(1))) % n
         while leftover < threshold:
-            m = next_uint32(state) * n
+            stream, value = stream_uint32(stream)
+            m = value * n
             leftover = m & _M32
-    return int(m >> _S32)
+    return stream, int(m >> _S32)
+
+
+@njit(cache=True, nogil=True)
+def next_uint64(state: npt.NDArray[np.uint64]) -> np.uint64:
+    """:func:`stream_uint64` on the packed state."""
+    stream, value = stream_uint64(load_stream(state))
+    store_stream(stream, state)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def next_uint32(state: npt.NDArray[np.uint64]) -> np.uint64:
+    """:func:`stream_uint32` on the packed state."""
+    stream, value = stream_uint32(load_stream(state))
+    store_stream(stream, state)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def bounded(state: npt.NDArray[np.uint64], bound: int) -> int:
+    """:func:`stream_bounded` on the packed state."""
+    stream, value = stream_bounded(load_stream(state), bound)
+    store_stream(stream, state)
+    return value
 
 
 @njit(cache=True)
