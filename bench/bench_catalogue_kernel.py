@@ -1,8 +1,8 @@
 """Whole-game simulation speed of the generic catalogue kernel on one core, beside two
 baselines measured in the same run: the live engine's Python round loop
 (``catalogue_round.start_round`` / ``play_free_spin``) and the same kernel without its prefix
-tables (every payline evaluated on every screen). Days of the Tsar and Aurora Fox, the shipped
-catalogue titles, are timed the same way on their own models.
+tables (every payline walked through the line automaton on every screen). Days of the Tsar and
+Aurora Fox, the shipped catalogue titles, are timed the same way on their own models.
 
 The titles are 5x3 slotopol games converted to catalogue models at run time from the shared
 corpus (``../shared/external/slotopol/``, or ``REELSMITH_SHARED_DIR``): NetEnt Spellcast (20

@@ -373,7 +373,12 @@ def test_prefix_tables_change_nothing(name: str, models: dict[str, tuple[GameMod
     for depth in sorted({0, 1, 2, min(3, model.reels)}):
         game = k.KernelGame.build(model, variant_id, depth=depth)
         assert game.tables.depth.tolist() == [depth, depth]
-        assert (game.tables.set_starts[:, k.EMPTY_SET + 1] == 0).all()  # the empty set
+        entries = game.tables.entries
+        if depth == 0:  # one entry: every payline open, no cell read
+            assert entries[:, 0, k.E_END].tolist() == [model.line_count] * 2
+            assert (game.tables.open_states[:, : model.line_count] == k.START).all()
+        if depth == model.reels:  # every payline decided by the prefix
+            assert (entries[:, :, k.E_OPEN] == entries[:, :, k.E_END]).all()
         results, _draws, stats, floats = game.trace(chunk_stream(5, 1), 50_000)
         traces.append((results.tolist(), stats, floats))
     assert all(t == traces[0] for t in traces[1:])

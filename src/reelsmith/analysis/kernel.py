@@ -24,25 +24,31 @@ Tables, built from the rules
 ----------------------------
 A reel set is prepared once (:class:`ReelTables`): each reel's window per stop, and per stop
 the count of the scatter and of the trigger symbol in that reel's window (``count_symbol_on``
-on the window, so a symbol counted only on some reels counts nowhere else). The line pays use
-the prefix trick: for every stop combination of the first ``depth`` reels (3 where the table
-stays under :data:`PREFIX_LIMIT` entries, else fewer) the table holds the total pay of the
-paylines those reels decide (their run has broken, so ``line_award`` gives their pay with any
-completion) and the index of the set of paylines still open; a spin evaluates only the open
-ones, with ``line_award`` on the full screen, and a screen whose paylines are all decided (most
-of them) skips that loop. Open sets are stored as lists of payline numbers (any number of
-paylines), deduplicated. The (pay, open set) pairs are deduplicated too: a reel set has a few
-thousand, so the table a spin reads at random holds 16-bit indices into them and stays in a
-core's cache (300 KB for three 53-stop reels). Building the table works out each payline's part
-once per symbol tuple of its first ``depth`` cells, not once per stop combination.
-``depth = 0`` gives the kernel without tables (every payline evaluated on every screen): the
-benchmark's baseline and a parity check.
+on the window, so a symbol counted only on some reels counts nowhere else). The line rule of
+each pay table becomes an automaton (:class:`LineAutomaton`) reading a payline's cells from
+reel 1: a state is a run still open (``run_decided`` false on the cells read) or a decided
+pay, ``line_award`` on the cells read with any completion (the run has broken, so every
+completion pays the same; after the last reel there is none). It is built by calling those
+two functions on every open run and every next symbol (a few hundred states), so it pays
+what live play pays. The line pays then use the prefix trick: for every stop combination of
+the first ``depth`` reels (3 where the table stays under :data:`PREFIX_LIMIT` entries, else
+fewer) an entry holds the total pay of the paylines those reels decide and the paylines still
+open with the state each has reached; a spin walks only the open ones over the other reels (a
+table lookup per cell, the last one reading the pay), and a screen whose paylines are all
+decided (most of them) walks none. Entries are deduplicated: a reel set has some thousands,
+so the table a spin reads at random holds 16-bit indices into them and stays in a core's
+cache (300 KB for three 53-stop reels). ``depth = 0`` gives the kernel without prefix tables
+(every payline walked from the start on every screen): the benchmark's baseline and a parity
+check.
 
 The whole round loop is one function with one screen routine for both reel sets (their tables
 stacked in shared arrays: a helper per screen would cost more than the screen, since numba
 reference-counts every array handed to a call). The same loop keeps the statistics and, with
-``record``, each round's results and draws, so the parity tests cover the code that simulates.
-Draws come from :mod:`reelsmith.analysis.pcg64` (numpy's PCG64 and ``Generator.integers``).
+``record``, each round's results and draws, so the parity tests cover the code that simulates;
+it is compiled twice, recording and not, so the loop that only counts carries none of the
+trace's branches, and it counts a round's statistics without branches (whether a round wins
+is as likely as not). Draws come from :mod:`reelsmith.analysis.pcg64` (numpy's PCG64 and
+``Generator.integers``).
 """
 
 from __future__ import annotations
@@ -53,13 +59,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
 from reelsmith.analysis.enumeration import run_decided, stop_windows
-from reelsmith.analysis.pcg64 import bounded
+from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
 from reelsmith.engine.lines import count_symbol_on, line_award
-from reelsmith.engine.model import GameModel, ModelError, ReelSet
+from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.rng import Draw
 
 # Draw kinds in a trace (the purposes live play records: reel stops, then the reveal table's).
@@ -109,18 +116,17 @@ BAND_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 500)
 COUNT_BITS = 8
 COUNT_MASK = (1 << COUNT_BITS) - 1
 
-#: A prefix entry: the decided pay above PAY_SHIFT bits, the open set's index below them.
-PAY_SHIFT = 32
-SET_MASK = (1 << PAY_SHIFT) - 1
+#: The line automaton's decided state that pays nothing, and its start state (no cell read).
+PAYS_NOTHING = 0
+START = 1
 
-#: Index of the empty open set (every payline decided) in every reel set's open sets.
-EMPTY_SET = 0
+#: A prefix entry's columns: the pay of the paylines it decides, then where its open paylines
+#: begin and end in the open lists.
+E_PAY, E_OPEN, E_END = range(3)
 
 #: Largest prefix table (entries) the kernel builds: the depth is cut until the table fits.
 PREFIX_LIMIT = 1 << 20
 MAX_DEPTH = 3
-#: Largest table of symbol tuples (``symbols ** depth``) the prefix builder memoizes.
-MEMO_LIMIT = 1 << 24
 
 
 def band_edges_in_coins(total_bet: int) -> npt.NDArray[np.int64]:
@@ -171,75 +177,193 @@ def _window_counts(
 
 
 @njit(cache=True, nogil=True)
-def _prefix_tables(
-    windows: npt.NDArray[np.int8],
-    lengths: npt.NDArray[np.int64],
-    depth: int,
-    paylines: npt.NDArray[np.int8],
+def _line_automaton(
+    reels: int,
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
     wild_multiplier: int,
     ties_to_wild: bool,
-    memo: npt.NDArray[np.int64],
-    pays: npt.NDArray[np.int64],
-    open_words: npt.NDArray[np.uint64],
-) -> None:
-    """For every stop combination of the first ``depth`` reels (index in mixed radix, reel 1
-    most significant): the pay of the paylines they decide and the bit set of those still
-    open (``open_words[index, line // 64]``).
+    capacity: int,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The line rule as an automaton reading a payline's cells from reel 1: ``trans[state,
+    symbol]`` is the state after one more cell, ``pays[state]`` the pay of a decided state.
 
-    A payline's part depends only on the symbols its first ``depth`` cells show, so it is
-    worked out once per symbol tuple (``run_decided``, then ``line_award``) and kept in
-    ``memo`` (indexed by the tuple in mixed radix; -2 unknown, -1 open, else the pay)."""
-    reels = windows.shape[0]
-    n_lines = paylines.shape[0]
+    A live state is a run still open (``run_decided`` false on the cells read, fewer than
+    ``reels`` of them); every other reading leads to the decided state of its pay, which keeps
+    it whatever follows. A decided pay is ``line_award`` on the cells read, completed with the
+    last of them (any completion pays the same once the run has broken; after the last reel
+    there is nothing to complete). States: :data:`PAYS_NOTHING`, :data:`START`, then in the
+    order found."""
     n_symbols = line_pays.shape[0]
-    stops = np.zeros(max(depth, 1), dtype=np.int64)
+    trans = np.zeros((capacity, n_symbols), dtype=np.int32)
+    pays = np.zeros(capacity, dtype=np.int64)
+    live = np.zeros(capacity, dtype=np.bool_)
+    read = np.zeros((capacity, reels), dtype=np.int8)  # the cells a live state has read
+    length = np.zeros(capacity, dtype=np.int64)
+    decided = Dict.empty(key_type=types.int64, value_type=types.int64)
+    decided[0] = PAYS_NOTHING
+    live[START] = True
+    n_states = START + 1
     cells = np.empty(reels, dtype=np.int8)
-    for index in range(pays.shape[0]):
+    for state in range(capacity):
+        if state >= n_states:
+            break
+        if not live[state]:
+            trans[state, :] = state
+            continue
+        k = length[state]
+        cells[:k] = read[state, :k]
+        for symbol in range(n_symbols):
+            cells[k] = symbol
+            if k + 1 == reels or run_decided(cells, k + 1, wild, substitutable):
+                cells[k + 1 :] = symbol
+                pay = line_award(
+                    cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+                )[2]
+                if pay not in decided:
+                    decided[pay] = n_states
+                    pays[n_states] = pay
+                    n_states += 1
+                trans[state, symbol] = decided[pay]
+            else:
+                live[n_states] = True
+                length[n_states] = k + 1
+                read[n_states, : k + 1] = cells[: k + 1]
+                trans[state, symbol] = n_states
+                n_states += 1
+    return trans[:n_states].copy(), pays[:n_states].copy(), live[:n_states].copy()
+
+
+@dataclass(frozen=True, eq=False)
+class LineAutomaton:
+    """One pay table's line rule (:func:`reelsmith.engine.lines.line_award` with the model's
+    wild, substitutions, wild multiplier and tie rule) as an automaton over a payline's cells:
+    see :func:`_line_automaton`. Walking a payline's cells from :data:`START` ends in the state
+    whose ``pays`` entry is the line's pay."""
+
+    trans: npt.NDArray[np.int32]  # [state, symbol]
+    pays: npt.NDArray[np.int64]  # [state]
+    live: npt.NDArray[np.bool_]  # [state]
+
+    @classmethod
+    def build(cls, model: GameModel, line_pays: npt.NDArray[np.int64]) -> LineAutomaton:
+        n, reels = len(model.symbols), model.reels
+        # open runs of k cells: the wild alone, or the wild and one other symbol with that
+        # symbol first among them; decided states: one per pay of a symbol and count (x2
+        # with the wild multiplier) and nothing
+        capacity = sum(1 + n * (2**k - 1) for k in range(reels)) + 2 * n * (reels + 1) + 2
+        trans, pays, live = _line_automaton(
+            reels,
+            line_pays.astype(np.int64),
+            model.wild,
+            model.substitutable,
+            model.wild_multiplier,
+            model.ties_to_wild,
+            capacity,
+        )
+        return cls(trans=trans, pays=pays, live=live)
+
+
+@njit(cache=True, nogil=True)
+def _grow(array: npt.NDArray[Any], needed: int) -> npt.NDArray[Any]:
+    """``array`` with room for ``needed`` items (doubled as often as that takes)."""
+    if needed <= array.shape[0]:
+        return array
+    size = array.shape[0]
+    while size < needed:
+        size *= 2
+    grown = np.zeros(size, dtype=array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
+@njit(cache=True, nogil=True)
+def _prefix_entries(
+    windows: npt.NDArray[np.int8],
+    lengths: npt.NDArray[np.int64],
+    depth: int,
+    paylines: npt.NDArray[np.int8],
+    trans: npt.NDArray[np.int32],
+    pays: npt.NDArray[np.int64],
+    live: npt.NDArray[np.bool_],
+    entry_of: npt.NDArray[np.int64],
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32]
+]:
+    """For every stop combination of the first ``depth`` reels (``entry_of`` index in mixed
+    radix, reel 1 most significant) its entry: the pay of the paylines those reels decide, and
+    the paylines still open with the automaton state each has reached. Equal entries are kept
+    once. Returns the entries' pays, and their open paylines ``lines[starts[e]:starts[e + 1]]``
+    with their states."""
+    n_lines = paylines.shape[0]
+    size = entry_of.shape[0]
+    stops = np.zeros(max(depth, 1), dtype=np.int64)
+    row_lines = np.zeros(n_lines, dtype=np.int32)
+    row_states = np.zeros(n_lines, dtype=np.int32)
+    buckets = 1
+    while buckets < 2 * size:
+        buckets *= 2
+    bucket_entry = np.full(buckets, -1, dtype=np.int64)
+    entry_pays = np.zeros(64, dtype=np.int64)
+    starts = np.zeros(65, dtype=np.int64)
+    lines = np.zeros(256, dtype=np.int32)
+    states = np.zeros(256, dtype=np.int32)
+    n_entries = 0
+    for index in range(size):
         rest = index
         for reel in range(depth - 1, -1, -1):
             stops[reel] = rest % lengths[reel]
             rest //= lengths[reel]
         pay = 0
+        n_open = 0
         for line in range(n_lines):
-            key = 0
+            state = START
             for reel in range(depth):
-                cells[reel] = windows[reel, stops[reel], paylines[line, reel]]
-                key = key * n_symbols + cells[reel]
-            known = memo[key]
-            if known == -2:
-                if depth == reels or (depth > 0 and run_decided(cells, depth, wild, substitutable)):
-                    for reel in range(depth, reels):
-                        cells[reel] = cells[depth - 1]  # any completion pays the same now
-                    known = line_award(
-                        cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
-                    )[2]
-                else:
-                    known = -1
-                memo[key] = known
-            if known >= 0:
-                pay += known
+                state = trans[state, windows[reel, stops[reel], paylines[line, reel]]]
+            if live[state]:
+                row_lines[n_open] = line
+                row_states[n_open] = state
+                n_open += 1
             else:
-                open_words[index, line >> 6] |= np.uint64(1) << np.uint64(line & 63)
-        pays[index] = pay
-
-
-def _unique_rows(
-    words: npt.NDArray[np.uint64],
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    """The distinct rows of ``words`` (sorted) and each row's index among them."""
-    if words.shape[1] == 1:
-        sets, inverse = np.unique(words[:, 0], return_inverse=True)
-        return sets.reshape(-1, 1), inverse.reshape(-1).astype(np.int64)
-    order = np.lexsort(words.T[::-1])
-    ordered = words[order]
-    starts = np.ones(len(ordered), dtype=np.bool_)
-    starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
-    inverse = np.empty(len(words), dtype=np.int64)
-    inverse[order] = np.cumsum(starts) - 1
-    return ordered[starts], inverse
+                pay += pays[state]
+        digest = np.uint64(pay) * np.uint64(0x9E3779B97F4A7C15)
+        for j in range(n_open):
+            word = np.uint64(row_lines[j]) << np.uint64(32) | np.uint64(row_states[j])
+            digest = (digest ^ word) * np.uint64(0x100000001B3)
+        bucket = np.int64(digest >> np.uint64(1)) & (buckets - 1)
+        while True:
+            e = bucket_entry[bucket]
+            if e < 0:  # a new entry
+                e = n_entries
+                entry_pays = _grow(entry_pays, e + 1)
+                starts = _grow(starts, e + 2)
+                lines = _grow(lines, starts[e] + n_open)
+                states = _grow(states, starts[e] + n_open)
+                entry_pays[e] = pay
+                lines[starts[e] : starts[e] + n_open] = row_lines[:n_open]
+                states[starts[e] : starts[e] + n_open] = row_states[:n_open]
+                starts[e + 1] = starts[e] + n_open
+                bucket_entry[bucket] = e
+                n_entries += 1
+                break
+            first = starts[e]
+            if (
+                entry_pays[e] == pay
+                and starts[e + 1] - first == n_open
+                and (lines[first : first + n_open] == row_lines[:n_open]).all()
+                and (states[first : first + n_open] == row_states[:n_open]).all()
+            ):
+                break
+            bucket = (bucket + 1) & (buckets - 1)
+        entry_of[index] = e
+    end = starts[n_entries]
+    return (
+        entry_pays[:n_entries].copy(),
+        starts[: n_entries + 1].copy(),
+        lines[:end].copy(),
+        states[:end].copy(),
+    )
 
 
 def prefix_depth(lengths: npt.NDArray[np.int64], reels: int) -> int:
@@ -254,8 +378,10 @@ def prefix_depth(lengths: npt.NDArray[np.int64], reels: int) -> int:
 class ReelTables:
     """One reel set and pay table prepared for the kernel.
 
-    ``pays[i]`` and ``set_of[i]`` are the decided pay and the open set of prefix ``i``;
-    open set ``k`` lists the paylines ``set_lines[set_starts[k]:set_starts[k + 1]]``.
+    Prefix ``i`` (a stop combination of the first ``depth`` reels) has entry ``entry_of[i]``;
+    entry ``e`` pays ``entry_pays[e]`` for the paylines its reels decide and lists the open ones
+    as ``open_lines[open_starts[e]:open_starts[e + 1]]``, each with the state ``open_states``
+    the line automaton has reached on them.
     """
 
     windows: npt.NDArray[np.int8]  # [reel, stop, row]
@@ -263,10 +389,12 @@ class ReelTables:
     trigger_shown: npt.NDArray[np.int64]  # [reel, stop]
     lengths: npt.NDArray[np.int64]
     depth: int
-    pays: npt.NDArray[np.int64]
-    set_of: npt.NDArray[np.int64]
-    set_starts: npt.NDArray[np.int64]
-    set_lines: npt.NDArray[np.int64]
+    automaton: LineAutomaton
+    entry_of: npt.NDArray[np.int64]
+    entry_pays: npt.NDArray[np.int64]
+    open_starts: npt.NDArray[np.int64]
+    open_lines: npt.NDArray[np.int32]
+    open_states: npt.NDArray[np.int32]
 
     @classmethod
     def build(
@@ -290,60 +418,39 @@ class ReelTables:
             _window_counts(
                 windows, lengths, rules.free_spins.symbol, rules.trigger_mask, trigger_shown
             )
-        size = int(np.prod(lengths[:depth], dtype=np.int64))
-        n_lines = model.line_count
-        words = (n_lines + 63) // 64
-        pays = np.zeros(size, dtype=np.int64)
-        open_words = np.zeros((size, words), dtype=np.uint64)
-        tuples = len(model.symbols) ** depth
-        if tuples > MEMO_LIMIT:
-            raise ModelError(
-                f"{model.id}: {len(model.symbols)} symbols give {tuples:,} symbol tuples on "
-                f"{depth} reels, more than the kernel's tables hold ({MEMO_LIMIT:,})"
-            )
-        _prefix_tables(
+        automaton = LineAutomaton.build(model, line_pays)
+        entry_of = np.zeros(int(np.prod(lengths[:depth], dtype=np.int64)), dtype=np.int64)
+        entry_pays, open_starts, open_lines, open_states = _prefix_entries(
             windows,
             lengths,
             depth,
             model.paylines,
-            line_pays,
-            model.wild,
-            model.substitutable,
-            model.wild_multiplier,
-            model.ties_to_wild,
-            np.full(tuples, -2, dtype=np.int64),
-            pays,
-            open_words,
+            automaton.trans,
+            automaton.pays,
+            automaton.live,
+            entry_of,
         )
-        # the empty set is always there, and first (rows sort ascending): index EMPTY_SET
-        with_empty = np.concatenate([np.zeros((1, words), dtype=np.uint64), open_words])
-        sets, set_of = _unique_rows(with_empty)
-        set_of = set_of[1:]
-        line_numbers = np.arange(n_lines)
-        bits = (sets[:, line_numbers >> 6] >> (line_numbers & 63).astype(np.uint64)) & 1
-        set_index, set_lines = np.nonzero(bits)
-        set_starts = np.zeros(len(sets) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(set_index, minlength=len(sets)), out=set_starts[1:])
         return cls(
             windows=windows,
             scatter_shown=scatter_shown,
             trigger_shown=trigger_shown,
             lengths=lengths,
             depth=depth,
-            pays=pays,
-            set_of=set_of,
-            set_starts=set_starts,
-            set_lines=set_lines.astype(np.int64),
+            automaton=automaton,
+            entry_of=entry_of,
+            entry_pays=entry_pays,
+            open_starts=open_starts,
+            open_lines=open_lines,
+            open_states=open_states,
         )
 
 
 @dataclass(frozen=True, eq=False)
 class StackedTables:
     """The base (index 0) and free-spin (index 1) tables in shared arrays, so that one screen
-    routine serves both reel sets. Prefix ``i`` of reel set ``s`` is described by
-    ``entries[s, prefix[s, i]]``: its decided pay above :data:`PAY_SHIFT` bits, its open set's
-    index below them. A reel set has few distinct entries (a few thousand), so ``prefix`` holds
-    16-bit indices where they fit, halving the table a spin reads at random."""
+    routine serves both reel sets. Prefix ``i`` of reel set ``s`` has entry ``prefix[s, i]``
+    (:class:`ReelTables`). A reel set has few distinct entries (some thousands), so ``prefix``
+    holds 16-bit indices where they fit, halving the table a spin reads at random."""
 
     windows: npt.NDArray[np.int8]  # [set, reel, stop, row]
     #: [set, reel, stop]: the scatters that reel's window shows, plus the trigger symbols it
@@ -351,10 +458,13 @@ class StackedTables:
     shown_counts: npt.NDArray[np.int32]
     lengths: npt.NDArray[np.int64]  # [set, reel]
     depth: npt.NDArray[np.int64]  # [set]
-    prefix: npt.NDArray[Any]  # [set, index]: uint16 (or uint32) indices into entries
-    entries: npt.NDArray[np.int64]  # [set, entry]
-    set_starts: npt.NDArray[np.int64]  # [set, k]
-    set_lines: npt.NDArray[np.int64]  # [set, j]
+    prefix: npt.NDArray[Any]  # [set, index]: uint16 (or uint32) entry numbers
+    entries: npt.NDArray[np.int64]  # [set, entry, E_*]: one entry's figures side by side
+    open_lines: npt.NDArray[np.int32]  # [set, j]
+    open_states: npt.NDArray[np.int32]  # [set, j]
+    trans: npt.NDArray[np.int32]  # [set, state, symbol]
+    #: [set, state, symbol]: the pay of the state ``trans`` leads to (the last reel's step)
+    last_pays: npt.NDArray[np.int64]
 
     @classmethod
     def stack(cls, base: ReelTables, free: ReelTables) -> StackedTables:
@@ -368,10 +478,7 @@ class StackedTables:
                 out[region] = a
             return out
 
-        if any(int(t.pays.max()) >= 1 << 31 for t in sets):
-            raise ModelError("a prefix of this reel set pays more than 2^31 line coins")
-        distinct = [np.unique((t.pays << PAY_SHIFT) | t.set_of, return_inverse=True) for t in sets]
-        narrow = all(len(entries) <= 1 << 16 for entries, _ in distinct)
+        narrow = all(len(t.entry_pays) <= 1 << 16 for t in sets)
         return cls(
             windows=stacked([t.windows for t in sets], np.int8),
             shown_counts=stacked(
@@ -379,12 +486,18 @@ class StackedTables:
             ),
             lengths=stacked([t.lengths for t in sets], np.int64),
             depth=np.array([t.depth for t in sets], dtype=np.int64),
-            prefix=stacked(
-                [index.reshape(-1) for _, index in distinct], np.uint16 if narrow else np.uint32
+            prefix=stacked([t.entry_of for t in sets], np.uint16 if narrow else np.uint32),
+            entries=stacked(
+                [
+                    np.stack([t.entry_pays, t.open_starts[:-1], t.open_starts[1:]], axis=1)
+                    for t in sets
+                ],
+                np.int64,
             ),
-            entries=stacked([entries for entries, _ in distinct], np.int64),
-            set_starts=stacked([t.set_starts for t in sets], np.int64),
-            set_lines=stacked([t.set_lines for t in sets], np.int64),
+            open_lines=stacked([t.open_lines for t in sets], np.int32),
+            open_states=stacked([t.open_states for t in sets], np.int32),
+            trans=stacked([t.automaton.trans for t in sets], np.int32),
+            last_pays=stacked([t.automaton.pays[t.automaton.trans] for t in sets], np.int64),
         )
 
 
@@ -397,32 +510,7 @@ class StackedTables:
 def play_rounds(
     rng: npt.NDArray[np.uint64],
     n_rounds: int,
-    windows: npt.NDArray[np.int8],
-    shown_counts: npt.NDArray[np.int32],
-    lengths: npt.NDArray[np.int64],
-    depth: npt.NDArray[np.int64],
-    prefix: npt.NDArray[Any],
-    entries: npt.NDArray[np.int64],
-    set_starts: npt.NDArray[np.int64],
-    set_lines: npt.NDArray[np.int64],
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    wild_multiplier: int,
-    ties_to_wild: bool,
-    scatter_pays: npt.NDArray[np.int64],
-    total_bet: int,
-    trigger: int,
-    spins_table: npt.NDArray[np.int64],
-    revealed: bool,
-    reveal_values: npt.NDArray[np.int64],
-    reveal_cumulative: npt.NDArray[np.int64],
-    retrigger: int,
-    retrigger_spins: npt.NDArray[np.int64],
-    spins_per_symbol: int,
-    max_spins: int,
-    band_edges: npt.NDArray[np.int64],
+    game: tuple[Any, ...],
     stats: npt.NDArray[np.int64],
     float_stats: npt.NDArray[np.float64],
     record: bool,
@@ -433,21 +521,59 @@ def play_rounds(
     """Play ``n_rounds`` rounds at one coin per line on every payline, adding their statistics
     to ``stats`` / ``float_stats`` (the ``S_*`` / ``F_*`` slots).
 
-    ``line_pays[set]`` and ``scatter_pays[set]`` are the base (0) and free-spin (1) tables;
-    ``trigger`` 0 means the title has no free spins. With ``record`` each round's results go
-    to ``results[i]`` (the ``R_*`` fields) and its draws to ``log`` as (kind, bound, value)
-    rows ending at ``log_ends[i]``. A round that would overflow ``log`` is undone (the stream
-    put back to where the round began) and the call returns early. Returns the rounds played.
+    ``game`` is :meth:`KernelGame.kernel_args`: the stacked tables (:class:`StackedTables`,
+    base reel set 0 and free-spin reel set 1), the paylines, the scatter pays per reel set, the
+    total bet, the free-spin rules and the band edges in coins; ``trigger`` 0 means the title
+    has no free spins. With ``record`` each round's results go to ``results[i]`` (the ``R_*``
+    fields) and its draws to ``log`` as (kind, bound, value) rows ending at ``log_ends[i]``. A
+    round that would overflow ``log`` is undone (the stream put back to where the round began)
+    and the call returns early. Returns the rounds played.
     """
+    run = (rng, n_rounds, game, stats, float_stats, results, log, log_ends)
+    if record:  # two loops compiled: the one that only counts has none of the trace's branches
+        return _round_loop(True, run)
+    return _round_loop(False, run)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
+    """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record`` a
+    constant where it is inlined."""
+    rng, n_rounds, game, stats, float_stats, results, log, log_ends = run
+    (
+        windows,
+        shown_counts,
+        lengths,
+        depth,
+        prefix,
+        entries,
+        open_lines,
+        open_states,
+        trans,
+        last_pays,
+        paylines,
+        scatter_pays,
+        total_bet,
+        trigger,
+        spins_table,
+        revealed,
+        reveal_values,
+        reveal_cumulative,
+        retrigger,
+        retrigger_spins,
+        spins_per_symbol,
+        max_spins,
+        band_edges,
+    ) = game
     reels = windows.shape[1]
-    base_pays = line_pays[0]  # sliced once: a view made per line would be reference-counted
-    free_pays = line_pays[1]
+    last = reels - 1
     last_pay = scatter_pays.shape[1] - 1
     top_band = band_edges.shape[0] - 1
+    hit_triggers = trigger if trigger > 0 else 1 << 62  # a base spin's trigger counts as a hit
     total_weight = reveal_cumulative[reveal_cumulative.shape[0] - 1]
     stops = np.zeros(reels, dtype=np.int64)
-    cells = np.zeros(reels, dtype=np.int8)
-    saved = np.zeros(rng.shape[0], dtype=np.uint64)
+    stream = load_stream(rng)  # held as values while the rounds draw, written back at the end
+    saved = stream
     bands = np.zeros(band_edges.shape[0], dtype=np.int64)
     total = base_line_sum = base_scatter_sum = free_sum = 0
     base_hits = round_hits = triggers = free_spins_sum = retriggers = capped = 0
@@ -457,7 +583,7 @@ def play_rounds(
     played_rounds = 0
     for i in range(n_rounds):
         if record:
-            saved[:] = rng
+            saved = stream
             round_start = log_at
         reel_set = 0  # the base spin, then the free spins
         base_line = base_scatter = base_triggers = awarded = 0
@@ -470,7 +596,8 @@ def play_rounds(
                 break
             for reel in range(reels):
                 bound = lengths[reel_set, reel]
-                stops[reel] = bounded(rng, bound)
+                stream, stop = stream_bounded(stream, bound)
+                stops[reel] = stop
                 if record:
                     log[log_at, 0] = DRAW_REEL_STOP
                     log[log_at, 1] = bound
@@ -480,22 +607,18 @@ def play_rounds(
             for reel in range(depth[reel_set]):
                 index = index * lengths[reel_set, reel] + stops[reel]
             entry = entries[reel_set, prefix[reel_set, index]]
-            line_pay = int(entry >> PAY_SHIFT)
-            open_set = entry & SET_MASK
-            if open_set != EMPTY_SET:  # most screens: every payline decided
-                for j in range(set_starts[reel_set, open_set], set_starts[reel_set, open_set + 1]):
-                    line = set_lines[reel_set, j]
-                    for reel in range(reels):
-                        cells[reel] = windows[reel_set, reel, stops[reel], paylines[line, reel]]
-                    if reel_set == 0:
-                        award = line_award(
-                            cells, base_pays, wild, substitutable, wild_multiplier, ties_to_wild
-                        )
-                    else:
-                        award = line_award(
-                            cells, free_pays, wild, substitutable, wild_multiplier, ties_to_wild
-                        )
-                    line_pay += award[2]
+            line_pay = entry[E_PAY]
+            # the paylines the prefix leaves open: the line automaton reads their other cells
+            for j in range(entry[E_OPEN], entry[E_END]):
+                line = open_lines[reel_set, j]
+                state = open_states[reel_set, j]
+                for reel in range(depth[reel_set], last):
+                    state = trans[
+                        reel_set, state, windows[reel_set, reel, stops[reel], paylines[line, reel]]
+                    ]
+                line_pay += last_pays[
+                    reel_set, state, windows[reel_set, last, stops[last], paylines[line, last]]
+                ]
             packed = 0
             for reel in range(reels):
                 packed += shown_counts[reel_set, reel, stops[reel]]
@@ -516,7 +639,7 @@ def play_rounds(
                             break
                         revealed_sum = 0
                         for _ in range(shown):
-                            value = bounded(rng, total_weight)
+                            stream, value = stream_bounded(stream, total_weight)
                             if record:
                                 log[log_at, 0] = DRAW_REVEAL
                                 log[log_at, 1] = total_weight
@@ -545,7 +668,7 @@ def play_rounds(
             if remaining <= 0:
                 break
         if overflow:  # undo the round: its draws are made again by the next call
-            rng[:] = saved
+            stream = saved
             log_at = round_start
             break
 
@@ -567,20 +690,17 @@ def play_rounds(
         total += win
         base_line_sum += base_line
         base_scatter_sum += base_scatter
+        # counted without branches: whether a round wins is as likely as not, and a branch the
+        # processor mispredicts waits for the screen's tables (adding 0.0 changes no sum)
         base_win_sq += float(base_win) * float(base_win)
-        if base_win > 0 or (trigger > 0 and base_triggers >= trigger):
-            base_hits += 1
-        if win > 0:
-            round_hits += 1
-            band = 1
-            while band < top_band and win > band_edges[band]:
-                band += 1
-            bands[band] += 1
-            win_sq += float(win) * float(win)
-            if win > max_win:
-                max_win = win
-        else:
-            bands[0] += 1
+        base_hits += (base_win > 0) | (base_triggers >= hit_triggers)
+        round_hits += win > 0
+        band = 0  # the number of band edges the win passes (edge 0 is 0: no win, band 0)
+        for b in range(top_band):
+            band += win > band_edges[b]
+        bands[band] += 1
+        win_sq += float(win) * float(win)
+        max_win = max(max_win, win)
         if played > 0:
             triggers += 1
             free_sum += free_win
@@ -589,6 +709,7 @@ def play_rounds(
                 max_free_spins = played
             if max_spins > 0 and awarded >= max_spins:
                 capped += 1
+    store_stream(stream, rng)
     stats[S_ROUNDS] += played_rounds
     stats[S_WIN] += total
     stats[S_BASE_LINE] += base_line_sum
@@ -621,7 +742,6 @@ class KernelGame:
     model: GameModel
     variant_id: str
     tables: StackedTables
-    line_pays: npt.NDArray[np.int64]  # [set, symbol, count]
     scatter_pays: npt.NDArray[np.int64]  # [set, count]
     total_bet: int
     trigger: int  # 0: no free spins
@@ -669,7 +789,6 @@ class KernelGame:
             model=model,
             variant_id=variant.id,
             tables=StackedTables.stack(base, free_tables),
-            line_pays=np.stack([model.line_pays, rules.free_line_pays]).astype(np.int64),
             scatter_pays=scatter_pays,
             total_bet=model.line_count,
             trigger=free.trigger if free is not None else 0,
@@ -684,36 +803,21 @@ class KernelGame:
             max_spins=free.max_spins if free is not None else 0,
         )
 
-    def play(
-        self,
-        rng: npt.NDArray[np.uint64],
-        rounds: int,
-        stats: npt.NDArray[np.int64],
-        float_stats: npt.NDArray[np.float64],
-        record: bool,
-        results: npt.NDArray[np.int64],
-        log: npt.NDArray[np.int64],
-        ends: npt.NDArray[np.int64],
-    ) -> int:
-        """:func:`play_rounds` on this game's tables."""
-        m, t = self.model, self.tables
-        played: int = play_rounds(
-            rng,
-            rounds,
+    def kernel_args(self) -> tuple[Any, ...]:
+        """The game as :func:`play_rounds` reads it (in the order it unpacks it)."""
+        t = self.tables
+        return (
             t.windows,
             t.shown_counts,
             t.lengths,
             t.depth,
             t.prefix,
             t.entries,
-            t.set_starts,
-            t.set_lines,
-            m.paylines,
-            self.line_pays,
-            m.wild,
-            m.substitutable,
-            m.wild_multiplier,
-            m.ties_to_wild,
+            t.open_lines,
+            t.open_states,
+            t.trans,
+            t.last_pays,
+            self.model.paylines,
             self.scatter_pays,
             self.total_bet,
             self.trigger,
@@ -726,12 +830,22 @@ class KernelGame:
             self.spins_per_symbol,
             self.max_spins,
             band_edges_in_coins(self.total_bet),
-            stats,
-            float_stats,
-            record,
-            results,
-            log,
-            ends,
+        )
+
+    def play(
+        self,
+        rng: npt.NDArray[np.uint64],
+        rounds: int,
+        stats: npt.NDArray[np.int64],
+        float_stats: npt.NDArray[np.float64],
+        record: bool,
+        results: npt.NDArray[np.int64],
+        log: npt.NDArray[np.int64],
+        ends: npt.NDArray[np.int64],
+    ) -> int:
+        """:func:`play_rounds` on this game's tables."""
+        played: int = play_rounds(
+            rng, rounds, self.kernel_args(), stats, float_stats, record, results, log, ends
         )
         return played
 
