@@ -84,9 +84,12 @@ def load_stream(state: npt.NDArray[np.uint64]) -> Stream:
 
 @njit(cache=True, nogil=True, inline="always")
 def store_stream(stream: Stream, state: npt.NDArray[np.uint64]) -> None:
-    """Write ``stream`` back into the packed state (its next draw is the stream's next)."""
-    for word in range(6):
-        state[word] = stream[word]
+    """Write ``stream`` back into the packed state (its next draw is the stream's next); the
+    increment never changes, so only the other four words are written."""
+    state[STATE_HI] = stream[STATE_HI]
+    state[STATE_LO] = stream[STATE_LO]
+    state[HAS_UINT32] = stream[HAS_UINT32]
+    state[UINTEGER] = stream[UINTEGER]
 
 
 @njit(cache=True, nogil=True, inline="always")
