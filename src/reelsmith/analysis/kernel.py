@@ -594,18 +594,20 @@ def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
             if record and log_at + reels > log.shape[0]:
                 overflow = True
                 break
+            index = 0  # the prefix's, in mixed radix
+            packed = 0  # the counted symbols' (scatter, trigger) word, summed over the reels
             for reel in range(reels):
                 bound = lengths[reel_set, reel]
                 stream, stop = stream_bounded(stream, bound)
                 stops[reel] = stop
+                if reel < depth[reel_set]:
+                    index = index * bound + stop
+                packed += shown_counts[reel_set, reel, stop]
                 if record:
                     log[log_at, 0] = DRAW_REEL_STOP
                     log[log_at, 1] = bound
-                    log[log_at, 2] = stops[reel]
+                    log[log_at, 2] = stop
                     log_at += 1
-            index = 0
-            for reel in range(depth[reel_set]):
-                index = index * lengths[reel_set, reel] + stops[reel]
             entry = entries[reel_set, prefix[reel_set, index]]
             line_pay = entry[E_PAY]
             # the paylines the prefix leaves open: the line automaton reads their other cells
@@ -619,9 +621,6 @@ def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
                 line_pay += last_pays[
                     reel_set, state, windows[reel_set, last, stops[last], paylines[line, last]]
                 ]
-            packed = 0
-            for reel in range(reels):
-                packed += shown_counts[reel_set, reel, stops[reel]]
             scattered = packed & COUNT_MASK
             shown = packed >> COUNT_BITS
             scatter_win = int(scatter_pays[reel_set, min(scattered, last_pay)]) * total_bet

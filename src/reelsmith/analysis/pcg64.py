@@ -133,7 +133,7 @@ def stream_bounded(stream: Stream, bound: int) -> tuple[Stream, int]:
             stream, value = stream_uint32(stream)
             m = value * n
             leftover = m & _M32
-    return stream, int(m >> _S32)
+    return stream, int(np.int64(m >> _S32))  # int64 like the 0 above, not a float64 union
 
 
 @njit(cache=True, nogil=True)
