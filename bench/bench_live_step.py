@@ -46,6 +46,11 @@ class Steps:
         self.draws[kind].append(draws)
 
 
+def draws_of(title: Title, round_: Any) -> tuple[Draw, ...]:
+    """The draws a round has made so far, read from its record (outside the timed steps)."""
+    return tuple(Draw.from_json(d) for d in title.record(round_)["draws"])
+
+
 def play(title: Title, rounds: int, seed: int, steps: Steps | None) -> None:
     """Play ``rounds`` rounds, timing each step into ``steps`` (None: untimed)."""
     market = load_markets()["default"]
@@ -59,15 +64,15 @@ def play(title: Title, rounds: int, seed: int, steps: Steps | None) -> None:
         round_ = title.start(market, bet, state, rng)
         spent = clock() - began
         if steps is not None:
-            steps.add("start", spent, round_.draws)
+            steps.add("start", spent, draws_of(title, round_))
         while offered := title.actions(round_):
             action = pick.choice(offered)
-            known = len(round_.draws)
+            known = len(draws_of(title, round_)) if steps is not None else 0
             began = clock()
             round_ = title.act(round_, action, rng)
             spent = clock() - began
             if steps is not None:
-                steps.add(action.split()[0], spent, round_.draws[known:])
+                steps.add(action.split()[0], spent, draws_of(title, round_)[known:])
         kept = title.kept_state(round_)
         if kept is not None:
             state = title.load_state(kept[1])

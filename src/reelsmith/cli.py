@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -219,12 +220,18 @@ def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator
 def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
     from reelsmith.engine.errors import RuleError
     from reelsmith.games.sultan_spins import rules as sultan
+    from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT
 
     rules = sultan.sultan_rules(loaded)
-    try:
-        amount = rules.ladder.validate(rules.ladder.default if bet is None else bet)
+    sizes = [n * PLAY_STAKE_UNIT for n in rules.bets.levels]
+    try:  # the bet as an amount of play money, priced as the terminal prices it
+        amount = rules.bets.default * PLAY_STAKE_UNIT if bet is None else parse_decimal(bet, "bet")
+        if amount not in sizes:
+            listed = ", ".join(str(a) for a in sizes)
+            raise BetError(f"bet {bet} is not offered; the bets are {listed}")
     except BetError as exc:
         fail(str(exc))
+    bet_level = rules.bets.levels[sizes.index(amount)]
     if not 0 <= level <= rules.levels:
         fail(f"--level must be 0 (main game) or 1 to {rules.levels}, got {level}")
     multiplier = rules.multipliers[level - 1] if level else 1
@@ -234,9 +241,15 @@ def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-unty
 
     def evaluate_one(g):  # type: ignore[no-untyped-def]
         try:
-            return sultan.evaluate_grid(loaded, g, amount, level)
+            result = sultan.evaluate_grid(loaded, g, bet_level, level)
         except RuleError as exc:
             fail(str(exc))
+        stake = Fraction(str(result["total_stake"]))
+        return {
+            **result,
+            "bet": str(sizes[rules.bets.levels.index(bet_level)]),
+            "total_amount": f"{stake.numerator * PLAY_STAKE_UNIT / stake.denominator:.2f}",
+        }
 
     return _Evaluator(sultan.check_screen, evaluate_one, describe)
 

@@ -128,9 +128,7 @@ def test_free_spins_chain_agrees_with_simulation(sultan_model):
     multipliers = np.empty(n)
     for i in range(n):
         start_state = dataclasses.replace(state, meter=0)
-        round_ = sultan.start_round(
-            sultan_model, "1.00", start_state, PrefixedSource(trigger, source)
-        )
+        round_ = sultan.start_round(sultan_model, 5, start_state, PrefixedSource(trigger, source))
         round_ = sultan.finish(sultan_model, round_, source)
         state = round_.state
         spins[i] = len(round_.free_spins)

@@ -46,7 +46,7 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationa
             Draw(names[kind], int(bound), int(value)) for kind, bound, value in log
         )
         live = rules.finish(
-            model, rules.start_round(model, "1.00", state, source, variant=variant_id), source
+            model, rules.start_round(model, 5, state, source, variant=variant_id), source
         )
         assert live.phase is rules.Phase.COMPLETE and source.remaining == 0
         observed = (
@@ -106,7 +106,7 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     assert (results[:, k.R_TRIGGERS : k.R_TRIGGERS + 5] < caps).all()
     drawn = [(kind, bound) for log in logs for kind, bound, _ in log if kind >= k.DRAW_TRIGGER]
     assert drawn and all(bound == spans[kind - k.DRAW_TRIGGER] for kind, bound in drawn)
-    live = rules.start_round(sultan_model, "1.00", None, SeededSource(8))
+    live = rules.start_round(sultan_model, 5, None, SeededSource(8))
     assert [d.bound for d in live.draws[:5]] == spans
 
     q = [sultan_spin.jackpot_hit_probability(j) for j in jackpots]

@@ -12,11 +12,16 @@ state the player carries on (``Title.kept_state``).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import random
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import reelsmith.store
 from reelsmith.rng import RandomSource
 from reelsmith.server.markets import Market
 from reelsmith.server.service import json_text
@@ -54,6 +59,31 @@ def play(
     while offered := title.actions(steps[-1]):
         steps.append(title.act(steps[-1], choose(offered), rng))
     return steps
+
+
+@cache
+def _migration(name: str) -> ModuleType:
+    path = Path(reelsmith.store.__file__).parent / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"migration_{name}", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def migrated_state_key(key: str) -> str:
+    """A carried state's key as the store holds it after every migration: fixtures recorded
+    when Sultan Spins' states were keyed by the bet's amount read as migration 0005 moved
+    them (by the migration's own mapping), so they are compared with what a round keeps now."""
+    return str(_migration("0005_sultan_state_by_bet_level").state_key_after(key))
+
+
+def migrated_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A stored outcome with its kept state's key as the store holds it today."""
+    kept = outcome.get("kept_state")
+    if kept is None:
+        return outcome
+    return {**outcome, "kept_state": [migrated_state_key(kept[0]), kept[1]]}
 
 
 def record_of(title: Title, round_: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import pytest
 
 from reelsmith.engine.errors import RuleError
 from reelsmith.rng import Draw, ReplayError, ReplaySource
-from tests.contract.rounds import outcome_of, record_of
+from tests.contract.rounds import migrated_outcome, outcome_of, record_of
 from tests.contract.titles import adapter, contract_titles, market_for, server_title
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -47,7 +47,12 @@ def earlier_versions(game_id: str) -> list[str]:
 
 
 def recorded(game_id: str, earlier: str = "") -> list[dict[str, Any]]:
-    return copy.deepcopy(fixture_file(game_id, earlier)["rounds"])
+    """The recorded rounds, their kept states' keys as the store holds them after its
+    migrations (Sultan Spins' amount keys became bet levels)."""
+    rounds = copy.deepcopy(fixture_file(game_id, earlier)["rounds"])
+    for entry in rounds:
+        entry["outcome"] = migrated_outcome(entry["outcome"])
+    return rounds
 
 
 CASES = [(g, i, entry["name"]) for g in contract_titles() for i, entry in enumerate(recorded(g))]

@@ -22,6 +22,7 @@ from sqlalchemy import insert, update
 
 from reelsmith.server.service import json_text
 from reelsmith.store.tables import game_states, players, rounds
+from tests.contract.rounds import migrated_state_key
 from tests.contract.titles import contract_titles, market_for, server_title
 from tests.server.conftest import Api, build
 
@@ -48,11 +49,15 @@ def versions(game_id: str) -> list[str]:
 def stored(game_id: str, earlier: str | None = None) -> list[dict[str, Any]]:
     """The rows of one file, or (``earlier`` None) of every file, the current ones first."""
     chosen = versions(game_id) if earlier is None else [earlier]
-    return [
+    rows = [
         {**row, "name": f"{v} {row['name']}".strip()}
         for v in chosen
         for row in copy.deepcopy(server_file(game_id, v)["rows"])
     ]
+    for row in rows:  # the carried states as the store holds them after its migrations
+        for state in row["game_states"]:
+            state["bet_key"] = migrated_state_key(state["bet_key"])
+    return rows
 
 
 CASES = [(g, i, e["name"]) for g in contract_titles() for i, e in enumerate(stored(g))]

@@ -115,7 +115,7 @@ class SultanAdapter:
 
     def bets(self, market: Market) -> list[dict[str, Any]]:
         ladder = market.game(self.game_id).bets
-        candidates = [{"bet": f"{amount:.2f}"} for amount in ladder]
+        candidates = [{"bet": str(amount)} for amount in ladder]
         return _accepted(server_title(self.game_id), market, candidates)
 
     def kernel_rounds(
@@ -165,7 +165,8 @@ class SultanAdapter:
     ) -> tuple[Summary, Any]:
         from reelsmith.games.sultan_spins import rules
 
-        live = rules.start_round(model, "1.00", state, source, variant=variant_id)
+        level = rules.sultan_rules(model).bets.default
+        live = rules.start_round(model, level, state, source, variant=variant_id)
         live = rules.finish(model, live, source)
         assert live.phase is rules.Phase.COMPLETE, live.phase
         pot_names = [j.name for j in rules.sultan_rules(model).jackpots]

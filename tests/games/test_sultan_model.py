@@ -5,7 +5,7 @@ Seed: shared/seeds/sultan-spins.txt.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -42,13 +42,46 @@ def test_paytable_pays_every_regular_symbol(sultan_model):
             assert not row.any()
 
 
-def test_every_win_is_whole_cents(sultan_model):
-    """Each ladder bet x every line pay / 40 is a whole number of cents."""
+def test_bets_are_levels_of_stake_units(sultan_model):
+    """The model's bets are whole stake units, no money: the ladder the title was specified
+    with (0.20 to 100.00) is these levels at 0.20 a stake unit."""
+    bets = sultan_rules(sultan_model).bets
+    assert bets.levels == (1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30, 40, 50, 100, 250, 500)
+    assert bets.default == 5
+
+
+def test_wins_are_exact_fractions_of_the_bet(sultan_model):
+    """Each line pay at each level is ``pay x level / 40`` stake units, exactly (a fraction:
+    nothing is rounded in the rules)."""
     rules = sultan_rules(sultan_model)
-    for bet in rules.ladder.sizes:
+    for level in rules.bets.levels:
         for pay in {int(p) for p in sultan_model.line_pays.flatten() if p}:
-            amount = rules.coins_to_amount(pay, bet)
-            assert amount == Decimal(pay) * bet / 40
+            stake = rules.stake_units(pay, level)
+            assert isinstance(stake, Fraction) and stake * 40 == pay * level
+
+
+def test_the_rules_hold_no_money():
+    """Money at the edge: Sultan Spins' rules, state and the bet levels import no decimal
+    arithmetic (amounts of money are the server's)."""
+    import ast
+    import inspect
+
+    from reelsmith.engine import bet_ladder
+    from reelsmith.games.sultan_spins import rules, state
+
+    for module in (rules, state, bet_ladder):
+        tree = ast.parse(inspect.getsource(module))
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        } | {
+            (node.module or "").split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+        }
+        assert "decimal" not in imported, module.__name__
 
 
 def test_jackpot_caps_are_the_seed_values(sultan_model):
@@ -85,40 +118,47 @@ def test_strips_show_at_most_one_gem_and_one_bonus_per_reel(sultan_model):
 
 class TestBetLowering:
     """Seed: 'If your balance decreases so it becomes lower than the selected bet size, the bet
-    size will automatically be lowered to the highest applicable bet size.'"""
+    size will automatically be lowered to the highest applicable bet size.' (amounts in minor
+    units, as the server lowers them)"""
 
-    allowed = tuple(Decimal(x) for x in ("0.20", "0.40", "1.00", "2.00", "5.00"))
+    allowed = (20, 40, 100, 200, 500)
 
     def test_exactly_enough_keeps_the_bet(self):
-        assert lower_bet(self.allowed, Decimal("2.00"), Decimal("2.00")) == Decimal("2.00")
+        assert lower_bet(self.allowed, 200, 200) == 200
 
     def test_one_cent_short_lowers_to_the_next_bet(self):
-        assert lower_bet(self.allowed, Decimal("1.99"), Decimal("2.00")) == Decimal("1.00")
+        assert lower_bet(self.allowed, 199, 200) == 100
 
     def test_lowers_to_the_highest_covered(self):
-        assert lower_bet(self.allowed, Decimal("4.99"), Decimal("5.00")) == Decimal("2.00")
-        assert lower_bet(self.allowed, Decimal("0.39"), Decimal("5.00")) == Decimal("0.20")
+        assert lower_bet(self.allowed, 499, 500) == 200
+        assert lower_bet(self.allowed, 39, 500) == 20
 
     def test_below_the_lowest_bet(self):
-        assert lower_bet(self.allowed, Decimal("0.19"), Decimal("2.00")) is None
-        assert lower_bet(self.allowed, Decimal("0.00"), Decimal("0.20")) is None
+        assert lower_bet(self.allowed, 19, 200) is None
+        assert lower_bet(self.allowed, 0, 20) is None
 
     def test_a_market_ladder_is_respected(self):
-        market = [Decimal("1.00"), Decimal("5.00")]
-        assert lower_bet(market, Decimal("4.00"), Decimal("5.00")) == Decimal("1.00")
+        assert lower_bet([100, 500], 400, 500) == 100
 
 
 @pytest.mark.parametrize(
-    ("amount", "message"),
-    [("0.30", "bet 0.30 is not offered"), ("-1", "bet -1 is not offered"), ("x", "not a number")],
+    ("level", "message"),
+    [
+        (7, "bet level 7 is not offered"),
+        (0, "not a whole number of stake units above 0"),
+        (-5, "not a whole number of stake units above 0"),
+        ("5", "not a whole number of stake units"),
+        (True, "not a whole number of stake units"),
+        (5.0, "not a whole number of stake units"),
+    ],
 )
-def test_bets_off_the_ladder_are_refused(sultan_model, amount, message):
+def test_bets_off_the_levels_are_refused(sultan_model, level, message):
     with pytest.raises(BetError, match=message):
-        sultan_rules(sultan_model).ladder.validate(amount)
+        sultan_rules(sultan_model).bets.validate(level)
 
 
-def test_market_subset_of_the_ladder(sultan_model):
-    ladder = sultan_rules(sultan_model).ladder
-    with pytest.raises(BetError, match=r"the bets are 1\.00, 2\.00"):
-        ladder.validate("0.40", [Decimal("1.00"), Decimal("2.00")])
-    assert ladder.validate("1", [Decimal("1.00")]) == Decimal("1.00")
+def test_market_subset_of_the_levels(sultan_model):
+    bets = sultan_rules(sultan_model).bets
+    with pytest.raises(BetError, match=r"the levels are 5, 10"):
+        bets.validate(2, [5, 10])
+    assert bets.validate(5, [5]) == 5

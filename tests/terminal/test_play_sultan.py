@@ -8,7 +8,7 @@ from rich.console import Console
 
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.rng import SeededSource
-from reelsmith.terminal.sultan_spins import SultanTerminal
+from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT, SultanTerminal
 
 
 def reader(commands):
@@ -34,12 +34,13 @@ def test_balance_adds_up_and_state_is_kept_per_bet(sultan_model):
     terminal.run()
     history = terminal.history
     assert len(history) == 300
-    assert terminal.balance == Decimal("400.00") - sum(r.bet for r in history) + sum(
-        r.paid_amount for r in history
-    )
-    for bet in (Decimal("0.40"), Decimal("1.00")):
-        last = [r for r in history if r.bet == bet][-1]
-        assert terminal.player.for_bet(bet) == last.state
+    # the engine's rounds are in stake units; the terminal prices one at 0.20
+    staked = sum(r.bet_level for r in history) * PLAY_STAKE_UNIT
+    paid = sum(r.paid_stake for r in history)
+    assert terminal.balance == Decimal("400.00") - staked + SultanTerminal.money(paid)
+    for level in (2, 5):  # bets 0.40 and 1.00
+        last = [r for r in history if r.bet_level == level][-1]
+        assert terminal.player.for_bet(level) == last.state
     assert any(r.free_spins for r in history)
     text = console.export_text()
     assert "Jackpots at bet 0.40" in text and "Jackpots at bet 1.00" in text
@@ -52,7 +53,7 @@ def test_bet_is_lowered_when_the_balance_falls_short(sultan_model):
         sultan_model, console, SeededSource(2), Decimal("1.50"), reader(["b 2.00", "s"])
     )
     terminal.run()
-    assert terminal.history[0].bet == Decimal("1.20")
+    assert terminal.history[0].bet_level == 6  # 1.20
     assert "Bet lowered to 1.20" in console.export_text()
 
 

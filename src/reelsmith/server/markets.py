@@ -1,9 +1,18 @@
 """Market profiles: currency and formatting, allowed bets and max stake, autoplay and what it
 must stop on, turbo, gamble, minimum round duration, reality checks, RTP variant, the client's
-win tiers — one TOML file per market in ``markets/``."""
+win tiers — one TOML file per market in ``markets/``.
+
+A title bet in bet levels (its model's ``[bet] levels``: whole stake units, the bet spread over
+its paylines) is priced here: the market names the value of one stake unit in its currency
+(``stake_unit``) and the levels it offers (``levels``). The loader refuses a pricing under which
+a win could be a fraction of the currency's minor unit, naming the game and the level: every
+line win is a multiple of the smallest line pay, so a level is exact when
+``smallest pay x level x stake unit / paylines`` is a whole number of minor units.
+"""
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -59,8 +68,22 @@ class GameRules:
 
     variant: str
     coin_sizes: tuple[Decimal, ...] = ()  # coin-bet titles
-    bets: tuple[Decimal, ...] = ()  # bet-ladder titles
+    # bet-level titles: the value of one stake unit, the levels offered and the default one
+    stake_unit: Decimal | None = None
+    levels: tuple[int, ...] = ()
+    default_level: int | None = None
     gamble_limit: Decimal | None = None
+
+    @property
+    def bets(self) -> tuple[Decimal, ...]:
+        """The bets of a bet-level title as amounts: each level offered times the stake unit."""
+        unit = self.stake_unit
+        return () if unit is None else tuple(level * unit for level in self.levels)
+
+    @property
+    def default_bet(self) -> Decimal | None:
+        unit, level = self.stake_unit, self.default_level
+        return None if unit is None or level is None else level * unit
 
 
 @dataclass(frozen=True)
@@ -100,6 +123,10 @@ class Market:
             "formatted": self.currency.format(minor, self.locale),
         }
 
+    def _amount(self, amount: Decimal) -> str:
+        """An exact amount written with the currency's decimals ("1.00", "2000")."""
+        return str(self.currency.to_decimal(self.currency.to_minor(amount)))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -126,7 +153,14 @@ class Market:
                 game: {
                     "variant": rules.variant,
                     "coin_sizes": [str(s) for s in rules.coin_sizes],
-                    "bets": [str(b) for b in rules.bets],
+                    "bets": [
+                        str(self.currency.to_decimal(self.currency.to_minor(b))) for b in rules.bets
+                    ],
+                    "levels": list(rules.levels),
+                    "stake_unit": None if rules.stake_unit is None else str(rules.stake_unit),
+                    "default_bet": None
+                    if rules.default_bet is None
+                    else self._amount(rules.default_bet),
                     "gamble_limit": None if rules.gamble_limit is None else str(rules.gamble_limit),
                 }
                 for game, rules in self.games.items()
@@ -141,6 +175,58 @@ def _decimals(values: Any, where: str) -> tuple[Decimal, ...]:
         return tuple(Decimal(str(v)) for v in values)
     except ArithmeticError:
         raise MarketError(f"{where} has an amount that is not a number") from None
+
+
+def _levels(values: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(values, list) or not values:
+        raise MarketError(f"{where} must be a non-empty list of bet levels (whole stake units)")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise MarketError(f"{where}: {value!r} is not a bet level (a whole number above 0)")
+    if values != sorted(set(values)):
+        raise MarketError(f"{where} must list the levels in ascending order, each once")
+    return tuple(values)
+
+
+def _level_pricing(
+    table: dict[str, Any], model: GameModel, currency: Currency, at: str
+) -> dict[str, Any]:
+    """A bet-level title's pricing: the stake unit, the levels offered and the default level,
+    each checked against the model and exact in ``currency`` (see the module's docstring)."""
+    if "bets" in table or "coin_sizes" in table:
+        raise MarketError(
+            f"{at}: {model.id} is bet in bet levels; price them with stake_unit (one stake "
+            "unit in the market's currency) and levels (the levels offered), not bets"
+        )
+    if "stake_unit" not in table or "levels" not in table:
+        raise MarketError(f"{at}: {model.id} needs stake_unit and levels")
+    unit = _decimals([table["stake_unit"]], f"{at}.stake_unit")[0]
+    unit_minor = currency.to_minor(unit)
+    if unit_minor <= 0:
+        raise MarketError(f"{at}.stake_unit must be above 0, not {unit}")
+    levels = _levels(table["levels"], f"{at}.levels")
+    known = tuple(model.bet["levels"])
+    pays = [int(p) for p in model.line_pays.flatten() if p]
+    smallest, lines = math.gcd(*pays), model.line_count
+    for level in levels:
+        if level not in known:
+            raise MarketError(
+                f"{at}: {model.id} has no bet level {level}; its levels are "
+                f"{', '.join(str(n) for n in known)}"
+            )
+        if smallest * level * unit_minor % lines:
+            raise MarketError(
+                f"{at}: {model.id} level {level} at a stake unit of {unit} {currency.code} "
+                f"could pay a fraction of a minor unit (a line win of {smallest} line bets is "
+                f"{smallest} x {level * unit} / {lines}); offer other levels or another "
+                "stake unit"
+            )
+    default = table.get("default_level")
+    if default is None:
+        default = model.bet["default"] if model.bet["default"] in levels else levels[0]
+    elif default not in levels:
+        raise MarketError(f"{at}.default_level {default!r} is not one of the levels offered")
+    return {"stake_unit": unit, "levels": levels, "default_level": default}
 
 
 def _flag(raw: dict[str, Any], key: str, where: str) -> bool:
@@ -194,17 +280,18 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
                     f"{at}: {game_id} has no variant {variant!r}; "
                     f"its variants are {', '.join(sorted(model.variants))}"
                 )
+            pricing = _level_pricing(table, model, currency, at) if "levels" in model.bet else {}
             rules = GameRules(
                 variant=variant,
                 coin_sizes=_decimals(table["coin_sizes"], f"{at}.coin_sizes")
                 if "coin_sizes" in table
                 else (),
-                bets=_decimals(table["bets"], f"{at}.bets") if "bets" in table else (),
                 gamble_limit=Decimal(str(table["gamble_limit"]))
                 if "gamble_limit" in table
                 else None,
+                **pricing,
             )
-            for amount in (*rules.coin_sizes, *rules.bets):
+            for amount in rules.coin_sizes:
                 currency.to_minor(amount)  # every amount fits the currency's minor unit
             games[game_id] = rules
         market = Market(

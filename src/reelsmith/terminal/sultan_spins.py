@@ -4,18 +4,22 @@ Shows the five pots for the current bet size, the collection meter, and in the f
 level, multiplier and spins left. The player's state per bet size lives in this session (the
 server keeps it per player). The bet is lowered automatically when the balance no longer
 covers it.
+
+The engine counts bets in bet levels (stake units); this play-money table prices a stake unit
+at :data:`PLAY_STAKE_UNIT`, as the default market does, and shows bets and wins as amounts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 
 from rich.console import Console
 from rich.table import Table
 
 from reelsmith.engine.bet_ladder import lower_bet
-from reelsmith.engine.bets import BetError
+from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.model import GameModel
 from reelsmith.games.sultan_spins import rules as sultan
 from reelsmith.games.sultan_spins.state import BetState, PlayerState
@@ -33,6 +37,8 @@ STYLES = {
     "gem": "bold blue",
 }
 POT_STYLES = ("cyan", "blue", "green", "magenta", "red")
+#: What one stake unit is worth in play money here (as in the default market).
+PLAY_STAKE_UNIT = Decimal("0.20")
 HELP = "[bold]s[/] spin   [bold]b X[/] bet size   [bold]r[/] rules   [bold]q[/] quit"
 
 
@@ -51,13 +57,24 @@ class SultanTerminal(TerminalGame):
         super().__init__(model, console, balance, read, variant)
         self.rules = sultan.sultan_rules(model)
         self.rng = rng
-        self.bet = self.rules.ladder.default
+        self.bet = self.rules.bets.default * PLAY_STAKE_UNIT
         self.player = PlayerState()
         self.names = {s.id: s.name for s in model.symbols}
         self.history: list[sultan.SultanRound] = []
 
+    @staticmethod
+    def level(bet: Decimal) -> int:
+        return int(bet / PLAY_STAKE_UNIT)
+
+    @staticmethod
+    def money(stake: Fraction | int) -> Decimal:
+        """Stake units as play money: exact, since a line win is a whole cent at 0.20."""
+        stake = Fraction(stake)
+        return Decimal(stake.numerator) * PLAY_STAKE_UNIT / stake.denominator
+
     def amount(self, coins: int, bet: Decimal | None = None) -> str:
-        return f"{self.rules.coins_to_amount(coins, bet or self.bet):,.2f}"
+        stake = self.rules.stake_units(coins, self.level(bet or self.bet))
+        return f"{self.money(stake):,.2f}"
 
     def pots_table(self, state: BetState | None) -> Table:
         table = Table(title=f"Jackpots at bet {self.bet}", title_justify="left")
@@ -73,7 +90,7 @@ class SultanTerminal(TerminalGame):
         return "●" * filled + "○" * (self.rules.spots - filled)
 
     def status(self) -> None:
-        state = self.player.for_bet(self.bet)
+        state = self.player.for_bet(self.level(self.bet))
         self.console.print(
             f"\n[bold]{self.model.name}[/]  balance [bold]{self.balance:,.2f}[/]   "
             f"bet [bold]{self.bet}[/]   collection meter {self.meter(state)}"
@@ -91,18 +108,18 @@ class SultanTerminal(TerminalGame):
             }.get(gem.reveal, self.names.get(gem.reveal, gem.reveal))
             self.console.print(
                 f"  gem on reel {gem.reel + 1}: {pot.name} pot up to "
-                f"{Decimal(gem.pot_after) * round_.bet:,.2f}; it reveals {what}"
+                f"{self.money(gem.pot_after * round_.bet_level):,.2f}; it reveals {what}"
             )
             if gem.jackpot_bets:
                 self.console.print(
                     f"  [bold]Jackpot spin: the {pot.name} jackpot pays "
-                    f"{Decimal(gem.jackpot_bets) * round_.bet:,.2f}![/]"
+                    f"{self.money(gem.jackpot_bets * round_.bet_level):,.2f}![/]"
                 )
         for win in spin.wins.line_wins:
             mult = f" x{spin.multiplier}" if spin.multiplier > 1 else ""
             self.console.print(
                 f"  payline {win.line}: {win.count} x {self.names[win.symbol]} pays "
-                f"{self.amount(win.coins * spin.multiplier, round_.bet)}{mult}"
+                f"{self.amount(win.coins * spin.multiplier)}{mult}"
             )
         if spin.bonus:
             self.console.print(
@@ -110,8 +127,10 @@ class SultanTerminal(TerminalGame):
             )
 
     def play_round(self) -> None:
-        allowed = self.rules.ladder.sizes
-        lowered = lower_bet(allowed, self.balance, self.bet)
+        allowed = [n * PLAY_STAKE_UNIT for n in self.rules.bets.levels]
+        cents = [int(a * 100) for a in allowed]
+        lowest = lower_bet(cents, int(self.balance * 100), int(self.bet * 100))
+        lowered = None if lowest is None else allowed[cents.index(lowest)]
         if lowered is None:
             self.console.print(
                 f"[red]Insufficient balance: {self.balance:,.2f} is below the lowest bet "
@@ -124,8 +143,9 @@ class SultanTerminal(TerminalGame):
             )
             self.bet = lowered
         self.balance -= self.bet
-        state = self.player.for_bet(self.bet)
-        round_ = sultan.start_round(self.model, self.bet, state, self.rng, variant=self.variant)
+        level = self.level(self.bet)
+        state = self.player.for_bet(level)
+        round_ = sultan.start_round(self.model, level, state, self.rng, variant=self.variant)
         if round_.spins:
             self.show_spin(round_.spins[0], round_, "Spin")
         self.current = round_
@@ -159,22 +179,24 @@ class SultanTerminal(TerminalGame):
         self.rounds_played += 1
         kept = round_.kept_state
         if kept is not None:
-            self.player = self.player.with_bet(round_.bet, kept)
+            self.player = self.player.with_bet(round_.bet_level, kept)
         if round_.phase is sultan.Phase.VOIDED:
-            self.balance += round_.refund_amount
+            refund = self.money(round_.refund_stake)
+            self.balance += refund
             self.console.print(
                 f"[red]Malfunction: the round is void ({round_.void_reason}). "
-                f"Your bet of {round_.refund_amount} is returned.[/]"
+                f"Your bet of {refund} is returned.[/]"
             )
             return
-        self.balance += round_.paid_amount
+        paid = self.money(round_.paid_stake)
+        self.balance += paid
         if round_.free_spins:
             self.console.print(
                 f"[bold green]Free spins over:[/] {len(round_.free_spins)} spins won "
-                f"{self.amount(round_.free_spins_win_coins, round_.bet)}"
+                f"{self.amount(round_.free_spins_win_coins)}"
             )
         if round_.paid_coins:
-            self.console.print(f"[bold]You win {round_.paid_amount:,.2f}[/]")
+            self.console.print(f"[bold]You win {paid:,.2f}[/]")
         else:
             self.console.print("  no win")
 
@@ -182,7 +204,12 @@ class SultanTerminal(TerminalGame):
         if verb not in ("b", "bet"):
             return False
         try:
-            self.bet = self.rules.ladder.validate(argument)
+            amount = parse_decimal(argument, "bet")
+            sizes = [n * PLAY_STAKE_UNIT for n in self.rules.bets.levels]
+            if amount not in sizes:
+                listed = ", ".join(str(a) for a in sizes)
+                raise BetError(f"bet {argument} is not offered; the bets are {listed}")
+            self.bet = sizes[sizes.index(amount)]
         except BetError as exc:
             self.console.print(f"[red]{exc}[/]")
         return True

@@ -29,7 +29,8 @@ def feature_rules(
     pot = {j.name: p(f"pots.{j.name}") for j in rules.jackpots}
     top = max(range(len(model.symbols)), key=lambda s: (int(model.line_pays[s, model.reels]), -s))
     if terms is None:
-        bets = [p.number(s, 2) for s in rules.ladder.sizes]
+        # no market: the model's bet levels, in stake units (each market prices a stake unit)
+        bets = [p.number(n, 0) for n in rules.bets.levels]
     else:
         bets = [terms.money(b) for b in terms.bets_minor]
     bets_text = [p("sultan.bets.sizes", sizes=", ".join(bets))]
@@ -137,8 +138,8 @@ def feature_rules(
         },
         "bets": {
             "text": bets_text,
-            "ladder": [str(s) for s in rules.ladder.sizes],
-            "default": str(rules.ladder.default),
+            "ladder": [str(n) for n in rules.bets.levels],
+            "default": str(rules.bets.default),
         },
         "play": play_rules(p, terms, "play.start_bet"),
     }

@@ -1,9 +1,17 @@
 """Sultan Spins: a round from the main-game spin through the free-spins ladder.
 
 Pure functions: each takes the model, the round so far and a random source, and returns the new
-round. The player's state for the bet size (pots, hidden trigger points, collection meter) comes
-in with the round and goes out with it (``round.state``). Every random number is recorded (reel
-stops, gem reveals, trigger points), so :func:`replay` re-runs a round exactly.
+round. The player's state for the bet level (pots, hidden trigger points, collection meter)
+comes in with the round and goes out with it (``round.state``). Every random number is recorded
+(reel stops, gem reveals, trigger points), so :func:`replay` re-runs a round exactly.
+
+Bets and settlement
+-------------------
+A bet is a bet level: a whole number of stake units (the model's ``[bet] levels``), spread
+over the 40 paylines, so a line win of ``c`` coins (line bets) is ``c x level / 40`` stake units
+and a pot of ``p`` bets is ``p x level``. The rules know no currency and round nothing: a
+round's win is exact, in coins and in stake units (:attr:`SultanRound.paid_stake`, a
+fraction); a market prices the stake unit and the server converts once.
 
 Local jackpots
 --------------
@@ -31,7 +39,7 @@ Free spins and the collection meter
 -----------------------------------
 3 or more bonus symbols in a main-game spin start the free spins at level 1. Levels 1-5 have
 7 spins each with multipliers 1x, 2x, 4x, 6x, 8x on line wins. The meter has 5 spots and
-belongs to the player per bet size:
+belongs to the player per bet level:
 
 * main game: a spin with exactly 2 bonus symbols fills one spot (a full meter stays full);
 * the free spins start with the meter as the player left it; a full meter unlocks level 2 at
@@ -46,17 +54,16 @@ belongs to the player per bet size:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from enum import StrEnum
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 import numpy as np
 
-from reelsmith.engine.bet_ladder import BetLadder
+from reelsmith.engine.bet_ladder import BetLevels
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.model import (
@@ -136,7 +143,7 @@ class GemReveal:
 class SultanRules:
     model: GameModel
     version: int  # the rules version (see RULES_VERSION)
-    ladder: BetLadder
+    bets: BetLevels  # the bet levels, in stake units
     jackpots: tuple[Jackpot, ...]
     trigger_count: int
     free_reel_set: str
@@ -175,9 +182,9 @@ class SultanRules:
         raw = variant.parameters["gem_reveal"]
         return GemReveal(tuple(raw["outcomes"]), tuple(raw["weights"]))
 
-    def coins_to_amount(self, coins: int, bet: Decimal) -> Decimal:
-        """Coins are line bets: ``coins x bet / lines``, exact to the cent by the ladder."""
-        return (Decimal(coins) * bet / self.lines).quantize(Decimal("0.01"))
+    def stake_units(self, coins: int, bet_level: int) -> Fraction:
+        """Coins are line bets: ``coins x bet level / lines`` stake units, exact."""
+        return Fraction(coins * bet_level, self.lines)
 
 
 def _check_variant(rules: SultanRules, variant: Variant) -> None:
@@ -236,7 +243,7 @@ def sultan_rules(model: GameModel, version: int = RULES_VERSION) -> SultanRules:
         rules = SultanRules(
             model=model,
             version=version,
-            ladder=BetLadder.from_model(model),
+            bets=BetLevels.from_model(model),
             jackpots=jackpots,
             trigger_count=int(free["trigger_count"]),
             free_reel_set=str(free["reel_set"]),
@@ -259,15 +266,6 @@ def sultan_rules(model: GameModel, version: int = RULES_VERSION) -> SultanRules:
             )
     if model.wild < 0:
         raise ModelError(f"{where}: needs the wild symbol")
-    pays = [int(p) for p in model.line_pays.flatten() if p]
-    unit = math.gcd(*pays)
-    for size in rules.ladder.sizes:
-        smallest = size * unit / model.line_count
-        if smallest != smallest.quantize(Decimal("0.01")):
-            raise ModelError(
-                f"{where}: bet {size} would pay fractions of a cent "
-                f"(smallest win {smallest}); use multiples of {model.line_count / unit / 100:.2f}"
-            )
     variants = (
         model.variants.values()
         if version == RULES_VERSION
@@ -291,7 +289,7 @@ def draw_trigger(jackpot: Jackpot, rng: RandomSource) -> int:
 
 
 def new_bet_state(model: GameModel, rng: RandomSource, version: int = RULES_VERSION) -> BetState:
-    """The state of a bet size never played: pots at their seeds, fresh trigger points."""
+    """The state of a bet level never played: pots at their seeds, fresh trigger points."""
     rules = sultan_rules(model, version)
     return BetState(
         pots=tuple(j.seed for j in rules.jackpots),
@@ -411,11 +409,11 @@ class SultanRound:
     """Everything about one round; immutable, each action returns a new one."""
 
     variant: str
-    bet: Decimal
+    bet_level: int  # the bet, in stake units
     lines: int
     phase: Phase
-    state_before: BetState | None  # None: the bet size was never played
-    state: BetState  # the player's state for this bet size as the round leaves it
+    state_before: BetState | None  # None: the bet level was never played
+    state: BetState  # the player's state for this bet level as the round leaves it
     spins: tuple[SultanSpin, ...] = ()
     level: int = 0
     unlocked: int = 0
@@ -427,8 +425,8 @@ class SultanRound:
 
     @property
     def kept_state(self) -> BetState | None:
-        """The state the player keeps for this bet size: a voided round leaves it as it was
-        (``None`` if the bet size had never been played)."""
+        """The state the player keeps for this bet level: a voided round leaves it as it was
+        (``None`` if the bet level had never been played)."""
         return self.state_before if self.phase is Phase.VOIDED else self.state
 
     @property
@@ -464,22 +462,25 @@ class SultanRound:
         return self.win_coins if self.phase is Phase.COMPLETE else 0
 
     @property
-    def paid_amount(self) -> Decimal:
-        return (Decimal(self.paid_coins) * self.bet / self.lines).quantize(Decimal("0.01"))
+    def paid_stake(self) -> Fraction:
+        """What the round pays, in stake units (exact: line wins are fractions of the bet)."""
+        return Fraction(self.paid_coins * self.bet_level, self.lines)
 
     @property
-    def refund_amount(self) -> Decimal:
-        return self.bet if self.phase is Phase.VOIDED else Decimal("0.00")
+    def refund_stake(self) -> int:
+        """What a voided round returns, in stake units: the bet."""
+        return self.bet_level if self.phase is Phase.VOIDED else 0
 
     @property
     def multiplier(self) -> int:
         return self.spins[-1].multiplier if self.spins else 1
 
     def to_json(self) -> dict[str, object]:
+        """The round's events and totals in coins and bets; the server adds the bet and the
+        amounts in the market's money."""
         return {
             "game": GAME_ID,
             "variant": self.variant,
-            "bet": str(self.bet),
             "phase": str(self.phase),
             "level": self.level,
             "unlocked": self.unlocked,
@@ -490,8 +491,6 @@ class SultanRound:
             "line_coins": self.line_coins,
             "jackpot_coins": self.jackpot_coins,
             "win_coins": self.win_coins,
-            "paid_amount": str(self.paid_amount),
-            "refund_amount": str(self.refund_amount),
             "actions": list(self.actions),
             "draws": [d.to_json() for d in self.draws],
             "void_reason": self.void_reason,
@@ -598,26 +597,27 @@ def _guarded(
 
 def start_round(
     model: GameModel,
-    bet: Decimal | str,
+    bet_level: int,
     state: BetState | None,
     rng: RandomSource,
     *,
     variant: str | None = None,
-    allowed_bets: Sequence[Decimal] | None = None,
+    allowed_levels: Sequence[int] | None = None,
     rules_version: int = RULES_VERSION,
 ) -> SultanRound:
-    """Spin the main game at ``bet`` with the player's state for that bet size (``None`` for a
-    bet size never played: its pots are created in this round), under ``rules_version`` (the
-    current rules unless a stored round of an earlier version is replayed)."""
+    """Spin the main game at ``bet_level`` (stake units) with the player's state for that level
+    (``None`` for a level never played: its pots are created in this round), under
+    ``rules_version`` (the current rules unless a stored round of an earlier version is
+    replayed)."""
     rules = sultan_rules(model, check_rules_version(rules_version))
     chosen = rules.variant(variant)
-    amount = rules.ladder.validate(bet, allowed_bets)
+    level = rules.bets.validate(bet_level, allowed_levels)
     if state is not None:
         check_state(model, state, rules.version)
     placeholder = state or BetState(tuple(j.seed for j in rules.jackpots), (0,) * model.reels)
     empty = SultanRound(
         variant=chosen.id,
-        bet=amount,
+        bet_level=level,
         lines=rules.lines,
         phase=Phase.COMPLETE,
         state_before=state,
@@ -705,7 +705,7 @@ def replay(model: GameModel, round_: SultanRound) -> SultanRound:
     """Re-run a round from its recorded draws and the state it started from."""
     return replay_from(
         model,
-        round_.bet,
+        round_.bet_level,
         round_.state_before,
         round_.variant,
         round_.actions,
@@ -716,7 +716,7 @@ def replay(model: GameModel, round_: SultanRound) -> SultanRound:
 
 def replay_from(
     model: GameModel,
-    bet: Decimal,
+    bet_level: int,
     state_before: BetState | None,
     variant: str,
     actions: Sequence[str],
@@ -724,13 +724,13 @@ def replay_from(
     *,
     rules_version: int,
 ) -> SultanRound:
-    """Re-run a round from what was recorded of it: bet, starting state, actions, draws and
+    """Re-run a round from what was recorded of it: bet level, starting state, actions, draws and
     the rules version (1 for a record from before versions were recorded)."""
     if not actions or actions[0] != "spin":
         raise RuleError("a round record starts with its spin")
     source = ReplaySource(draws)
     replayed = start_round(
-        model, bet, state_before, source, variant=variant, rules_version=rules_version
+        model, bet_level, state_before, source, variant=variant, rules_version=rules_version
     )
     for action in actions[1:]:
         if action != "free_spin":
@@ -760,9 +760,11 @@ def check_screen(model: GameModel, grid: Any) -> None:
                 )
 
 
-def evaluate_grid(model: GameModel, grid: Any, bet: Decimal, level: int = 0) -> dict[str, object]:
-    """Line wins on a revealed screen at ``bet`` (and a free-spins level's multiplier)."""
+def evaluate_grid(model: GameModel, grid: Any, bet_level: int, level: int = 0) -> dict[str, object]:
+    """Line wins on a revealed screen at ``bet_level`` (and a free-spins level's multiplier):
+    in coins (line bets) and in stake units."""
     rules = sultan_rules(model)
+    bet_level = rules.bets.validate(bet_level)
     check_screen(model, grid)
     if not 0 <= level <= rules.levels:
         raise RuleError(f"level must be 0 (main game) or 1 to {rules.levels}, got {level}")
@@ -774,8 +776,8 @@ def evaluate_grid(model: GameModel, grid: Any, bet: Decimal, level: int = 0) -> 
         "line_wins": [{**w.to_json(), "coins": w.coins * multiplier} for w in wins.line_wins],
         "multiplier": multiplier,
         "total_coins": total,
-        "total_amount": str(rules.coins_to_amount(total, bet)),
-        "bet": str(bet),
+        "total_stake": str(rules.stake_units(total, bet_level)),
+        "bet_level": bet_level,
         "bonus": bonus,
         "free_spins_triggered": level == 0 and bonus >= rules.trigger_count,
         "collection_spot": level == 0 and bonus == rules.main_game_bonus_per_spot,

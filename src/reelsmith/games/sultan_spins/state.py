@@ -1,4 +1,4 @@
-"""What a Sultan Spins player carries between rounds, per bet size: pots, trigger points, meter.
+"""What a Sultan Spins player carries between rounds, per bet level: pots, trigger points, meter.
 
 The engine never stores this: it is passed into a round and the round returns the new value.
 Pots and trigger points are in multiples of the bet; the meter counts collection spots (0-5).
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 
@@ -58,22 +57,28 @@ class BetState:
         return cls(pots, triggers, meter, drawn)
 
 
-def bet_key(bet: Decimal) -> str:
-    """The key a bet size's state is stored under: the amount with two decimals."""
-    return f"{bet:.2f}"
+#: How a bet level's state key is written: ``level-5`` for bet level 5. Keys written before bet
+#: levels were the bet's amount ("1.00"); migration 0005 moved them to this form.
+LEVEL_KEY = "level-{level}"
+
+
+def bet_key(bet_level: int) -> str:
+    """The key a bet level's state is stored under (the same in every market: the pots are
+    multiples of the bet, whatever a stake unit costs)."""
+    return LEVEL_KEY.format(level=bet_level)
 
 
 @dataclass(frozen=True)
 class PlayerState:
-    """A player's Sultan Spins state for every bet size played so far."""
+    """A player's Sultan Spins state for every bet level played so far."""
 
     bets: Mapping[str, BetState] = field(default_factory=dict)
 
-    def for_bet(self, bet: Decimal) -> BetState | None:
-        return self.bets.get(bet_key(bet))
+    def for_bet(self, bet_level: int) -> BetState | None:
+        return self.bets.get(bet_key(bet_level))
 
-    def with_bet(self, bet: Decimal, state: BetState) -> PlayerState:
-        return PlayerState({**self.bets, bet_key(bet): state})
+    def with_bet(self, bet_level: int, state: BetState) -> PlayerState:
+        return PlayerState({**self.bets, bet_key(bet_level): state})
 
     def to_json(self) -> dict[str, Any]:
         return {key: state.to_json() for key, state in sorted(self.bets.items())}

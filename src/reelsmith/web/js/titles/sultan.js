@@ -31,7 +31,7 @@ export class SultanUi {
     const maxStake = this.money.toMinor(game.market.max_stake);
     this.bets = game.gameMarket.bets.filter((b) => this.money.toMinor(b) <= maxStake);
     const saved = localStorage.getItem(BET_STORE);
-    const fallback = this.bets.includes(doc.rules.bets.default) ? doc.rules.bets.default : this.bets[0];
+    const fallback = this.bets.includes(game.gameMarket.default_bet) ? game.gameMarket.default_bet : this.bets[0];
     this.current = this.bets.includes(saved) ? saved : fallback;
     this.potMinor = [];
     this.capMinor = [];
