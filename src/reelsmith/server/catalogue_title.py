@@ -15,6 +15,7 @@ what a round is, so rounds stored under those names read and replay as before.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from reelsmith.engine import catalogue_round as live
@@ -25,7 +26,7 @@ from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.help import HelpError
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.markets import Market
-from reelsmith.server.titles import CoinBetTitle, Outcome, public_draws
+from reelsmith.server.titles import CoinBetTitle, Outcome, PricedCoinBet, public_draws
 
 _STATUS = {live.Phase.COMPLETE: "complete", live.Phase.VOIDED: "voided"}
 
@@ -104,17 +105,18 @@ class CatalogueTitle(CoinBetTitle):
     # -- rounds ----------------------------------------------------------------------
     def _options(self, market: Market, gamble: bool) -> live.RoundOptions:
         rules = market.game(self.game_id)
+        limit = rules.gamble_limit  # in the market's money; the engine's limit is in credits
         return live.RoundOptions(
             gamble_allowed=market.gamble and gamble and self.mechanics.gamble is not None,
-            gamble_limit_credits=rules.gamble_limit,
+            gamble_limit_credits=None if limit is None else limit / rules.credit_value,
         )
 
     def start(
-        self, market: Market, bet: CoinBet, state: Any, rng: RandomSource, gamble: bool = True
+        self, market: Market, bet: PricedCoinBet, state: Any, rng: RandomSource, gamble: bool = True
     ) -> live.CatalogueRound:
         variant = market.game(self.game_id).variant
         return live.start_round(
-            self.model, bet, rng, variant=variant, options=self._options(market, gamble)
+            self.model, bet.coins, rng, variant=variant, options=self._options(market, gamble)
         )
 
     def act(
@@ -127,7 +129,11 @@ class CatalogueTitle(CoinBetTitle):
 
     def record(self, round_: live.CatalogueRound) -> dict[str, Any]:
         return {
-            "bet": self.bet_json(round_.bet),
+            "bet": {  # the engine's bet: its coin size in credits
+                "lines": round_.bet.lines,
+                "coins_per_line": round_.bet.coins_per_line,
+                "coin_size": str(round_.bet.coin_size),
+            },
             "options": round_.options.to_json(),
             "variant": round_.variant,
             "actions": list(round_.actions),
@@ -144,8 +150,12 @@ class CatalogueTitle(CoinBetTitle):
             [Draw.from_json(d) for d in record["draws"]],
         )
 
+    def _coin(self, market: Market, round_: live.CatalogueRound) -> Decimal:
+        """The round's coin in the market's money: its size in credits times a credit."""
+        return round_.bet.coin_size * market.game(self.game_id).credit_value
+
     def outcome(self, market: Market, round_: live.CatalogueRound) -> Outcome:
-        size = market.currency.to_minor(round_.bet.coin_size)
+        size = market.currency.to_minor(self._coin(market, round_))
         status = _STATUS.get(round_.phase, "open")
         return Outcome(status, round_.paid_coins * size, 0, round_.refund_coins * size)
 
@@ -164,11 +174,14 @@ class CatalogueTitle(CoinBetTitle):
         """The round as the client renders it: the engine's round (every screen with its line
         and scatter wins and trigger symbols, free spins, gambles) in minor units beside coins,
         the trigger draws public, and what the player may do next."""
-        size = market.currency.to_minor(round_.bet.coin_size)
+        coin = self._coin(market, round_)
+        size = market.currency.to_minor(coin)
         free = self.mechanics.free_spins
         data = round_.to_json()
         data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
-        data["bet_minor"] = self.bet_minor(market, round_.bet)
+        shown = market.currency.to_decimal(size)  # the coin in the market's money: "10" yen
+        data["bet"] = {**data["bet"], "coin_size": str(shown)}  # type: ignore[dict-item]
+        data["bet_minor"] = round_.bet.total_coins * size
         data["win_minor"] = round_.win_coins * size
         data["coin_size_minor"] = size
         data["free_spins_multiplier"] = free.multiplier if free is not None else 1

@@ -67,7 +67,8 @@ class GameRules:
     """What a market allows for one title."""
 
     variant: str
-    coin_sizes: tuple[Decimal, ...] = ()  # coin-bet titles
+    coin_sizes: tuple[Decimal, ...] = ()  # coin-bet titles, in the market's money
+    credit_value: Decimal = Decimal(1)  # coin-bet titles: one credit of the model's in money
     # bet-level titles: the value of one stake unit, the levels offered and the default one
     stake_unit: Decimal | None = None
     levels: tuple[int, ...] = ()
@@ -153,6 +154,7 @@ class Market:
                 game: {
                     "variant": rules.variant,
                     "coin_sizes": [str(s) for s in rules.coin_sizes],
+                    "credit_value": str(rules.credit_value),
                     "bets": [
                         str(self.currency.to_decimal(self.currency.to_minor(b))) for b in rules.bets
                     ],
@@ -229,6 +231,28 @@ def _level_pricing(
     return {"stake_unit": unit, "levels": levels, "default_level": default}
 
 
+def _credit(table: dict[str, Any], at: str) -> dict[str, Any]:
+    if "credit_value" not in table:
+        return {}
+    value = _decimals([table["credit_value"]], f"{at}.credit_value")[0]
+    if value <= 0:
+        raise MarketError(f"{at}.credit_value must be above 0, not {value}")
+    return {"credit_value": value}
+
+
+def _check_coin_sizes(rules: GameRules, model: GameModel, at: str) -> None:
+    """Each of the market's coin sizes, in credits, is one of the model's."""
+    known = [Decimal(str(s)) for s in model.bet.get("coin_sizes", ())]
+    for size in rules.coin_sizes:
+        credits = size / rules.credit_value
+        if credits not in known:
+            listed = ", ".join(str(k * rules.credit_value) for k in known)
+            raise MarketError(
+                f"{at}: {model.id} has no coin size {size} ({credits} credits at a credit of "
+                f"{rules.credit_value}); at that credit its coin sizes are {listed}"
+            )
+
+
 def _flag(raw: dict[str, Any], key: str, where: str) -> bool:
     """An optional true/false setting (false when absent)."""
     value = raw.get(key, False)
@@ -290,9 +314,12 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
                 if "gamble_limit" in table
                 else None,
                 **pricing,
+                **_credit(table, at),
             )
             for amount in rules.coin_sizes:
                 currency.to_minor(amount)  # every amount fits the currency's minor unit
+            if rules.coin_sizes:
+                _check_coin_sizes(rules, model, at)
             games[game_id] = rules
         market = Market(
             id=str(raw["id"]),

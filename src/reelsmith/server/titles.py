@@ -181,8 +181,22 @@ class Title(ABC):
 # ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PricedCoinBet:
+    """A coin bet as the server handles it: the engine's bet (its coin size in the model's
+    credits) and the coin's value in the player's market (what the API takes and shows)."""
+
+    coins: CoinBet
+    coin_size: Decimal
+
+
 class CoinBetTitle(Title):
-    """A title bet in paylines, coins per payline and a coin size from the market's list."""
+    """A title bet in paylines, coins per payline and a coin size from the market's list.
+
+    The model's coin sizes and gamble limit are in credits; a market prices a credit in its
+    currency (``credit_value``: 1 unless it says otherwise, 100 in yen), so the market's coin
+    sizes are its money and the engine's are credits. Records keep the engine's bet, so a
+    record reads the same in every market."""
 
     bet_body = CoinBetBody
 
@@ -191,46 +205,56 @@ class CoinBetTitle(Title):
     def bet_options(self) -> CoinBetOptions:
         """The model's bet limits."""
 
-    def parse_bet(self, market: Market, raw: dict[str, Any]) -> CoinBet:
+    def _priced(
+        self, market: Market, lines: int, coins_per_line: int, size: Decimal
+    ) -> PricedCoinBet:
+        credit = market.game(self.game_id).credit_value
+        return PricedCoinBet(self.bet_options.validate(lines, coins_per_line, size / credit), size)
+
+    def parse_bet(self, market: Market, raw: dict[str, Any]) -> PricedCoinBet:
         allowed = market.game(self.game_id).coin_sizes
         body = read_bet(CoinBetBody, raw)
-        bet = self.bet_options.validate(body.lines, body.coins_per_line, body.coin_size)
-        if bet.coin_size not in allowed:
+        matches = [s for s in allowed if s == body.coin_size]
+        if not matches:
             raise BetError(
-                f"coin size {bet.coin_size} is not offered in this market; "
+                f"coin size {body.coin_size} is not offered in this market; "
                 f"the coin sizes are {', '.join(str(s) for s in allowed)}"
             )
-        if bet.total_credits > market.max_stake:
+        bet = self._priced(market, body.lines, body.coins_per_line, matches[0])
+        stake = bet.coins.total_coins * bet.coin_size
+        if stake > market.max_stake:
             raise BetError(
-                f"the bet {bet.total_credits} is above the market's maximum stake "
-                f"{market.max_stake}"
+                f"the bet {market.currency.to_decimal(market.currency.to_minor(stake))} is "
+                f"above the market's maximum stake {market.max_stake}"
             )
         return bet
 
-    def bet_minor(self, market: Market, bet: CoinBet) -> int:
-        return bet.total_coins * market.currency.to_minor(bet.coin_size)
+    def bet_minor(self, market: Market, bet: PricedCoinBet) -> int:
+        return bet.coins.total_coins * market.currency.to_minor(bet.coin_size)
 
-    def sample_bet(self, market: Market) -> CoinBet:
+    def sample_bet(self, market: Market) -> PricedCoinBet:
         size = min(market.game(self.game_id).coin_sizes)
-        return self.bet_options.validate(self.bet_options.max_lines, 1, str(size))
+        return self._priced(market, self.bet_options.max_lines, 1, size)
 
-    def bet_json(self, bet: CoinBet) -> dict[str, Any]:
+    def bet_json(self, bet: PricedCoinBet) -> dict[str, Any]:
         return {
-            "lines": bet.lines,
-            "coins_per_line": bet.coins_per_line,
+            "lines": bet.coins.lines,
+            "coins_per_line": bet.coins.coins_per_line,
             "coin_size": str(bet.coin_size),
         }
 
-    def lower(self, market: Market, balance_minor: int, bet: CoinBet) -> CoinBet | None:
+    def lower(self, market: Market, balance_minor: int, bet: PricedCoinBet) -> PricedCoinBet | None:
         """Keep the paylines; lower the coins per line first, then the coin size."""
         if self.bet_minor(market, bet) <= balance_minor:
             return bet
+        credit = market.game(self.game_id).credit_value
         sizes = sorted(
             (s for s in market.game(self.game_id).coin_sizes if s <= bet.coin_size), reverse=True
         )
+        lines = bet.coins.lines
         for size in sizes:
-            for cpl in range(bet.coins_per_line, 0, -1):
-                candidate = CoinBet(bet.lines, cpl, size)
+            for cpl in range(bet.coins.coins_per_line, 0, -1):
+                candidate = PricedCoinBet(CoinBet(lines, cpl, size / credit), size)
                 if self.bet_minor(market, candidate) <= balance_minor:
                     return candidate
         return None
