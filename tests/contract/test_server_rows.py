@@ -2,7 +2,9 @@
 server wrote it, with the player's carried state rows) restores to a round whose record is
 the stored text and whose view is the stored view; put back into a database, the server's
 replay says identical, an open round goes on from its stored record, and a carried state
-stored under its bet key is the state the next round at that bet starts from. Rows kept from
+stored under its bet key is the state the next round at that bet starts from (Sultan Spins'
+state rows recorded under the bet's amount are read as migration 0005 moved them, to the bet
+level). Rows kept from
 an earlier rules version (``fixtures/before/<title>.<rules>.server.json``) pass the same: they
 replay, and an open one goes on, under their own rules; their carried state starts a round of
 the current rules."""
