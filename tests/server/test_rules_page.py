@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from reelsmith.help import page_locale
 from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.settings import Settings
@@ -58,7 +59,10 @@ def _autoplay(sentence: str) -> Callable[[Market], str]:
 def _gamble_limit(market: Market) -> str:
     limit = market.game(TSAR).gamble_limit
     assert limit is not None
-    amount = market.currency.format(market.currency.to_minor(limit), market.locale)
+    # written in the page's locale (English for the market's country: "¥" on an English page)
+    amount = market.currency.format(
+        market.currency.to_minor(limit), page_locale("en", market.locale)
+    )
     return f"The gamble amount limit is {amount}"
 
 
