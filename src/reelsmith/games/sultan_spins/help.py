@@ -99,9 +99,11 @@ def feature_rules(
                     "id": j.name,  # the pot's colour, for the client's art (not a column)
                     "pot": pot[j.name],
                     "reel": j.reel + 1,
-                    "seed": p("sultan.x_bet", times=j.seed),
-                    "must_be_won_before": p("sultan.x_bet", times=j.cap),
-                    "largest_award": p("sultan.x_bet", times=j.last_trigger),
+                    # written as the pot sentences above write them (the seed's "1250x
+                    # bet"), not with the locale's thousands separator
+                    "seed": p("sultan.x_bet", times=str(j.seed)),
+                    "must_be_won_before": p("sultan.x_bet", times=str(j.cap)),
+                    "largest_award": p("sultan.x_bet", times=str(j.last_trigger)),
                 }
                 for j in rules.jackpots
             ],
