@@ -23,8 +23,8 @@ from typing import Any
 
 import reelsmith.store
 from reelsmith.rng import RandomSource
+from reelsmith.server.jsontext import json_text
 from reelsmith.server.markets import Market
-from reelsmith.server.service import json_text
 from reelsmith.server.titles import Title
 
 Chooser = Callable[[list[str]], str]

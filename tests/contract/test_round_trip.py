@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reelsmith.rng import SeededSource
-from reelsmith.server.service import json_text
+from reelsmith.server.jsontext import json_text
 from tests.contract.rounds import Player, chooser
 from tests.contract.titles import (
     adapter,

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, update
 
-from reelsmith.server.service import json_text
+from reelsmith.server.jsontext import json_text
 from reelsmith.store.tables import game_states, players, rounds
 from tests.contract.rounds import migrated_state_key
 from tests.contract.titles import contract_titles, market_for, server_title

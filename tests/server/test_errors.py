@@ -120,7 +120,7 @@ def test_internal_errors_leak_no_trace(tmp_path, monkeypatch):
         def broken(*args, **kwargs):
             raise RuntimeError("secret internals: /etc/passwd")
 
-        monkeypatch.setattr(service, "_settle", broken)
+        monkeypatch.setattr(service.settlement, "settle", broken)
         response = api.spin(GAME, TSAR_BET, tsar_no_win())
         assert response.status_code == 500
         assert response.json() == {

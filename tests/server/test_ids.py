@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from reelsmith.server.service import time_ordered_id
+from reelsmith.server.services.rounds import time_ordered_id
 
 
 def test_round_ids_are_version_7_uuids_in_time_order():

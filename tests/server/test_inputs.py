@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from reelsmith.server import inputs
-from reelsmith.server.errors import ApiError
+from reelsmith.server.errors import InvalidInputError
+from reelsmith.server.http_errors import status_of
 from tests.server.forcing import TSAR_BET
 
 TSAR = "days-of-the-tsar"
@@ -38,9 +39,9 @@ SULTAN = "sultan-spins"
     ],
 )
 def test_the_reader_refuses_what_the_standard_parser_takes(raw, named):
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(InvalidInputError) as caught:
         inputs.read_json(raw)
-    assert caught.value.status == 400 and caught.value.code == "invalid_request"
+    assert status_of(caught.value) == 400 and caught.value.code == "invalid_request"
     assert named in caught.value.message
 
 

@@ -41,7 +41,7 @@ def test_rounds_open_two_days_are_resolved_and_paid(api):
 def test_the_stale_round_search_reads_only_open_rounds(api):
     """The job's search goes through the index of open rounds (a round that completes with
     its spin is never in it), on both databases."""
-    from reelsmith.server.service import STALE_ROUNDS
+    from reelsmith.store.rounds import STALE_ROUNDS
 
     with api.db.read() as connection:
         if api.db.is_sqlite:

@@ -19,7 +19,8 @@ SULTAN = "sultan-spins"
 def require(api, **flags):
     """Make the default market require what ``flags`` name (as a market file would)."""
     service = api.client.app.state.service
-    service.markets["default"] = dataclasses.replace(service.markets["default"], **flags)
+    markets = service.context.markets
+    markets["default"] = dataclasses.replace(markets["default"], **flags)
 
 
 def start(api, game, bet, **settings):

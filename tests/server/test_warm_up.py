@@ -16,7 +16,7 @@ def count_rows(db) -> dict[str, int]:
 def test_warm_up_plays_every_title_and_writes_nothing(sqlite_api):
     service = sqlite_api.client.app.state.service
     played: dict[str, int] = {}
-    for game, title in service.titles.items():
+    for game, title in service.context.titles.items():
         start = title.start
 
         def counting(*args, _start=start, _game=game, **kwargs):
@@ -29,12 +29,12 @@ def test_warm_up_plays_every_title_and_writes_nothing(sqlite_api):
         def randbelow(self, bound: int, purpose: str) -> int:
             raise AssertionError(f"warm-up drew {purpose} from the live source")
 
-    live, service.rng = service.rng, NoLiveDraws()
+    live, service.context.rng = service.context.rng, NoLiveDraws()
     before = count_rows(sqlite_api.db)
     try:
         rounds = service.warm_up()  # seeded draws of its own, never the live source's
     finally:
-        service.rng = live
+        service.context.rng = live
     assert rounds == sum(played.values()) > 0
     assert set(played) == {"aurora-fox", "days-of-the-tsar", "sultan-spins"}
     assert count_rows(sqlite_api.db) == before
@@ -66,6 +66,7 @@ def test_the_served_app_collects_young_objects_less_often(monkeypatch, tmp_path)
     import gc
 
     from reelsmith.server import app as app_module
+    from reelsmith.server import lifespan
 
     monkeypatch.setenv("REELSMITH_DATABASE_URL", f"sqlite:///{tmp_path}/served.db")
     monkeypatch.setenv("REELSMITH_SECRET_KEY", "warm-secret")
@@ -81,4 +82,4 @@ def test_the_served_app_collects_young_objects_less_often(monkeypatch, tmp_path)
             pass
 
     asyncio.run(start_and_stop())
-    assert calls == ["freeze", (app_module.YOUNG_COLLECTION_EVERY, 10, 10)]
+    assert calls == ["freeze", (lifespan.YOUNG_COLLECTION_EVERY, 10, 10)]

@@ -50,7 +50,7 @@ class BetBody(BaseModel):
 
 class CoinBetBody(BetBody):
     """A coin bet: the first ``lines`` paylines enabled, ``coins_per_line`` coins on each, every
-    coin worth ``coin_size`` (Days of the Tsar and every catalogue title)."""
+    coin worth ``coin_size`` (a lines title, every catalogue title among them)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}]}
@@ -62,7 +62,8 @@ class CoinBetBody(BetBody):
 
 
 class LadderBetBody(BetBody):
-    """A bet from the title's bet ladder (Sultan Spins): the whole stake of a spin."""
+    """A bet from a title's bet ladder (a title that offers fixed stakes): the whole stake of
+    a spin."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"bet": "1.00"}]})
 

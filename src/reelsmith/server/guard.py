@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 
 from reelsmith.server.clock import Clock
-from reelsmith.server.errors import ApiError
+from reelsmith.server.errors import RetryLaterError
 
 
 class Bucket:
@@ -57,5 +57,5 @@ class Bucket:
         return allowed
 
 
-def too_many(code: str, message: str, wait_ms: int) -> ApiError:
-    return ApiError(429, code, message, retry_after_ms=wait_ms)
+def too_many(code: str, message: str, wait_ms: int) -> RetryLaterError:
+    return RetryLaterError(code, message, retry_after_ms=wait_ms)

@@ -26,7 +26,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from reelsmith.server.errors import ApiError
+from reelsmith.server.errors import InvalidInputError, UnsupportedMediaError
 
 MAX_DEPTH = 16
 INT_LIMIT = 2**63
@@ -34,8 +34,8 @@ DECIMAL = re.compile(r"[0-9]{1,20}(\.[0-9]{1,20})?")
 MEDIA_TYPE_REFUSED = "send the body as JSON with the header 'Content-Type: application/json'"
 
 
-def invalid(message: str) -> ApiError:
-    return ApiError(400, "invalid_request", message)
+def invalid(message: str) -> InvalidInputError:
+    return InvalidInputError("invalid_request", message)
 
 
 def is_json_media_type(content_type: str | None) -> bool:
@@ -52,7 +52,7 @@ def check_media_type(content_type: str | None, body: bytes) -> None:
     """A body that is not declared JSON is refused (415), not read as JSON anyway: a form a
     browser may send across sites (``text/plain``) must not act as an API call."""
     if body and not is_json_media_type(content_type):
-        raise ApiError(415, "unsupported_media_type", MEDIA_TYPE_REFUSED)
+        raise UnsupportedMediaError("unsupported_media_type", MEDIA_TYPE_REFUSED)
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

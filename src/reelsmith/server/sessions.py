@@ -5,7 +5,7 @@ player's logout, an operator's revocation, the player disabled) and not expired,
 it still exists. Every request with a token is checked against the row:
 
 - a state-changing request (spin, round steps, autoplay) reads the row in the same
-  transaction as the player's lock (see `GameService._run_idempotent`): exact in every
+  transaction as the player's lock (see `Idempotency.run`): exact in every
   process, at no cost in round trips;
 - every request checks this process's cache of live sessions first, rechecking a session's
   row once it was last read more than ``recheck_ms`` ago. A revocation this process made
@@ -20,27 +20,26 @@ from collections import OrderedDict
 from typing import Any
 
 from reelsmith.server.clock import Clock
-from reelsmith.server.errors import ApiError
-from reelsmith.store import sql
+from reelsmith.server.errors import UnauthenticatedError
+from reelsmith.store import players
 from reelsmith.store.db import Database
 
-SESSION_QUERY = (
-    "SELECT s.player_id, s.expires_ms, s.revoked_ms, p.disabled_ms"
-    " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id = :id"
-)
 
-
-def refusal(row: Any, player_id: str, now_ms: int) -> ApiError | None:
-    """Why the session in ``row`` (a `SESSION_QUERY` row, or None) refuses a token of
+def refusal(row: Any, player_id: str, now_ms: int) -> UnauthenticatedError | None:
+    """Why the session in ``row`` (a `players.SESSION_QUERY` row, or None) refuses a token of
     ``player_id`` now, or None if it is live."""
     if row is None or str(row["player_id"]) != player_id:
-        return ApiError(401, "session_not_found", "the session does not exist; start a new one")
+        return UnauthenticatedError(
+            "session_not_found", "the session does not exist; start a new one"
+        )
     if row["disabled_ms"] is not None:
-        return ApiError(401, "player_disabled", "the player's account is disabled")
+        return UnauthenticatedError("player_disabled", "the player's account is disabled")
     if row["revoked_ms"] is not None:
-        return ApiError(401, "session_revoked", "the session was ended; start a new one")
+        return UnauthenticatedError("session_revoked", "the session was ended; start a new one")
     if now_ms >= int(row["expires_ms"]):
-        return ApiError(401, "session_expired", "the session has expired; start a new session")
+        return UnauthenticatedError(
+            "session_expired", "the session has expired; start a new session"
+        )
     return None
 
 
@@ -64,7 +63,7 @@ class LiveSessions:
         if seen is not None and seen[0] == player_id and now - seen[1] < self.recheck_ms:
             return
         with self.db.read() as connection:
-            row = sql.one(connection, SESSION_QUERY, {"id": session_id})
+            row = players.session(connection, session_id)
         self.reads += 1
         refused = refusal(row, player_id, now)
         with self._lock:

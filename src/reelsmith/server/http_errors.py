@@ -1,0 +1,91 @@
+"""Refusals to HTTP, in one place: the status of each kind of refusal, and the application's
+exception handlers. Every refusal is a JSON body ``{code, message, ...}``; an unexpected
+error is a 500 with the same shape and no trace."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from reelsmith.server.errors import (
+    ConflictError,
+    DomainError,
+    FaultError,
+    InsufficientBalanceError,
+    InvalidInputError,
+    NotAllowedError,
+    NotFoundError,
+    RetryLaterError,
+    UnauthenticatedError,
+    UnsupportedMediaError,
+)
+
+log = logging.getLogger("reelsmith.server")
+
+# The most specific kind first: a refusal answers with the status of the first kind it is.
+STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (UnsupportedMediaError, 415),
+    (InvalidInputError, 400),
+    (UnauthenticatedError, 401),
+    (InsufficientBalanceError, 402),
+    (NotAllowedError, 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (RetryLaterError, 429),
+    (FaultError, 500),
+)
+
+
+def status_of(refusal: DomainError) -> int:
+    for kind, status in STATUS:
+        if isinstance(refusal, kind):
+            return status
+    raise TypeError(f"no HTTP status for the refusal {type(refusal).__name__}")
+
+
+async def refusal_response(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, DomainError)
+    headers = {}
+    if isinstance(exc, RetryLaterError):
+        headers["Retry-After"] = str(max(1, exc.retry_after_ms // 1000))
+    return JSONResponse(exc.body(), status_code=status_of(exc), headers=headers)
+
+
+async def validation_response(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        problems.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
+    return JSONResponse(
+        {"code": "invalid_request", "message": "; ".join(problems)}, status_code=400
+    )
+
+
+async def http_response(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+
+async def internal_response(_request: Request, _exc: Exception) -> Response:
+    log.exception("internal error")
+    return JSONResponse(
+        {
+            "code": "internal_error",
+            "message": "an internal error occurred; the request was not applied",
+        },
+        status_code=500,
+    )
+
+
+def install(app: FastAPI) -> None:
+    """The application's handlers: refusals, invalid bodies, routing misses, the rest."""
+    app.add_exception_handler(DomainError, refusal_response)
+    app.add_exception_handler(RequestValidationError, validation_response)
+    app.add_exception_handler(StarletteHTTPException, http_response)
+    app.add_exception_handler(Exception, internal_response)

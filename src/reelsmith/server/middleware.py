@@ -1,0 +1,155 @@
+"""The HTTP middleware, one job each: request bodies above the limit refused, paths holding
+NUL refused, every request timed and logged."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from reelsmith.server import logs
+from reelsmith.server.metrics import Metrics
+
+log = logging.getLogger("reelsmith.server")
+
+
+class BodyLimit:
+    """Refuse request bodies above ``limit`` bytes with 413 on every endpoint, whether or not
+    they say their size.
+
+    A body that says its size (``Content-Length``) is refused before it is read. A chunked
+    one, which does not, is read here first, up to one byte past the limit (it is held in
+    memory either way: every endpoint that takes a body reads it whole), and refused as it
+    passes the limit, before any endpoint sees it, so an endpoint that ignores bodies
+    refuses it too. The connection is closed after a 413: the rest is not read."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        chunked = False
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(send)
+                    return
+            elif name == b"transfer-encoding":
+                chunked = True
+        if not chunked:
+            await self.app(scope, receive, send)
+            return
+        parts: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left
+                return
+            part = message.get("body", b"")
+            seen += len(part)
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            parts.append(part)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def read_once() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(parts), "more_body": False}
+
+        await self.app(scope, read_once, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"code": "body_too_large", "message": f"the request body is above {self.limit} bytes"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class RefuseNulPath:
+    """Refuse a path holding the NUL character (``%00``) before any route sees it: ids from
+    the path are looked up in the database, and PostgreSQL text cannot hold NUL."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and "\x00" in scope.get("path", ""):
+            body = json.dumps(
+                {"code": "invalid_request", "message": "the path must not contain NUL"}
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 400,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+class Observe:
+    """Request latency into the metrics and one structured log line per request."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            elapsed = time.perf_counter() - start
+            route = getattr(scope.get("route"), "path", "unmatched")
+            self.metrics.child(self.metrics.latency, route, scope["method"]).observe(elapsed)
+            if log.isEnabledFor(logging.INFO):
+                log.handle(
+                    logs.request_record(
+                        log,
+                        {
+                            "method": scope["method"],
+                            "route": route,
+                            "status": status,
+                            "ms": round(elapsed * 1000, 2),
+                        },
+                    )
+                )

@@ -1,0 +1,127 @@
+"""The operator's routes (behind the API key): players and their money, sessions, rounds
+recalled and replayed, the resolver run now, the ledger and audit log verified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+
+from reelsmith.server.auth import operator_key
+from reelsmith.server.responses import IdempotencyKey, JsonBodyRoute, fingerprint, reply
+from reelsmith.server.schemas import CreatePlayer, Transfer
+from reelsmith.server.service import GameService
+from reelsmith.server.sessions import LiveSessions
+
+
+def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
+    routes = APIRouter(
+        route_class=JsonBodyRoute, tags=["operator"], dependencies=[Depends(operator_key)]
+    )
+    players = service.players
+
+    @routes.post("/operator/players", status_code=201)
+    def create_player(body: CreatePlayer, request: Request, key: IdempotencyKey = None) -> Response:
+        return reply(
+            players.create_player(
+                body.external_ref, body.currency, body.market, key, fingerprint(request, body)
+            )
+        )
+
+    @routes.get("/operator/players/{player_id}")
+    def get_player(player_id: str) -> dict[str, Any]:
+        return players.get_player(player_id)
+
+    @routes.post("/operator/players/{player_id}/deposit")
+    def deposit(
+        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
+    ) -> Response:
+        return reply(
+            players.transfer(
+                player_id,
+                "deposit",
+                body.model_dump(exclude_none=True),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @routes.post("/operator/players/{player_id}/withdraw")
+    def withdraw(
+        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
+    ) -> Response:
+        return reply(
+            players.transfer(
+                player_id,
+                "withdrawal",
+                body.model_dump(exclude_none=True),
+                key,
+                fingerprint(request, body),
+            )
+        )
+
+    @routes.post("/operator/players/{player_id}/sessions", status_code=201)
+    def new_session(player_id: str) -> Response:
+        return JSONResponse(players.issue_session(player_id), status_code=201)
+
+    @routes.post("/operator/players/{player_id}/sessions/revoke")
+    def revoke_player_sessions(player_id: str) -> dict[str, Any]:
+        """End every live session of the player: its tokens are refused from now on."""
+        result = players.revoke_sessions(player_id=player_id)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @routes.post("/operator/sessions/{session_id}/revoke")
+    def revoke_session(session_id: str) -> dict[str, Any]:
+        """End one session: its token is refused from now on."""
+        result = players.revoke_sessions(session_id=session_id)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @routes.post("/operator/players/{player_id}/disable")
+    def disable_player(player_id: str) -> dict[str, Any]:
+        """Disable the player: every session ended, no new session, no round; the operator
+        can still move its money (a withdrawal pays it out)."""
+        result = players.set_disabled(player_id, True)
+        live_sessions.forget(result["revoked"])
+        return result
+
+    @routes.post("/operator/players/{player_id}/enable")
+    def enable_player(player_id: str) -> dict[str, Any]:
+        return players.set_disabled(player_id, False)
+
+    @routes.get("/operator/rounds/{round_id}")
+    def operator_round(round_id: str) -> dict[str, Any]:
+        return service.recall.operator_round(round_id)
+
+    @routes.post("/operator/rounds/{round_id}/replay")
+    def replay_round(round_id: str) -> dict[str, Any]:
+        return service.recall.replay_round(round_id)
+
+    @routes.post("/operator/jobs/resolve-stale-rounds")
+    def resolve_now() -> dict[str, Any]:
+        return {"resolved": service.resolver.resolve_stale_rounds()}
+
+    @routes.get("/operator/ledger/verify")
+    def verify_ledger() -> dict[str, Any]:
+        report = service.verify_ledger()
+        return {
+            "ok": report.ok,
+            "transactions": report.transactions,
+            "unbalanced_transactions": report.unbalanced_transactions,
+            "wallet_mismatches": report.wallet_mismatches,
+            "negative_wallets": report.negative_wallets,
+        }
+
+    @routes.get("/operator/audit/verify")
+    def verify_audit() -> dict[str, Any]:
+        report = service.verify_audit()
+        return {
+            "ok": report.ok,
+            "players": report.players,
+            "entries": report.entries,
+            "problems": report.problems[:100],
+        }
+
+    return routes

@@ -1,0 +1,126 @@
+"""The request bodies, as the OpenAPI document describes them, and the description of a
+bet: the schema of the bets of the titles served."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+
+class Strict(BaseModel):
+    """A request body: unknown fields refused. Its JSON was read by `inputs.read_json`, which
+    refuses NUL characters, lone surrogates, duplicate keys, deep nesting and huge integers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreatePlayer(Strict):
+    external_ref: str = Field(
+        min_length=1, max_length=128, description="The operator's own id for the player"
+    )
+    currency: str = Field(
+        min_length=3, max_length=3, description="ISO 4217 code; must be the market's"
+    )
+    market: str = Field(default="default", max_length=32)
+
+
+class Transfer(Strict):
+    amount: str = Field(
+        max_length=32, description='A decimal amount in the player\'s currency, e.g. "25.00"'
+    )
+    currency: str | None = Field(default=None, min_length=3, max_length=3)
+
+
+class SpinRequest(Strict):
+    bet: dict[str, Any] = Field(
+        description="The bet of the game in the path (its shape: the game's bet in the schema); "
+        "read and checked by the game's title"
+    )
+    autoplay_id: str | None = Field(default=None, max_length=64)
+    gamble: StrictBool = Field(
+        default=True,
+        description="For a title with a gamble: false declines the gamble for this round, so a "
+        "win is collected with the spin (or when its free spins end) and the round needs no "
+        "collect request. A title without a gamble ignores it.",
+    )
+    forced_draws: list[StrictInt] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class ActionRequest(Strict):
+    forced_draws: list[StrictInt] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class GambleRequest(Strict):
+    choice: str = Field(max_length=16, description="red, black, hearts, diamonds, clubs or spades")
+    forced_draws: list[StrictInt] | None = Field(
+        default=None, max_length=200, description="Dev mode only"
+    )
+
+
+class AutoplayRequest(Strict):
+    bet: dict[str, Any]
+    rounds: StrictInt = Field(ge=1, le=1000)
+    stop_on_feature: StrictBool = False
+    stop_on_jackpot: StrictBool = False
+    stop_on_balance_change: StrictBool = Field(
+        default=False, description="Stop when the balance changes by anything but its rounds"
+    )
+    stop_on_win_above: str | None = Field(default=None, max_length=32)
+    loss_limit: str | None = Field(default=None, max_length=32)
+
+
+def documented(model: type[BaseModel], bet: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The OpenAPI entries of a round step, which reads its own headers and body: its headers
+    and its JSON body (its ``bet`` field described by ``bet``, the schema of the bets of the
+    titles served)."""
+    header = {"in": "header", "required": False, "schema": {"type": "string"}}
+    schema = model.model_json_schema()
+    if bet is not None:
+        schema = with_bet(schema, bet)
+    return {
+        "parameters": [
+            {"name": "authorization", **header},
+            {"name": "idempotency-key", **header},
+        ],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": schema}},
+        },
+    }
+
+
+def with_bet(schema: dict[str, Any], bet: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` of a request body with its ``bet`` property described by ``bet`` (the
+    ``$defs`` of the bet's models moved up to the body's)."""
+    bet = dict(bet)
+    defs = {**schema.get("$defs", {}), **bet.pop("$defs", {})}
+    described = {**schema["properties"]["bet"], **bet}
+    described.pop("type", None)
+    described.pop("additionalProperties", None)
+    out = {**schema, "properties": {**schema["properties"], "bet": described}}
+    if defs:
+        out["$defs"] = defs
+    return out
+
+
+def describe_bets(app: FastAPI, bet: dict[str, Any]) -> None:
+    """The OpenAPI document with the autoplay request's ``bet`` described as the bets of the
+    titles served (the spin's is described by its route)."""
+    plain = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = plain()
+            schemas = spec.get("components", {}).get("schemas", {})
+            if "AutoplayRequest" in schemas:
+                schemas["AutoplayRequest"] = with_bet(schemas["AutoplayRequest"], bet)
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

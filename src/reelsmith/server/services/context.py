@@ -1,0 +1,67 @@
+"""What every service reads: the database, the settings, the markets and titles served, the
+clock, the metrics and the live random source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection
+
+from reelsmith.rng import RandomSource
+from reelsmith.server.clock import Clock
+from reelsmith.server.errors import InvalidInputError, NotFoundError
+from reelsmith.server.markets import Market
+from reelsmith.server.metrics import Metrics
+from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.settings import Settings
+from reelsmith.server.titles import Title
+from reelsmith.store.db import Database
+from reelsmith.wallet import ledger
+
+
+@dataclass
+class Context:
+    db: Database
+    settings: Settings
+    markets: dict[str, Market]
+    clock: Clock
+    metrics: Metrics
+    rng: RandomSource
+    titles: TitleRegistry
+    # house account ids by (name, currency): they never change once created
+    house: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def title(self, game: str) -> Title:
+        try:
+            return self.titles[game]
+        except KeyError:
+            known = ", ".join(sorted(self.titles))
+            raise NotFoundError(
+                "unknown_game", f"unknown game {game!r}; the games are {known}"
+            ) from None
+
+    def market(self, market_id: str) -> Market:
+        try:
+            return self.markets[market_id]
+        except KeyError:
+            known = ", ".join(sorted(self.markets))
+            raise InvalidInputError(
+                "unknown_market", f"unknown market {market_id!r}; the markets are {known}"
+            ) from None
+
+    def prepare_house_accounts(self) -> None:
+        """Create (once, committed) and remember every house account the markets can use."""
+        with self.db.write() as connection:
+            for market in self.markets.values():
+                code = market.currency.code
+                for name in ("cash", *(f"game:{game}" for game in self.titles)):
+                    self.house[(name, code)] = ledger.house_account(connection, name, code)
+
+    def house_account(self, connection: Connection, name: str, currency: str) -> int:
+        found = self.house.get((name, currency))
+        return found if found is not None else ledger.house_account(connection, name, currency)
+
+    @staticmethod
+    def money(market: Market, minor: int) -> dict[str, Any]:
+        return market.money(minor)

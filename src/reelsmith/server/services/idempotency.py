@@ -1,0 +1,164 @@
+"""Idempotency: a state-changing request runs once under its key, in one write transaction,
+and every retry with the key gets the first answer, byte for byte.
+
+A state-changing operation locks the player, checks its idempotency key, does its work (the
+round and the money together, or the operator's change) and stores its response under the
+key, all in one transaction: either everything is written or nothing is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from reelsmith.server import sessions
+from reelsmith.server.errors import ConflictError, DomainError, InvalidInputError, remembered
+from reelsmith.server.http_errors import status_of
+from reelsmith.server.jsontext import Rendered, dumps, json_text
+from reelsmith.server.services.context import Context
+from reelsmith.server.services.player import Player, read_player
+from reelsmith.store import idempotency, players, sql
+
+Work = Callable[[Connection, Player | None], tuple[int, dict[str, Any]]]
+
+
+def request_hash(method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(f"{method} {path} {dumps(body)}".encode()).hexdigest()
+
+
+def _reused() -> ConflictError:
+    return ConflictError(
+        "idempotency_key_reused", "this Idempotency-Key was used with a different request"
+    )
+
+
+def check_key(key: str | None) -> str:
+    if not key:
+        raise InvalidInputError(
+            "idempotency_key_required",
+            "send an Idempotency-Key header with every state-changing request",
+        )
+    if len(key) > 128:
+        raise InvalidInputError(
+            "invalid_idempotency_key", "the Idempotency-Key is longer than 128 characters"
+        )
+    return key
+
+
+class Idempotency:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def run(
+        self,
+        scope: str,
+        key: str | None,
+        fingerprint: str,
+        work: Work,
+        player_id: str | None = None,
+        prefetch: Sequence[tuple[str, dict[str, Any]]] = (),
+        session_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """Run ``work`` in one write transaction under the idempotency key; with ``player_id``
+        the player's row is locked first and ``work`` gets the player (wallet and audit head
+        as of the lock). ``prefetch`` names reads ``work`` will make first: on PostgreSQL they
+        go to the server with the lock and the idempotency lookup, in one round trip. With
+        ``session_id`` (a player's request) the session's row is read with them, and a
+        session that is not live refuses the request before anything else.
+
+        A refusal ``work`` raises (it reached the handler: the key was free and the player
+        locked) is remembered under the key like a success, unless it says to retry later
+        (see `remembered`): its transaction is rolled back, and the refusal stored in one of
+        its own (`_store_refusal`)."""
+        db = self.context.db
+        for attempt in range(3):
+            refusal: DomainError | None = None
+            try:
+                with db.write() as connection:
+                    if player_id is not None:
+                        query = players.player_query(db.is_sqlite, lock=True)
+                        sql.prefetch(connection, query, {"id": player_id})
+                        if session_id is not None:
+                            sql.prefetch(connection, players.SESSION_QUERY, {"id": session_id})
+                        if key:
+                            idempotency.prefetch(connection, scope, key)
+                        for statement, params in prefetch:
+                            sql.prefetch(connection, statement, params)
+                    player = (
+                        None
+                        if player_id is None
+                        else read_player(connection, player_id, db.is_sqlite, lock=True)
+                    )
+                    if session_id is not None and player_id is not None:
+                        row = players.session(connection, session_id)
+                        ended = sessions.refusal(row, player_id, self.context.clock.now_ms())
+                        if ended is not None:
+                            raise ended
+                    checked = check_key(key)
+                    found = idempotency.find(connection, scope, checked)
+                    if found is not None:
+                        if found["request_hash"] != fingerprint:
+                            raise _reused()
+                        text = str(found["response"])
+                        return int(found["status_code"]), Rendered(json.loads(text), text)
+                    try:
+                        status, response = work(connection, player)
+                    except DomainError as exc:
+                        if remembered(exc):
+                            refusal = exc
+                        raise
+                    # key order kept (not sorted): a replay is byte-for-byte the first response
+                    text = json_text(response, sort_keys=False)
+                    idempotency.store(
+                        connection,
+                        scope,
+                        checked,
+                        fingerprint,
+                        status,
+                        text,
+                        self.context.clock.now_ms(),
+                    )
+                    return status, Rendered(response, text)
+            except DomainError as exc:
+                if exc is not refusal:
+                    raise
+                assert key is not None  # check_key refuses a request without one
+                return self._store_refusal(scope, key, fingerprint, exc, player_id)
+            except IntegrityError:
+                # a concurrent request with the same key won the race: return its response
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _store_refusal(
+        self, scope: str, key: str, fingerprint: str, refusal: DomainError, player_id: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        """Store a refusal under its key (the work's own transaction was rolled back, nothing
+        of it is left) and return it as the response, the same text a retry gets. Under the
+        player's lock again: a request with the same key that came in meanwhile and stored
+        its response first is the key's answer instead."""
+        db = self.context.db
+        text = json_text(refusal.body(), sort_keys=False)
+        with db.write() as connection:
+            if player_id is not None:
+                read_player(connection, player_id, db.is_sqlite, lock=True)
+            idempotency.store(
+                connection,
+                scope,
+                key,
+                fingerprint,
+                status_of(refusal),
+                text,
+                self.context.clock.now_ms(),
+                if_absent=True,
+            )
+            row = idempotency.find(connection, scope, key)
+        if row is None or row["request_hash"] != fingerprint:
+            raise _reused()
+        stored = str(row["response"])
+        return int(row["status_code"]), Rendered(json.loads(stored), stored)

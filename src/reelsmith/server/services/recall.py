@@ -1,0 +1,117 @@
+"""Recall: a player's history, one round for the player or the operator, and a stored
+round replayed from its draws against what was stored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection
+
+from reelsmith.server.errors import InvalidInputError, not_found
+from reelsmith.server.jsontext import Rendered
+from reelsmith.server.services.context import Context
+from reelsmith.server.services.player import read_player
+from reelsmith.server.services.stored import restore
+from reelsmith.store import history, rounds
+
+
+def round_json(
+    connection: Connection, row: Any, steps: bool = True, operator: bool = False
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "round_id": row["id"],
+        "number": row["number"],
+        "game": row["game"],
+        "variant": row["variant"],
+        "status": row["status"],
+        "bet": json.loads(row["bet"]),
+        "bet_minor": row["bet_minor"],
+        "win_minor": row["win_minor"],
+        "currency": row["currency"],
+        "balance_before_minor": row["balance_before"],
+        "balance_after_minor": row["balance_after"],
+        "resolved_by": row["resolved_by"],
+        "created_ms": row["created_ms"],
+        "completed_ms": row["completed_ms"],
+        "round": json.loads(row["view"]),
+    }
+    if steps:
+        data["steps"] = [
+            {
+                "seq": s.seq,
+                "action": s.action,
+                "balance_after_minor": s.balance_after,
+                "created_ms": s.created_ms,
+                "view": json.loads(s.view),
+            }
+            for s in rounds.steps(connection, row["id"])
+        ]
+    if operator:
+        data["record"] = json.loads(row["record"])
+        data["player_id"] = row["player_id"]
+    return data
+
+
+class Recall:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def history(self, player_id: str, game: str | None, limit: int) -> Rendered:
+        """The player's last ``limit`` rounds, newest first, each with its steps, as the
+        database wrote their JSON (see `history.page`). The server runs it off the event
+        loop (see the player's routes)."""
+        context = self.context
+        if not 1 <= limit <= context.settings.history_limit:
+            raise InvalidInputError(
+                "invalid_limit", f"limit must be 1 to {context.settings.history_limit}"
+            )
+        if game is not None:
+            context.title(game)
+        sqlite = context.db.is_sqlite
+        with context.db.read() as connection:
+            player = read_player(connection, player_id, sqlite, lock=False)
+            text = history.page(connection, sqlite, player.id, game, limit)
+        return Rendered({}, text)
+
+    def player_round(self, player_id: str, round_id: str) -> dict[str, Any]:
+        with self.context.db.read() as connection:
+            row = rounds.round_mapping(connection, round_id)
+            if row is None or row["player_id"] != player_id:
+                raise not_found(f"round {round_id}")
+            return round_json(connection, row)
+
+    def operator_round(self, round_id: str) -> dict[str, Any]:
+        with self.context.db.read() as connection:
+            row = rounds.round_mapping(connection, round_id)
+            if row is None:
+                raise not_found(f"round {round_id}")
+            return round_json(connection, row, operator=True)
+
+    def replay_round(self, round_id: str) -> dict[str, Any]:
+        """Re-run a stored round from its draws and compare with what was stored."""
+        context = self.context
+        with context.db.read() as connection:
+            row = rounds.round_mapping(connection, round_id)
+            if row is None:
+                raise not_found(f"round {round_id}")
+            player = read_player(connection, row["player_id"], context.db.is_sqlite, lock=False)
+        market = context.market(player.market)
+        title = context.title(row["game"])
+        record = json.loads(row["record"])
+        if row["status"] == "voided":
+            return {
+                "round_id": round_id,
+                "identical": None,
+                "message": "a voided round is not replayed: "
+                "its malfunction is not part of its draws",
+            }
+        replayed = restore(title, row)
+        view = title.view(market, replayed)
+        stored = json.loads(row["view"])
+        return {
+            "round_id": round_id,
+            "identical": view == stored and title.record(replayed) == record,
+            "replayed": view,
+            "stored": stored,
+        }

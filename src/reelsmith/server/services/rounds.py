@@ -1,0 +1,378 @@
+"""Rounds: a spin starts one (the bet taken, the engine round started, settled at once), a
+step plays it on (free spin, gamble, collect), and the game's state shows what is open."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from typing import Any
+
+from sqlalchemy import Connection
+
+from reelsmith.engine.bets import BetError
+from reelsmith.engine.errors import RuleError
+from reelsmith.money import MoneyError
+from reelsmith.rng import RandomSource, ReplayError
+from reelsmith.server.errors import (
+    ConflictError,
+    InsufficientBalanceError,
+    InvalidInputError,
+    NotAllowedError,
+    RetryLaterError,
+    not_found,
+)
+from reelsmith.server.jsontext import dumps
+from reelsmith.server.markets import MarketError
+from reelsmith.server.services.autoplay import Autoplays, autoplay_json
+from reelsmith.server.services.context import Context
+from reelsmith.server.services.idempotency import Idempotency
+from reelsmith.server.services.player import Player, read_player
+from reelsmith.server.services.settlement import Settlement
+from reelsmith.server.services.stored import broken_start, load_state, restore
+from reelsmith.store import rounds
+from reelsmith.wallet import ledger
+
+log = logging.getLogger("reelsmith.server")
+
+
+def time_ordered_id(now_ms: int) -> str:
+    """A UUID of version 7 (RFC 9562): the time in milliseconds, then 74 random bits.
+
+    Rounds get these ids: they sort by creation time, so a new round's entry in every index
+    keyed by round (the rounds' key, the steps', the ledger's) lands at the index's end, on a
+    page the last rounds already brought into memory, where a random id lands on any page of
+    an index that grows with every round (one more page read and written per index)."""
+    value = (now_ms & (2**48 - 1)) << 80 | int.from_bytes(os.urandom(10), "big")
+    value = value & ~(0xF << 76) | 0x7 << 76  # version 7
+    value = value & ~(0x3 << 62) | 0x2 << 62  # the RFC's variant
+    return str(uuid.UUID(int=value))
+
+
+class PrefixedSource:
+    """Forced draws first (dev mode QA), then the live source."""
+
+    def __init__(self, values: list[int], then: RandomSource) -> None:
+        self.values = list(values)
+        self.then = then
+
+    def randbelow(self, bound: int, purpose: str) -> int:
+        if self.values:
+            value = self.values.pop(0)
+            if not 0 <= value < bound:
+                raise ReplayError(f"forced draw {value} does not fit {purpose} below {bound}")
+            return value
+        return self.then.randbelow(bound, purpose)
+
+
+class Rounds:
+    def __init__(
+        self,
+        context: Context,
+        idempotency: Idempotency,
+        settlement: Settlement,
+        autoplays: Autoplays,
+    ) -> None:
+        self.context = context
+        self.idempotency = idempotency
+        self.settlement = settlement
+        self.autoplays = autoplays
+
+    def _source(self, forced: list[int] | None) -> RandomSource:
+        if forced is None:
+            return self.context.rng
+        if not self.context.settings.dev_mode:
+            raise NotAllowedError("dev_mode_only", "forced draws are only accepted in dev mode")
+        if not isinstance(forced, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in forced
+        ):
+            raise InvalidInputError(
+                "invalid_forced_draw", "forced_draws must be a list of integers"
+            )
+        return PrefixedSource(forced, self.context.rng)
+
+    def spin(
+        self,
+        player_id: str,
+        session_id: str | None,
+        game: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+    ) -> tuple[int, dict[str, Any]]:
+        context = self.context
+        title = context.title(game)
+        source = self._source(body.get("forced_draws"))
+        bet_raw = body.get("bet")
+        if not isinstance(bet_raw, dict):
+            raise InvalidInputError("invalid_bet", "the request needs a bet object")
+        autoplay_id = body.get("autoplay_id")
+        gamble = body.get("gamble", True)
+        if not isinstance(gamble, bool):
+            raise InvalidInputError("invalid_request", "gamble must be true or false")
+
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
+            market = context.market(player.market)
+            try:
+                market.game(game)
+                selected = title.parse_bet(market, bet_raw)
+            except MarketError as exc:
+                raise NotAllowedError("game_not_offered", str(exc)) from None
+            except (BetError, MoneyError) as exc:
+                raise InvalidInputError("invalid_bet", str(exc)) from None
+            open_round = rounds.open_round(connection, player.id, game)
+            if open_round is not None:
+                raise ConflictError(
+                    "round_open",
+                    "finish the open round of this game first",
+                    round_id=open_round["id"],
+                )
+            if player.balance_minor > ledger.MAX_BALANCE_MINOR:
+                raise ConflictError(
+                    "balance_limit",
+                    f"the balance is above the cap of "
+                    f"{market.currency.to_decimal(ledger.MAX_BALANCE_MINOR)} {player.currency}"
+                    "; a round starts only below it (withdraw first)",
+                )
+            now = context.clock.now_ms()
+            if (
+                market.min_round_ms
+                and player.last_round_ms is not None
+                and now - player.last_round_ms < market.min_round_ms
+            ):
+                wait = market.min_round_ms - (now - player.last_round_ms)
+                raise RetryLaterError(
+                    "min_round_duration",
+                    f"a round lasts at least {market.min_round_ms} ms in this market; "
+                    f"wait {wait} ms",
+                    retry_after_ms=wait,
+                )
+            autoplay = self.autoplays.for_spin(connection, player, market, game, autoplay_id)
+            if autoplay is not None and json.loads(autoplay["bet"]) != title.bet_json(selected):
+                # an autoplay plays the bet it was started with (or the one lowering left it)
+                raise ConflictError(
+                    "autoplay_bet_mismatch",
+                    f"autoplay {autoplay['id']} plays the bet {autoplay['bet']}; this spin asked"
+                    f" for {dumps(title.bet_json(selected))}",
+                    autoplay=autoplay_json(autoplay),
+                )
+            if autoplay is not None and self.autoplays.balance_changed(autoplay, player):
+                # stopped for good (committed), and this spin refused: it was not played
+                stopped = self.autoplays.stop_row(connection, autoplay, "balance_changed", now)
+                return 409, ConflictError(
+                    "autoplay_finished",
+                    f"autoplay {autoplay['id']} stopped: the balance changed outside it",
+                    autoplay=stopped,
+                ).body()
+            bet = title.lower(market, player.balance_minor, selected)
+            if bet is None:
+                raise InsufficientBalanceError(
+                    "insufficient_balance", "the balance does not cover the lowest bet"
+                )
+            lowered = (
+                None
+                if bet == selected
+                else {"from": title.bet_json(selected), "to": title.bet_json(bet)}
+            )
+            bet_minor = title.bet_minor(market, bet)
+            state = load_state(connection, player.id, title, bet)
+            try:
+                engine_round = title.start(market, bet, state, source, gamble)
+            except ReplayError as exc:
+                raise InvalidInputError("invalid_forced_draw", str(exc)) from None
+            except (RuleError, ValueError) as exc:
+                # the bet and the forced draws are checked above: what is left is the state the
+                # server stored for the player, or the engine itself, never the player's request
+                raise broken_start(player.id, game, state, exc) from None
+            round_id = time_ordered_id(now)
+            game_account = context.house_account(connection, f"game:{game}", player.currency)
+            new_round = {  # the columns known at the start; settle adds the id and the rest
+                "player": player.id,
+                "number": player.rounds_played + 1,
+                "session": session_id,
+                "game": game,
+                "variant": market.game(game).variant,
+                "currency": player.currency,
+                "bet_minor": bet_minor,
+                "bet": dumps(title.bet_json(bet)),
+                "before": player.balance_minor,
+                "autoplay": autoplay["id"] if autoplay else None,
+            }
+            try:
+                ledger.post(
+                    connection,
+                    "bet",
+                    player.id,
+                    [(player.account_id, -bet_minor), (game_account, bet_minor)],
+                    now,
+                    round_id,
+                    wallets={player.account_id: player.balance_minor},
+                )
+            except ledger.InsufficientFundsError:
+                raise InsufficientBalanceError(
+                    "insufficient_balance", "the balance does not cover the bet"
+                ) from None
+            player.balance_minor -= bet_minor
+            context.metrics.bet(game, bet_minor)
+            settled = self.settlement.settle(
+                connection,
+                player,
+                market,
+                title,
+                round_id,
+                engine_round,
+                "spin",
+                now,
+                started_with=bet_minor,
+                new_round=new_round,
+            )
+            extra: dict[str, Any] = {"bet_lowered": lowered}
+            following = self.settlement.next_bet(title, market, bet, settled)
+            if following is not None:
+                extra["next_bet"] = following
+            if autoplay:
+                extra["autoplay"] = self.autoplays.after_step(
+                    connection, autoplay, title, engine_round, settled, now, player, bet_minor
+                )
+                held = following["to"] if following else lowered["to"] if lowered else None
+                if held is not None:
+                    self.autoplays.hold(connection, autoplay, held, extra["autoplay"])
+            return 200, self.settlement.response(
+                connection, market, round_id, settled, session_id, extra
+            )
+
+        return self.idempotency.run(
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            prefetch=[(rounds.OPEN_ROUND_QUERY, rounds.open_round_params(player_id, game))],
+            session_id=session_id,
+        )
+
+    def act(
+        self,
+        player_id: str,
+        session_id: str | None,
+        game: str,
+        round_id: str,
+        action: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+    ) -> tuple[int, dict[str, Any]]:
+        context = self.context
+        title = context.title(game)
+        source = self._source(body.get("forced_draws"))
+
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            player = locked
+            market = context.market(player.market)
+            row = rounds.round_(connection, round_id)
+            if row is None or row["player_id"] != player.id or row["game"] != game:
+                raise not_found(f"round {round_id}")
+            if row["status"] != "open":
+                raise ConflictError(
+                    "round_finished",
+                    f"round {round_id} is {row['status']}; there is nothing left to play",
+                )
+            engine_round = self.settlement.open_rounds.get(round_id, row["record"]) or restore(
+                title, row
+            )
+            allowed_now = title.actions(engine_round)
+            if action not in allowed_now:
+                allowed = ", ".join(allowed_now)
+                if action.split(" ")[0] == "gamble" and not any(
+                    a.startswith("gamble") for a in allowed_now
+                ):
+                    raise ConflictError(
+                        "gamble_not_available", f"no gamble is available now; allowed: {allowed}"
+                    )
+                raise ConflictError(
+                    "action_not_allowed", f"{action!r} is not allowed now; allowed: {allowed}"
+                )
+            try:
+                engine_round = title.act(engine_round, action, source)
+            except ReplayError as exc:
+                raise InvalidInputError("invalid_forced_draw", str(exc)) from None
+            except RuleError as exc:
+                raise ConflictError("action_not_allowed", str(exc)) from None
+            now = context.clock.now_ms()
+            settled = self.settlement.settle(
+                connection, player, market, title, round_id, engine_round, action, now
+            )
+            extra: dict[str, Any] = {}
+            following = None
+            if settled["finished"]:
+                try:
+                    bet = title.parse_bet(market, json.loads(row["bet"]))
+                except (BetError, MoneyError, MarketError):
+                    pass  # a bet the market has stopped offering: the next spin chooses again
+                else:
+                    following = self.settlement.next_bet(title, market, bet, settled)
+                    if following is not None:
+                        extra["next_bet"] = following
+            if row["autoplay_id"]:
+                autoplay = self.autoplays.of_round(connection, row["autoplay_id"])
+                if autoplay is not None:
+                    extra["autoplay"] = self.autoplays.after_step(
+                        connection, autoplay, title, engine_round, settled, now, player
+                    )
+                    if following is not None:
+                        self.autoplays.hold(
+                            connection, autoplay, following["to"], extra["autoplay"]
+                        )
+            return 200, self.settlement.response(
+                connection, market, round_id, settled, session_id, extra
+            )
+
+        return self.idempotency.run(
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            prefetch=[(rounds.ROUND_QUERY, {"id": round_id})],
+            session_id=session_id,
+        )
+
+    def game_state(
+        self, player_id: str, game: str, bet_raw: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """The game as the player finds it: the market's variant, the balance, the open round
+        (if any), the carried state at ``bet_raw`` (if given) and the active autoplay."""
+        context = self.context
+        title = context.title(game)
+        with context.db.read() as connection:
+            player = read_player(connection, player_id, context.db.is_sqlite, lock=False)
+            market = context.market(player.market)
+            try:
+                variant = market.game(game).variant
+            except MarketError as exc:
+                raise NotAllowedError("game_not_offered", str(exc)) from None
+            row = rounds.open_round(connection, player.id, game)
+            result: dict[str, Any] = {
+                "game": game,
+                "variant": variant,
+                "balance": market.money(player.balance_minor),
+                "market": market.to_json(),
+                "open_round": None,
+            }
+            if row is not None:
+                result["open_round"] = {"round_id": row["id"], "round": json.loads(row["view"])}
+            if bet_raw is not None:
+                try:
+                    bet = title.parse_bet(market, bet_raw)
+                except (BetError, MoneyError) as exc:
+                    raise InvalidInputError("invalid_bet", str(exc)) from None
+                state = load_state(connection, player.id, title, bet)
+                carried = title.carried_view(market, bet, state)
+                if carried is not None:
+                    result["carried_state"] = carried
+            result["autoplay"] = self.autoplays.active_json(connection, player.id, game)
+            return result

@@ -1,0 +1,57 @@
+"""The idempotency keys' rows: a state-changing request's stored answer, by scope and key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection
+
+from reelsmith.store import sql
+
+KEY_QUERY = (
+    "SELECT request_hash, status_code, response FROM idempotency_keys"
+    " WHERE scope = :scope AND key = :key"
+)
+_INSERT = (
+    "INSERT INTO idempotency_keys (scope, key, request_hash, status_code, response,"
+    " created_ms) VALUES (:scope, :key, :hash, :status, :response, :now)"
+)
+
+
+def params(scope: str, key: str) -> dict[str, Any]:
+    return {"scope": scope, "key": key}
+
+
+def prefetch(connection: Connection, scope: str, key: str) -> None:
+    sql.prefetch(connection, KEY_QUERY, params(scope, key))
+
+
+def find(connection: Connection, scope: str, key: str) -> Any:
+    """The key's row (``request_hash``, ``status_code``, ``response``), or None."""
+    return sql.one(connection, KEY_QUERY, params(scope, key))
+
+
+def store(
+    connection: Connection,
+    scope: str,
+    key: str,
+    request_hash: str,
+    status: int,
+    response: str,
+    now: int,
+    if_absent: bool = False,
+) -> None:
+    """Store the answer under the key; ``if_absent``: unless the key holds one already (the
+    statement then waits for an answer, else it goes with the transaction's next one)."""
+    values = {
+        "scope": scope,
+        "key": key,
+        "hash": request_hash,
+        "status": status,
+        "response": response,
+        "now": now,
+    }
+    if if_absent:
+        sql.run(connection, _INSERT + " ON CONFLICT (scope, key) DO NOTHING", values)
+    else:
+        sql.send(connection, _INSERT, values)
