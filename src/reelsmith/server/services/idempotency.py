@@ -4,6 +4,9 @@ and every retry with the key gets the first answer, byte for byte.
 A state-changing operation locks the player, checks its idempotency key, does its work (the
 round and the money together, or the operator's change) and stores its response under the
 key, all in one transaction: either everything is written or nothing is.
+
+A key stores the answer as the client got it, its HTTP status included: a refusal's status
+comes from the one table of `http_errors`.
 """
 
 from __future__ import annotations

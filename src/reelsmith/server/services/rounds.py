@@ -23,6 +23,7 @@ from reelsmith.server.errors import (
     RetryLaterError,
     not_found,
 )
+from reelsmith.server.http_errors import status_of
 from reelsmith.server.jsontext import dumps
 from reelsmith.server.markets import MarketError
 from reelsmith.server.services.autoplay import Autoplays, autoplay_json
@@ -162,11 +163,12 @@ class Rounds:
             if autoplay is not None and self.autoplays.balance_changed(autoplay, player):
                 # stopped for good (committed), and this spin refused: it was not played
                 stopped = self.autoplays.stop_row(connection, autoplay, "balance_changed", now)
-                return 409, ConflictError(
+                refused = ConflictError(
                     "autoplay_finished",
                     f"autoplay {autoplay['id']} stopped: the balance changed outside it",
                     autoplay=stopped,
-                ).body()
+                )
+                return status_of(refused), refused.body()
             bet = title.lower(market, player.balance_minor, selected)
             if bet is None:
                 raise InsufficientBalanceError(
