@@ -31,6 +31,7 @@ def test_every_kind_of_refusal_has_a_status():
     [
         (errors.InvalidInputError, 400),
         (errors.UnsupportedMediaError, 415),
+        (errors.BodyTooLargeError, 413),
         (errors.UnauthenticatedError, 401),
         (errors.InsufficientBalanceError, 402),
         (errors.NotAllowedError, 403),

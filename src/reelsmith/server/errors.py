@@ -30,6 +30,10 @@ class UnsupportedMediaError(InvalidInputError):
     """A body that is not declared as JSON."""
 
 
+class BodyTooLargeError(DomainError):
+    """A request body above the server's limit (refused before any route reads it)."""
+
+
 class UnauthenticatedError(DomainError):
     """No credentials, wrong ones, or a session that is no longer live."""
 

@@ -4,14 +4,17 @@ error is a 500 with the same shape and no trace."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Send
 
 from reelsmith.server.errors import (
+    BodyTooLargeError,
     ConflictError,
     DomainError,
     FaultError,
@@ -30,6 +33,7 @@ log = logging.getLogger("reelsmith.server")
 STATUS: tuple[tuple[type[DomainError], int], ...] = (
     (UnsupportedMediaError, 415),
     (InvalidInputError, 400),
+    (BodyTooLargeError, 413),
     (UnauthenticatedError, 401),
     (InsufficientBalanceError, 402),
     (NotAllowedError, 403),
@@ -53,6 +57,18 @@ async def refusal_response(_request: Request, exc: Exception) -> Response:
     if isinstance(exc, RetryLaterError):
         headers["Retry-After"] = str(max(1, exc.retry_after_ms // 1000))
     return JSONResponse(exc.body(), status_code=status_of(exc), headers=headers)
+
+
+async def send_refusal(send: Send, refusal: DomainError, close: bool = False) -> None:
+    """Answer with ``refusal`` on the ASGI ``send`` itself, for the middleware that refuses a
+    request before the application (and its handlers) sees it; ``close``: the connection is
+    closed after the answer (the rest of the request is not read)."""
+    body = json.dumps(refusal.body()).encode()
+    headers = [(b"content-type", b"application/json")]
+    if close:
+        headers += [(b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status_of(refusal), "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def validation_response(_request: Request, exc: Exception) -> Response:

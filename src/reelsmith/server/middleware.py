@@ -3,13 +3,14 @@ NUL refused, every request timed and logged."""
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelsmith.server import logs
+from reelsmith.server.errors import BodyTooLargeError, InvalidInputError
+from reelsmith.server.http_errors import send_refusal
 from reelsmith.server.metrics import Metrics
 
 log = logging.getLogger("reelsmith.server")
@@ -74,21 +75,10 @@ class BodyLimit:
         await self.app(scope, read_once, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"code": "body_too_large", "message": f"the request body is above {self.limit} bytes"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
+        too_large = BodyTooLargeError(
+            "body_too_large", f"the request body is above {self.limit} bytes"
         )
-        await send({"type": "http.response.body", "body": body})
+        await send_refusal(send, too_large, close=True)
 
 
 class RefuseNulPath:
@@ -100,17 +90,8 @@ class RefuseNulPath:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and "\x00" in scope.get("path", ""):
-            body = json.dumps(
-                {"code": "invalid_request", "message": "the path must not contain NUL"}
-            ).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 400,
-                    "headers": [(b"content-type", b"application/json")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            nul = InvalidInputError("invalid_request", "the path must not contain NUL")
+            await send_refusal(send, nul)
             return
         await self.app(scope, receive, send)
 
