@@ -68,12 +68,6 @@ def insert_player(
     )
 
 
-def is_demo(connection: Connection, player_id: str) -> bool:
-    return bool(
-        connection.execute(select(players.c.demo).where(players.c.id == player_id)).scalar()
-    )
-
-
 def demo_player(connection: Connection) -> str | None:
     found = connection.execute(select(players.c.id).where(players.c.demo.is_(True))).scalar()
     return None if found is None else str(found)

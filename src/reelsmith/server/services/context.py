@@ -4,7 +4,6 @@ clock, the metrics and the live random source."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import Connection
 
@@ -61,7 +60,3 @@ class Context:
     def house_account(self, connection: Connection, name: str, currency: str) -> int:
         found = self.house.get((name, currency))
         return found if found is not None else ledger.house_account(connection, name, currency)
-
-    @staticmethod
-    def money(market: Market, minor: int) -> dict[str, Any]:
-        return market.money(minor)

@@ -236,7 +236,3 @@ class Players:
         data["disabled"] = disabled
         data["revoked"] = revoked
         return data
-
-    def is_demo(self, player_id: str) -> bool:
-        with self.context.db.read() as connection:
-            return players.is_demo(connection, player_id)
