@@ -8,8 +8,9 @@ that replays it: bet, options, variant, actions and draws.
 
 The model's optional ``[view]`` table renames (or, with ``false``, leaves out) keys of the
 round's view for the title's client: ``spin`` for each screen's keys, ``round`` for the round's
-(Days of the Tsar's eggs: ``spin = { scatters = "eggs", ... }``). It changes names only, never
-what a round is, so rounds stored under those names read and replay as before.
+(e.g. ``spin = { scatters = "eggs", ... }`` for a title whose scatters are eggs). It changes
+names only, never what a round is, so rounds stored under those names read and replay as
+before.
 """
 
 from __future__ import annotations
