@@ -124,6 +124,18 @@ def tsar_spin(
     return search_stops(TSAR, "free_spins" if free else "base", per_reel, accept)
 
 
+def tsar_win_on_lines(at_least: int) -> list[int]:
+    """Stops for a Tsar base screen without eggs that wins on ``at_least`` paylines or more (at
+    25 lines x 1 coin): the client cycles through them, one amount at a time."""
+    egg = symbol(TSAR, "egg")
+    return search_stops(
+        TSAR,
+        "base",
+        [lambda cells: egg not in cells] * 5,
+        lambda grid: len(tsar_wins(grid).line_wins) >= at_least,
+    )
+
+
 def tsar_win_coins(stops: Sequence[int], *, free: bool = False) -> int:
     grid = window(reel_set(TSAR, "free_spins" if free else "base"), stops, model(TSAR).rows)
     return tsar_wins(grid).total_coins

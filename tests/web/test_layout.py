@@ -1,8 +1,9 @@
 """The studio layout at every screen size, checked on element boxes (not only screenshots):
 the lobby and both titles at 320x568, 360x640, 390x844, 667x375, 844x390, 768x1024 and
 1366x768, in the base game and with a banner shown. Nothing is off screen, nothing in the bar
-overlaps, no text overflows its box or is under 12 px, the reels are large enough to play, and
-nothing moves when a banner shows."""
+overlaps, the session clock (with gb's net position beside it) never meets the title, no text
+overflows its box or is under 12 px, the reels are large enough to play, nothing moves when a
+banner shows, and nothing of a win is drawn over the gamble screen."""
 
 from __future__ import annotations
 
@@ -53,7 +54,9 @@ GAME_BOXES = {
     "bar_items": ".controls > *",
     "head": ".game-head",
     "session": ".game-session .session-item",
+    "session_pill": ".game-session .session-info",
     "title": ".game-title",
+    "head_centre": ".game-title, .autoplay-status",
     "reels": ".reels",
     "pots": ".pot",
     "feature": ".stage-feature > *",
@@ -104,6 +107,12 @@ def check_game(page: Page, where: str) -> dict[str, Any]:
     (bar,) = boxes["bar"]
     (reels,) = boxes["reels"]
     assert len(boxes["head"]) == 1, f"{where}: the game head is not shown"
+    assert boxes["session_pill"], f"{where}: the session clock is not shown"
+    for clock in boxes["session_pill"]:
+        for centre in boxes["head_centre"]:
+            assert not overlaps(clock, centre), (
+                f"{where}: the session clock {clock} overlaps {centre['id']} {centre}"
+            )
     for box in items:
         assert inside(
             {
@@ -232,6 +241,85 @@ def test_a_game_fills_every_screen_and_nothing_moves_for_a_banner(
     wait_state(page, "feature", "spinning")
     playing = check_game(page, f"{where}, free spins")
     assert place(playing) == place(base), f"{where}: the reels moved during free spins"
+
+
+# What is drawn over the reels for a win, and where the gamble screen covers it, whether it is
+# under the screen. Hit testing follows the paint order, so each such element is made hittable
+# (these layers ignore the pointer) and, at points where it and the gamble screen meet, the
+# topmost hit tells which is drawn above; its own pointer-events come back after.
+DRAWN_ABOVE_THE_GAMBLE = """(selector) => {
+  const dialog = document.querySelector('#gamble-screen');
+  const d = dialog.getBoundingClientRect();
+  const above = [];
+  for (const e of document.querySelectorAll(selector)) {
+    if (!e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    const r = e.getBoundingClientRect();
+    const left = Math.max(r.left, d.left), right = Math.min(r.right, d.right);
+    const top = Math.max(r.top, d.top), bottom = Math.min(r.bottom, d.bottom);
+    if (right - left < 1 || bottom - top < 1) continue;
+    const style = e.style;
+    const p = 'pointer-events';
+    const kept = [style.getPropertyValue(p), style.getPropertyPriority(p)];
+    style.setProperty(p, 'auto', 'important');
+    try {
+      search: for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.2, 0.5, 0.8]) {
+        const x = left + (right - left) * fx, y = top + (bottom - top) * fy;
+        const stack = document.elementsFromPoint(x, y);
+        const mine = stack.findIndex((n) => e.contains(n));
+        const its = stack.findIndex((n) => dialog.contains(n));
+        if (mine !== -1 && (its === -1 || mine < its)) {
+          above.push(`${e.getAttribute('class')} "${e.textContent}"`);
+          break search;
+        }
+      }
+    } finally {
+      style.setProperty(p, kept[0], kept[1]);
+    }
+  }
+  return above;
+}"""
+WIN_MARKS = ".line-amount, .payline-tag, .win-popup, .cell-badge"
+
+
+def test_nothing_of_the_win_is_drawn_over_the_gamble_screen(
+    sized: tuple[str, Page], server: Server
+) -> None:
+    """A win on several lines cycles through them, each with its amount over the reels; the
+    gamble screen opened meanwhile covers the reels, and none of those amounts, line tags or
+    the win's total is drawn on top of it."""
+    size, page = sized
+    open_game(page, server, server.new_player(), forcing.TSAR)
+    wait_state(page, "idle")
+    force(page, forcing.tsar_win_on_lines(2))
+    page.click("#spin")
+    wait_state(page, "gamble")
+    page.wait_for_selector(".line-amount")  # a line's amount is shown over the reels
+    page.click("#gamble")
+    page.wait_for_selector("#gamble-screen")
+    page.wait_for_timeout(300)  # the cycle's next line, were it still going
+    shot(page, f"gamble-{size}")
+    above = page.evaluate(DRAWN_ABOVE_THE_GAMBLE, WIN_MARKS)
+    assert not above, f"{size}: drawn over the gamble screen: {above}"
+    boxes = page.evaluate(BOXES, {"dialog": "#gamble-screen"})
+    view = boxes["viewport"][0]
+    (dialog,) = boxes["dialog"]
+    assert inside(dialog, view["w"], view["h"]), f"{size}: the gamble screen is off screen"
+
+
+def test_the_gb_net_position_beside_the_clock_leaves_the_title_clear(
+    sized: tuple[str, Page], server: Server
+) -> None:
+    """gb shows the net position beside the session clock: the head grows, and still neither
+    overlaps the title."""
+    size, page = sized
+    open_game(page, server, server.new_player(market="gb", currency="GBP"), forcing.TSAR)
+    wait_state(page, "idle")
+    force(page, forcing.tsar_spin(win=False))
+    page.click("#spin")
+    wait_state(page, "idle")
+    page.wait_for_selector("#session-net:not(:empty)")
+    shot(page, f"gb-{size}")
+    check_game(page, f"gb {forcing.TSAR} at {size}")
 
 
 @pytest.mark.parametrize("size", ["phone-320x568", "phone-390x844"])

@@ -71,8 +71,11 @@ export class GambleScreen {
     );
     this.overlay.append(this.element);
     this.game.gambleOpen = true;
+    // The spin's wins give way to the gamble: the line cycle stops, and neither the lines, nor
+    // their amounts, nor the win over the reels stay drawn (they would sit on the dialog).
     this.game.cycleToken += 1;
     this.game.grid.clearWins();
+    this.game.presenter.clear();
     this.overlay.parentElement.classList.add('gamble-open');
     this.update(round);
   }
