@@ -552,7 +552,8 @@ def test_the_german_page_formats_numbers_and_money_for_german() -> None:
     assert any("10.000 Münzen" in s for s in text)
     names = {s["id"]: s["name"] for s in tsar["symbols"]}
     assert names["tsar"] == "Zar" and names["egg"] == "Fabergé-Ei"
-    assert tsar["labels"]["rtp"] == "Theoretische Auszahlungsquote: 96,00 %"
+    # a no-break space before the sign keeps "96,00 %" on one line
+    assert tsar["labels"]["rtp"] == "Theoretische Auszahlungsquote: 96,00\u00a0%"
     sultan = rendered(default, SULTAN, "de")
     assert [p["pot"] for p in sultan["rules"]["jackpots"]["pots"]] == [
         "Türkis", "Blau", "Grün", "Lila", "Rot"
