@@ -300,6 +300,8 @@ def test_nothing_of_the_win_is_drawn_over_the_gamble_screen(
     shot(page, f"gamble-{size}")
     above = page.evaluate(DRAWN_ABOVE_THE_GAMBLE, WIN_MARKS)
     assert not above, f"{size}: drawn over the gamble screen: {above}"
+    caption = page.inner_text("#win-caption")
+    assert caption == "", f"{size}: the caption still names a line's win: {caption!r}"
     boxes = page.evaluate(BOXES, {"dialog": "#gamble-screen"})
     view = boxes["viewport"][0]
     (dialog,) = boxes["dialog"]

@@ -72,10 +72,12 @@ export class GambleScreen {
     this.overlay.append(this.element);
     this.game.gambleOpen = true;
     // The spin's wins give way to the gamble: the line cycle stops, and neither the lines, nor
-    // their amounts, nor the win over the reels stay drawn (they would sit on the dialog).
+    // their amounts, nor the win over the reels stay drawn (they would sit on the dialog), nor
+    // the caption naming the line the cycle stopped at (its amount is not what is at stake).
     this.game.cycleToken += 1;
     this.game.grid.clearWins();
     this.game.presenter.clear();
+    this.game.caption.textContent = '';
     this.overlay.parentElement.classList.add('gamble-open');
     this.update(round);
   }
