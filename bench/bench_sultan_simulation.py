@@ -20,7 +20,7 @@ import numpy as np
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
 from reelsmith.games import load_game
-from reelsmith.games.sultan_spins.rules import WILD_REEL, sultan_rules
+from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 
 
 def naive_line_pay(cells, line_pays, wild, substitutable):
@@ -42,7 +42,7 @@ class NaiveSultan:
     """Sultan Spins in plain Python, one player at one bet size (wins in line bets)."""
 
     def __init__(self, model, variant_id=None):
-        rules = sultan_rules(model)
+        rules = ladder_rules(model)
         variant = model.variant(variant_id)
         ids = model.symbol_ids
         self.strips = {

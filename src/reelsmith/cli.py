@@ -219,10 +219,10 @@ def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator
 
 def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
     from reelsmith.engine.errors import RuleError
-    from reelsmith.games.sultan_spins import rules as sultan
+    from reelsmith.engine import ladder as sultan
     from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT
 
-    rules = sultan.sultan_rules(loaded)
+    rules = sultan.ladder_rules(loaded)
     sizes = [n * PLAY_STAKE_UNIT for n in rules.bets.levels]
     try:  # the bet as an amount of play money, priced as the terminal prices it
         amount = rules.bets.default * PLAY_STAKE_UNIT if bet is None else parse_decimal(bet, "bet")

@@ -23,7 +23,7 @@ from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel, ReelSet, Variant
 from reelsmith.engine.screen import window
-from reelsmith.games.sultan_spins import rules as sultan
+from reelsmith.engine import ladder as sultan
 from reelsmith.rng import SeededSource
 from tests.conftest import PrefixedSource, find_stop
 
@@ -96,7 +96,7 @@ def test_line_value_equals_brute_force_over_stops_and_reveals(bonus_model, bonus
     """The compact RTP route (per-cell laws, every symbol tuple of a line) against every stop
     combination and every reveal of every gem (the jackpot with its long-run probability),
     evaluated by the live line evaluator."""
-    rules = sultan.sultan_rules(bonus_model)
+    rules = sultan.ladder_rules(bonus_model)
     rs = bonus_model.variant().reel_sets["base"]
     weights = dict(zip(TINY_REVEAL["outcomes"], TINY_REVEAL["weights"], strict=True))
     value, _ = exact.line_value(rules, exact.cell_distributions(rules, rs, weights))
@@ -106,7 +106,7 @@ def test_line_value_equals_brute_force_over_stops_and_reveals(bonus_model, bonus
 def test_free_spins_chain_agrees_with_simulation(sultan_model):
     """Expected free spins and multiplier sum from a forced trigger with an empty meter:
     the Markov chain against 3,000 live free-spin rounds."""
-    rules = sultan.sultan_rules(sultan_model)
+    rules = sultan.ladder_rules(sultan_model)
     variant = sultan_model.variant()
     free = variant.reel_sets["free_spins"]
     per_reel = exact.symbol_shown(sultan_model, free, rules.bonus)
@@ -156,7 +156,7 @@ def bonus_brute(bonus_model):
 def brute_spin(model: GameModel, name: str = "base"):
     """Every stop combination and gem outcome of one spin through the live line evaluator,
     with the long-run law of each gem (hit with q, else a reveal by weight)."""
-    rules = sultan.sultan_rules(model)
+    rules = sultan.ladder_rules(model)
     rs = model.variant().reel_sets[name]
     reveal = rules.gem_reveal(model.variant())
     total = sum(reveal.weights)
@@ -234,7 +234,7 @@ def test_spin_figures_equal_brute_force(bonus_model, bonus_brute):
     """Line-pay moments jointly with the bonus count, jackpots, no-win, awards (expected
     paylines and pairs), the hit coefficients: from per-reel columns and payline patterns,
     against every screen."""
-    rules = sultan.sultan_rules(bonus_model)
+    rules = sultan.ladder_rules(bonus_model)
     variant = bonus_model.variant()
     reveal = rules.gem_reveal(variant)
     figures = spin_figures(
@@ -279,7 +279,7 @@ def test_max_spin_win_equals_brute_force(bonus_model, bonus_brute):
 def test_line_patterns_agree_with_the_cell_route(sultan_model):
     """Both routes to the expected line pay (payline patterns over columns, symbol tuples
     over per-cell laws) agree on the shipped strips."""
-    rules = sultan.sultan_rules(sultan_model)
+    rules = sultan.ladder_rules(sultan_model)
     for variant_id in ("94.00", "96.10"):
         variant = sultan_model.variant(variant_id)
         reveal = rules.gem_reveal(variant)
@@ -302,7 +302,7 @@ def full_state_brute_force(model: GameModel) -> dict[str, object]:
     vector of the chain of rounds. A round is enumerated over every stop, gem outcome and new
     trigger point, with the pots carried from spin to spin exactly as the rules say: no
     renewal theory, no independence assumed."""
-    rules = sultan.sultan_rules(model)
+    rules = sultan.ladder_rules(model)
     variant = model.variant()
     reveal = rules.gem_reveal(variant)
     total = sum(reveal.weights)
@@ -465,7 +465,7 @@ def test_shipped_variants_are_high_volatility(sultan_model, variant_id):
     assert 0 < a.hit_frequency < a.round_hit_frequency < 1
     assert all(w.gli == "no" and w.round_low <= w.round_high for w in a.awards)
     assert sum(a.level_reached) == pytest.approx(
-        a.free_spins_per_trigger / sultan.sultan_rules(sultan_model).spins_per_level
+        a.free_spins_per_trigger / sultan.ladder_rules(sultan_model).spins_per_level
     )
 
 
@@ -475,7 +475,7 @@ def test_the_strips_kept_for_rules_version_1_re_derive_their_figures_under_it(
 ):
     """The strips rounds of version 1 replay on are the ones their figures were computed from:
     analysed under version 1 (trigger points up to the cap) they give the stored figures."""
-    kept = sultan.sultan_rules(sultan_model, 1).variant(variant_id)
+    kept = sultan.ladder_rules(sultan_model, 1).variant(variant_id)
     assert kept.source.parent.name == "rules-1"
     derived = exact.variant_figures(sultan_model, variant_id, rules_version=1)
     assert set(derived) == set(kept.figures)

@@ -18,13 +18,13 @@ import pytest
 from reelsmith.analysis import sultan_kernel as k
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
-from reelsmith.games.sultan_spins import rules
-from reelsmith.games.sultan_spins.state import BetState
+from reelsmith.engine import ladder as rules
+from reelsmith.engine.ladder_state import BetState
 from reelsmith.rng import Draw, ReplaySource, SeededSource
 
 
 def purposes(model) -> list[str]:
-    names = [j.name for j in rules.sultan_rules(model).jackpots]
+    names = [j.name for j in rules.ladder_rules(model).jackpots]
     return ["reel_stop", "gem_reveal", *(f"jackpot_trigger_{n}" for n in names)]
 
 
@@ -94,7 +94,7 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     from reelsmith.analysis import sultan_spin
     from reelsmith.analysis.sultan_exact import rtp_parts
 
-    jackpots = rules.sultan_rules(sultan_model).jackpots
+    jackpots = rules.ladder_rules(sultan_model).jackpots
     caps = np.array([j.cap for j in jackpots])
     spans = [j.cap - 1 - j.seed for j in jackpots]
     assert [j.trigger_span for j in jackpots] == spans

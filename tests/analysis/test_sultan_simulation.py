@@ -21,7 +21,7 @@ from reelsmith.analysis.sultan_simulation import (
     simulate,
 )
 from reelsmith.games import game_folder
-from reelsmith.games.sultan_spins.rules import sultan_rules
+from reelsmith.engine.ladder import ladder_rules
 
 GAME = "sultan-spins"
 
@@ -53,7 +53,7 @@ def test_stationary_start_draws_the_long_run_law(sultan_model):
     """The start state: each (pot, trigger) pair uniform on seed <= pot < trigger < cap (so
     the pot's age j has probability proportional to K - j), the meter from its law."""
     game = KernelGame.build(sultan_model)
-    caps = np.array([j.cap for j in sultan_rules(sultan_model).jackpots])
+    caps = np.array([j.cap for j in ladder_rules(sultan_model).jackpots])
     a = analyze_full(sultan_model)
     rng = chunk_stream(17, 0)
     n = 20_000

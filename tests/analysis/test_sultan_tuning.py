@@ -19,7 +19,7 @@ from reelsmith.analysis.sultan_tuning import Search, Strips, tune
 from reelsmith.cli import app
 from reelsmith.engine.model import load_model
 from reelsmith.games import game_folder
-from reelsmith.games.sultan_spins.rules import sultan_rules
+from reelsmith.engine.ladder import ladder_rules
 
 GAME = "sultan-spins"
 runner = CliRunner()
@@ -38,7 +38,7 @@ def package_variants():
 
 def check_written(folder, variant_id, target):
     model = load_model(folder)
-    rules = sultan_rules(model)  # the loader's checks: gem and bonus spacing, reveal table
+    rules = ladder_rules(model)  # the loader's checks: gem and bonus spacing, reveal table
     variant = model.variant(variant_id)
     analysis = analyze_full(model, variant_id)
     assert abs(analysis.rtp - float(target) / 100) <= 1e-4
@@ -82,7 +82,7 @@ def test_every_move_predicts_its_exact_effect(sultan_model):
     """The search's per-move RTP change is exact: apply moves on both reel sets and compare
     with the compact RTP route (per-cell laws, symbol tuples), independent of the patterns."""
     start = sultan_model.variant("94.00")
-    rules = sultan_rules(sultan_model)
+    rules = ladder_rules(sultan_model)
     reveal = rules.gem_reveal(start)
     state = Strips(
         reel_sets={

@@ -124,11 +124,11 @@ class SultanAdapter:
         from reelsmith.analysis import sultan_kernel as k
         from reelsmith.analysis.simulation import chunk_stream
         from reelsmith.analysis.sultan_simulation import KernelGame
-        from reelsmith.games.sultan_spins import rules
-        from reelsmith.games.sultan_spins.state import BetState
+        from reelsmith.engine import ladder as rules
+        from reelsmith.engine.ladder_state import BetState
 
         game = KernelGame.build(model, variant_id)
-        pot_names = [j.name for j in rules.sultan_rules(model).jackpots]
+        pot_names = [j.name for j in rules.ladder_rules(model).jackpots]
         purposes = ["reel_stop", "gem_reveal", *(f"jackpot_trigger_{n}" for n in pot_names)]
         (pots, triggers, meter), results, logs = game.trace(
             chunk_stream(seed, chunk), rounds, "stationary"
@@ -163,13 +163,13 @@ class SultanAdapter:
     def live_summary(
         self, model: GameModel, variant_id: str, state: Any, source: RandomSource
     ) -> tuple[Summary, Any]:
-        from reelsmith.games.sultan_spins import rules
+        from reelsmith.engine import ladder as rules
 
-        level = rules.sultan_rules(model).bets.default
+        level = rules.ladder_rules(model).bets.default
         live = rules.start_round(model, level, state, source, variant=variant_id)
         live = rules.finish(model, live, source)
         assert live.phase is rules.Phase.COMPLETE, live.phase
-        pot_names = [j.name for j in rules.sultan_rules(model).jackpots]
+        pot_names = [j.name for j in rules.ladder_rules(model).jackpots]
         return {
             "win": live.win_coins,
             "base_line": live.spins[0].line_coins,

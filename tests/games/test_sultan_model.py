@@ -11,7 +11,7 @@ import pytest
 
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError
-from reelsmith.games.sultan_spins.rules import sultan_rules
+from reelsmith.engine.ladder import ladder_rules
 
 
 def test_five_columns_four_rows_forty_distinct_paylines(sultan_model):
@@ -45,7 +45,7 @@ def test_paytable_pays_every_regular_symbol(sultan_model):
 def test_bets_are_levels_of_stake_units(sultan_model):
     """The model's bets are whole stake units, no money: the ladder the title was specified
     with (0.20 to 100.00) is these levels at 0.20 a stake unit."""
-    bets = sultan_rules(sultan_model).bets
+    bets = ladder_rules(sultan_model).bets
     assert bets.levels == (1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30, 40, 50, 100, 250, 500)
     assert bets.default == 5
 
@@ -53,7 +53,7 @@ def test_bets_are_levels_of_stake_units(sultan_model):
 def test_wins_are_exact_fractions_of_the_bet(sultan_model):
     """Each line pay at each level is ``pay x level / 40`` stake units, exactly (a fraction:
     nothing is rounded in the rules)."""
-    rules = sultan_rules(sultan_model)
+    rules = ladder_rules(sultan_model)
     for level in rules.bets.levels:
         for pay in {int(p) for p in sultan_model.line_pays.flatten() if p}:
             stake = rules.stake_units(pay, level)
@@ -67,9 +67,9 @@ def test_the_rules_hold_no_money():
     import inspect
 
     from reelsmith.engine import bet_ladder
-    from reelsmith.games.sultan_spins import rules, state
+    from reelsmith.engine import ladder, ladder_state
 
-    for module in (rules, state, bet_ladder):
+    for module in (ladder, ladder_state, bet_ladder):
         tree = ast.parse(inspect.getsource(module))
         imported = {
             alias.name.split(".")[0]
@@ -86,7 +86,7 @@ def test_the_rules_hold_no_money():
 
 def test_jackpot_caps_are_the_seed_values(sultan_model):
     """Seed: 'Teal ... before 25x bet, Blue 50x, Green 250x, Purple 1250x, Red 5000x.'"""
-    jackpots = sultan_rules(sultan_model).jackpots
+    jackpots = ladder_rules(sultan_model).jackpots
     assert [(j.name, j.reel, j.cap) for j in jackpots] == [
         ("teal", 0, 25),
         ("blue", 1, 50),
@@ -99,14 +99,14 @@ def test_jackpot_caps_are_the_seed_values(sultan_model):
 
 def test_levels_and_multipliers(sultan_model):
     """Seed: 'Level 1: 7 Free Spins with 1x Multiplier' ... 'Level 5: 7 Free Spins with 8x'."""
-    rules = sultan_rules(sultan_model)
+    rules = ladder_rules(sultan_model)
     assert rules.multipliers == (1, 2, 4, 6, 8)
     assert rules.spins_per_level == 7 and rules.spots == 5
     assert rules.trigger_count == 3 and rules.main_game_bonus_per_spot == 2
 
 
 def test_strips_show_at_most_one_gem_and_one_bonus_per_reel(sultan_model):
-    rules = sultan_rules(sultan_model)
+    rules = ladder_rules(sultan_model)
     for variant in sultan_model.variants.values():
         for reel_set in variant.reel_sets.values():
             for reel in range(5):
@@ -154,11 +154,11 @@ class TestBetLowering:
 )
 def test_bets_off_the_levels_are_refused(sultan_model, level, message):
     with pytest.raises(BetError, match=message):
-        sultan_rules(sultan_model).bets.validate(level)
+        ladder_rules(sultan_model).bets.validate(level)
 
 
 def test_market_subset_of_the_levels(sultan_model):
-    bets = sultan_rules(sultan_model).bets
+    bets = ladder_rules(sultan_model).bets
     with pytest.raises(BetError, match=r"the levels are 5, 10"):
         bets.validate(2, [5, 10])
     assert bets.validate(5, [5]) == 5

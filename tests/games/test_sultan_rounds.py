@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.screen import from_screen
-from reelsmith.games.sultan_spins import rules as sultan
-from reelsmith.games.sultan_spins.state import BetState, PlayerState
+from reelsmith.engine import ladder as sultan
+from reelsmith.engine.ladder_state import BetState, PlayerState
 from reelsmith.rng import Draw, SeededSource
 from tests.conftest import PrefixedSource, ScriptedSource, find_stop
 
@@ -25,7 +25,7 @@ ROWS = 4
 
 
 def game_rules(model):
-    return sultan.sultan_rules(model)
+    return sultan.ladder_rules(model)
 
 
 def reel_set(model, name="base"):
@@ -192,7 +192,7 @@ class TestGems:
     def test_a_version_1_round_draws_up_to_the_cap_on_its_own_strips(self, sultan_model):
         """A round stored under version 1 is replayed under version 1: its trigger points range
         up to the cap and its reels are version 1's (the retired strips)."""
-        v1 = sultan.sultan_rules(sultan_model, 1)
+        v1 = sultan.ladder_rules(sultan_model, 1)
         assert [j.last_trigger for j in v1.jackpots] == [25, 50, 250, 1250, 5000]
         assert v1.variant("94.00").source.parent.name == "rules-1"
         old, new = (

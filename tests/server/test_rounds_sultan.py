@@ -23,9 +23,9 @@ def state(api, bet):
 
 
 def reveal(outcome):
-    from reelsmith.games.sultan_spins.rules import sultan_rules
+    from reelsmith.engine.ladder import ladder_rules
 
-    table = sultan_rules(SULTAN).gem_reveal(SULTAN.variant("94.00"))
+    table = ladder_rules(SULTAN).gem_reveal(SULTAN.variant("94.00"))
     return sum(table.weights[: table.outcomes.index(outcome)])
 
 

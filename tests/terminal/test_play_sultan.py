@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from rich.console import Console
 
-from reelsmith.games.sultan_spins import rules as sultan
+from reelsmith.engine import ladder as sultan
 from reelsmith.rng import SeededSource
 from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT, SultanTerminal
 

@@ -16,7 +16,7 @@ from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.engine.screen import window
 from reelsmith.games import load_game
-from reelsmith.games.sultan_spins.rules import Jackpot, sultan_rules
+from reelsmith.engine.ladder import Jackpot, ladder_rules
 
 TSAR = "days-of-the-tsar"
 SULTAN = "sultan-spins"
@@ -150,7 +150,7 @@ def tsar_free_spins_trigger() -> list[int]:
 
 
 def pots() -> tuple[Jackpot, ...]:
-    return sultan_rules(model(SULTAN)).jackpots
+    return ladder_rules(model(SULTAN)).jackpots
 
 
 def sultan_triggers(hit_first_gem: Sequence[int] = ()) -> list[int]:

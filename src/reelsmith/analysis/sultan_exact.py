@@ -22,7 +22,7 @@ from reelsmith.analysis.sultan_spin import SpinFigures, build_columns, spin_figu
 from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel
-from reelsmith.games.sultan_spins.rules import RULES_VERSION, SultanRules, sultan_rules
+from reelsmith.engine.ladder import RULES_VERSION, LadderRules, ladder_rules
 
 #: GLI-11: every advertised award must be hit more often than once in 100 million games.
 GLI_MIN_PROBABILITY = 1e-8
@@ -102,7 +102,7 @@ class PotFigures:
 class SultanAnalysis:
     model: GameModel
     variant_id: str
-    rules: SultanRules
+    rules: LadderRules
     base: SpinFigures
     free: SpinFigures
     round: RoundAnalysis
@@ -273,7 +273,7 @@ def _meter_rows(rnd: RoundAnalysis) -> list[MeterRow]:
 def _round_analysis(
     model: GameModel, variant_id: str | None, second_moments: bool, rules_version: int
 ) -> tuple[RoundAnalysis, dict[str, int], str]:
-    rules = sultan_rules(model, rules_version)
+    rules = ladder_rules(model, rules_version)
     variant = rules.variant(variant_id)
     reveal_table = rules.gem_reveal(variant)
     reveal = dict(zip(reveal_table.outcomes, reveal_table.weights, strict=True))
@@ -441,7 +441,7 @@ def analyze_full(
 
 def _awards(
     model: GameModel,
-    rules: SultanRules,
+    rules: LadderRules,
     base: SpinFigures,
     free: SpinFigures,
     p_trigger: float,
@@ -489,7 +489,7 @@ def _awards(
 
 
 def _max_win(
-    model: GameModel, rules: SultanRules, reel_sets: Any, reveal: dict[str, int]
+    model: GameModel, rules: LadderRules, reel_sets: Any, reveal: dict[str, int]
 ) -> dict[str, Any]:
     """The largest win of one spin (main game; a free spin at each level), exactly.
 

@@ -2,7 +2,7 @@
 the pots, their hidden trigger points and the collection meter from round to round.
 
 The kernel makes the same draws in the same order as live play
-(:mod:`reelsmith.games.sultan_spins.rules`): per spin five reel stops, then reel by reel each
+(:mod:`reelsmith.engine.ladder`): per spin five reel stops, then reel by reel each
 gem's draw (a new trigger point when it hits its pot, else its reveal); free spins follow the
 main-game spin while the ladder lasts. Lines are evaluated with the engine's ``line_win``.
 A parity test replays the kernel's draws through the live engine and requires identical

@@ -66,7 +66,7 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.analysis.sultan_spin import SpinFigures
-from reelsmith.games.sultan_spins.rules import SultanRules
+from reelsmith.engine.ladder import LadderRules
 
 State = tuple[int, int, int, int]  # (level, spins left, meter, unlocked)
 END = -1
@@ -161,7 +161,7 @@ def renewal(seed: int, last: int, horizon: int) -> Renewal:
 class Ladder:
     """The free-spins ladder's rules as a state machine (the same as ``rules.play_free_spin``)."""
 
-    rules: SultanRules
+    rules: LadderRules
 
     @property
     def spots(self) -> int:
@@ -429,7 +429,7 @@ def _memory_two_reels(
 class RoundAnalysis:
     """Exact per-round figures of one variant from its two reel sets' spin figures."""
 
-    def __init__(self, rules: SultanRules, base: SpinFigures, free: SpinFigures) -> None:
+    def __init__(self, rules: LadderRules, base: SpinFigures, free: SpinFigures) -> None:
         self.rules = rules
         self.base = base
         self.free = free

@@ -67,9 +67,9 @@ ProgressCallback = Callable[[int], None]
 def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
     """The carried meter's stationary law at the start of a round (exact analyzer)."""
     from reelsmith.analysis import sultan_spins as exact
-    from reelsmith.games.sultan_spins.rules import sultan_rules
+    from reelsmith.engine.ladder import ladder_rules
 
-    rules = sultan_rules(model)
+    rules = ladder_rules(model)
     variant = model.variant(variant_id)
     base = variant.reel_sets["base"]
     free = variant.reel_sets[rules.free_reel_set]
@@ -102,9 +102,9 @@ class KernelGame:
 
     @classmethod
     def build(cls, model: GameModel, variant_id: str | None = None) -> KernelGame:
-        from reelsmith.games.sultan_spins.rules import WILD_REEL, sultan_rules
+        from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 
-        rules = sultan_rules(model)  # checks the variants (spacing, reveal table)
+        rules = ladder_rules(model)  # checks the variants (spacing, reveal table)
         variant = model.variant(variant_id)
         if model.reels != 5 or rules.levels > 5 or rules.spots > 5:
             raise ValueError("the Sultan Spins kernel needs 5 reels, at most 5 levels and spots")
@@ -615,9 +615,9 @@ def simulate(
         for slot, fvalue in enumerate(chunk_floats):
             float_stats[slot] += fvalue
         batches.append(tuple(chunk_batches))
-    from reelsmith.games.sultan_spins.rules import sultan_rules
+    from reelsmith.engine.ladder import ladder_rules
 
-    rules = sultan_rules(game.model)
+    rules = ladder_rules(game.model)
     return SimulationResult(
         game=game_id,
         variant=variant.id,

@@ -47,7 +47,7 @@ from numba import njit, prange
 
 from reelsmith.analysis.enumeration import line_awards
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.games.sultan_spins.rules import WILD_REEL, Jackpot, SultanRules
+from reelsmith.engine.ladder import WILD_REEL, Jackpot, LadderRules
 
 # Column modes: the long-run law of a gem (hit with probability q) or its law given no hit.
 STATIONARY = "stationary"
@@ -173,7 +173,7 @@ def jackpot_hit_probability(jackpot: Jackpot) -> float:
 
 
 def build_columns(
-    rules: SultanRules, reel_set: ReelSet, reveal: dict[str, int], mode: str = STATIONARY
+    rules: LadderRules, reel_set: ReelSet, reveal: dict[str, int], mode: str = STATIONARY
 ) -> Columns:
     """Every column of every reel. ``mode`` NON_HIT gives the law given that no gem hits."""
     model = rules.model
@@ -590,7 +590,7 @@ class SpinFigures:
 
 
 def spin_figures(
-    rules: SultanRules,
+    rules: LadderRules,
     reel_set: ReelSet,
     reveal: dict[str, int],
     *,

@@ -42,11 +42,11 @@ from numba import njit
 from reelsmith.analysis.sultan_spin import jackpot_hit_probability
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.games.sultan_spins.rules import RULES_VERSION, WILD_REEL, SultanRules, sultan_rules
+from reelsmith.engine.ladder import RULES_VERSION, WILD_REEL, LadderRules, ladder_rules
 
 
 def cell_distributions(
-    rules: SultanRules, reel_set: ReelSet, weights: dict[str, int]
+    rules: LadderRules, reel_set: ReelSet, weights: dict[str, int]
 ) -> npt.NDArray[np.float64]:
     """``dist[reel, row, symbol]``: probability that the lines see ``symbol`` at that cell."""
     model = rules.model
@@ -118,7 +118,7 @@ def _line_expectation(
 
 
 def line_value(
-    rules: SultanRules, dist: npt.NDArray[np.float64]
+    rules: LadderRules, dist: npt.NDArray[np.float64]
 ) -> tuple[float, npt.NDArray[np.float64]]:
     """Expected line pay per spin in bets (all 40 lines, 1 line bet each), and per-award
     expected hits per spin summed over the lines."""
@@ -161,7 +161,7 @@ class FreeSpinsChain:
     level_reached: npt.NDArray[np.float64]  # [start meter, level - 1]: P(level is played)
 
 
-def free_spins_chain(rules: SultanRules, bonus_law: npt.NDArray[np.float64]) -> FreeSpinsChain:
+def free_spins_chain(rules: LadderRules, bonus_law: npt.NDArray[np.float64]) -> FreeSpinsChain:
     spots, levels, per_level = rules.spots, rules.levels, rules.spins_per_level
 
     @cache
@@ -212,7 +212,7 @@ def free_spins_chain(rules: SultanRules, bonus_law: npt.NDArray[np.float64]) -> 
 
 
 def meter_stationary(
-    rules: SultanRules, base_bonus_law: npt.NDArray[np.float64], chain: FreeSpinsChain
+    rules: LadderRules, base_bonus_law: npt.NDArray[np.float64], chain: FreeSpinsChain
 ) -> npt.NDArray[np.float64]:
     """Long-run distribution of the meter at the start of a main-game spin."""
     spots = rules.spots
@@ -255,7 +255,7 @@ class SultanFigures:
 
 
 def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
-    rules = sultan_rules(model)
+    rules = ladder_rules(model)
     variant = model.variant(variant_id)
     base = variant.reel_sets["base"]
     free = variant.reel_sets[rules.free_reel_set]

@@ -63,11 +63,11 @@ from reelsmith.analysis.sultan_spin import (
 from reelsmith.analysis.sultan_spins import figures_from_analysis
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
-from reelsmith.games.sultan_spins.rules import (
+from reelsmith.engine.ladder import (
     RULES_VERSION,
     WILD_REEL,
-    SultanRules,
-    sultan_rules,
+    LadderRules,
+    ladder_rules,
 )
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
@@ -166,7 +166,7 @@ class Search:
     def __init__(self, model: GameModel, variant_id: str, start: Strips) -> None:
         self.model = model
         self.variant_id = variant_id
-        self.rules = sultan_rules(model)
+        self.rules = ladder_rules(model)
         self.member = set_membership(model)
         self.patterns: LinePatterns = line_patterns(model)
         self.regular = [s.index for s in model.symbols if s.role == "regular"]
@@ -407,7 +407,7 @@ def tune(
     """Search, verify and write ``folder/variants/<target>.toml``; raises ``ValueError`` when
     the target cannot be reached."""
     start = model.variant(base_variant)
-    rules: SultanRules = sultan_rules(model)
+    rules: LadderRules = ladder_rules(model)
     variant_id = f"{target_percent:.2f}"
     target = float(target_percent) / 100
     classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
@@ -487,7 +487,7 @@ def tune(
 
     # Read it back the way the game will: the loader's checks, then the figures again.
     reloaded = load_model(folder)
-    sultan_rules(reloaded)
+    ladder_rules(reloaded)
     stored = reloaded.variant(variant_id).figures
     if stored != figures_from_analysis(exact.analyze_full(reloaded, variant_id)):
         raise AssertionError(f"{path}: the stored figures do not re-derive")  # pragma: no cover

@@ -27,8 +27,8 @@ from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
-from reelsmith.games.sultan_spins import rules as sultan
-from reelsmith.games.sultan_spins.state import BetState, bet_key
+from reelsmith.engine import ladder as sultan
+from reelsmith.engine.ladder_state import BetState, bet_key
 from reelsmith.help import Terms, language_of, page_locale
 from reelsmith.money import MoneyError
 from reelsmith.rng import Draw, RandomSource
@@ -288,7 +288,7 @@ class SultanBet:
 class SultanPlay:
     """A round as the server holds it: the engine's round and the bet it was priced at."""
 
-    round: sultan.SultanRound
+    round: sultan.LadderRound
     bet: SultanBet
 
 
@@ -304,7 +304,7 @@ class SultanSpins(Title):
 
     def __init__(self, model: GameModel | None = None) -> None:
         super().__init__(model)
-        self.sultan = sultan.sultan_rules(self.model)
+        self.sultan = sultan.ladder_rules(self.model)
 
     def _unit_minor(self, market: Market) -> int:
         unit = market.game(self.game_id).stake_unit

@@ -21,8 +21,8 @@ from rich.table import Table
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.model import GameModel
-from reelsmith.games.sultan_spins import rules as sultan
-from reelsmith.games.sultan_spins.state import BetState, PlayerState
+from reelsmith.engine import ladder as sultan
+from reelsmith.engine.ladder_state import BetState, PlayerState
 from reelsmith.rng import RandomSource
 from reelsmith.terminal.screen import screen_table
 from reelsmith.terminal.session import TerminalGame
@@ -55,12 +55,12 @@ class SultanTerminal(TerminalGame):
         variant: str | None = None,
     ) -> None:
         super().__init__(model, console, balance, read, variant)
-        self.rules = sultan.sultan_rules(model)
+        self.rules = sultan.ladder_rules(model)
         self.rng = rng
         self.bet = self.rules.bets.default * PLAY_STAKE_UNIT
         self.player = PlayerState()
         self.names = {s.id: s.name for s in model.symbols}
-        self.history: list[sultan.SultanRound] = []
+        self.history: list[sultan.LadderRound] = []
 
     @staticmethod
     def level(bet: Decimal) -> int:
@@ -97,7 +97,7 @@ class SultanTerminal(TerminalGame):
         )
         self.console.print(self.pots_table(state))
 
-    def show_spin(self, spin: sultan.SultanSpin, round_: sultan.SultanRound, title: str) -> None:
+    def show_spin(self, spin: sultan.LadderSpin, round_: sultan.LadderRound, title: str) -> None:
         highlight = [p for w in spin.wins.line_wins for p in w.positions]
         self.console.print(screen_table(spin.screen, self.names, STYLES, highlight, title))
         for gem in spin.gems:
@@ -174,7 +174,7 @@ class SultanTerminal(TerminalGame):
             spin = round_.spins[-1]
             self.show_spin(spin, round_, f"Level {spin.level} free spin ({spin.multiplier}x)")
 
-    def settle(self, round_: sultan.SultanRound) -> None:
+    def settle(self, round_: sultan.LadderRound) -> None:
         self.history.append(round_)
         self.rounds_played += 1
         kept = round_.kept_state

@@ -8,14 +8,14 @@ from decimal import Decimal
 from typing import Any
 
 from reelsmith.engine.model import GameModel
-from reelsmith.games.sultan_spins.rules import WILD_REEL, sultan_rules
+from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.help import Phrases, Terms, play_rules, settled_rules
 
 
 def feature_rules(
     model: GameModel, variant_id: str | None, p: Phrases, terms: Terms | None = None
 ) -> dict[str, Any]:
-    rules = sultan_rules(model)
+    rules = ladder_rules(model)
     variant = model.variant(variant_id)
     reveal = rules.gem_reveal(variant)
     first = rules.jackpots[0]

@@ -10,7 +10,7 @@ Bets and settlement
 A bet is a bet level: a whole number of stake units (the model's ``[bet] levels``), spread
 over the 40 paylines, so a line win of ``c`` coins (line bets) is ``c x level / 40`` stake units
 and a pot of ``p`` bets is ``p x level``. The rules know no currency and round nothing: a
-round's win is exact, in coins and in stake units (:attr:`SultanRound.paid_stake`, a
+round's win is exact, in coins and in stake units (:attr:`LadderRound.paid_stake`, a
 fraction); a market prices the stake unit and the server converts once.
 
 Local jackpots
@@ -32,7 +32,7 @@ the bet's minor units, a pot at bet ``b`` pays at most ``(cap - 1) x b``, strict
 trigger point from seed + 1 to cap - 1. Version 1 drew it up to and including the cap, so a pot
 could be won at exactly its cap. A round records the version it was played under (a record
 without one is version 1) and is replayed and resolved under it, on that version's strips
-(:meth:`SultanRules.variant`); a carried pot keeps the trigger point it has, with the version
+(:meth:`LadderRules.variant`); a carried pot keeps the trigger point it has, with the version
 it was drawn under (``BetState.trigger_rules``), until it is won.
 
 Free spins and the collection meter
@@ -76,7 +76,7 @@ from reelsmith.engine.model import (
 )
 from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import GridError, Screen, to_screen, window
-from reelsmith.games.sultan_spins.state import BetState
+from reelsmith.engine.ladder_state import BetState
 from reelsmith.rng import RandomSource, RecordingSource, ReplaySource, weighted_index
 from reelsmith.rng.source import Draw
 
@@ -140,7 +140,7 @@ class GemReveal:
 
 
 @dataclass(frozen=True)
-class SultanRules:
+class LadderRules:
     model: GameModel
     version: int  # the rules version (see RULES_VERSION)
     bets: BetLevels  # the bet levels, in stake units
@@ -187,7 +187,7 @@ class SultanRules:
         return Fraction(coins * bet_level, self.lines)
 
 
-def _check_variant(rules: SultanRules, variant: Variant) -> None:
+def _check_variant(rules: LadderRules, variant: Variant) -> None:
     model = rules.model
     table = variant.parameters.get("rules")
     declared = table.get("version") if isinstance(table, dict) else None
@@ -221,7 +221,7 @@ def _retired_variants(model: GameModel, version: int) -> dict[str, Variant]:
 
 
 @cache
-def sultan_rules(model: GameModel, version: int = RULES_VERSION) -> SultanRules:
+def ladder_rules(model: GameModel, version: int = RULES_VERSION) -> LadderRules:
     """The title's parameters under rules ``version``, checked (one per loaded model)."""
     where = f"{model.id} model"
     try:
@@ -240,7 +240,7 @@ def sultan_rules(model: GameModel, version: int = RULES_VERSION) -> SultanRules:
             )
             for j in model.features["jackpots"]
         )
-        rules = SultanRules(
+        rules = LadderRules(
             model=model,
             version=version,
             bets=BetLevels.from_model(model),
@@ -290,7 +290,7 @@ def draw_trigger(jackpot: Jackpot, rng: RandomSource) -> int:
 
 def new_bet_state(model: GameModel, rng: RandomSource, version: int = RULES_VERSION) -> BetState:
     """The state of a bet level never played: pots at their seeds, fresh trigger points."""
-    rules = sultan_rules(model, version)
+    rules = ladder_rules(model, version)
     return BetState(
         pots=tuple(j.seed for j in rules.jackpots),
         triggers=tuple(draw_trigger(j, rng) for j in rules.jackpots),
@@ -303,7 +303,7 @@ def check_state(model: GameModel, state: BetState, version: int = RULES_VERSION)
     """Refuse a state that breaks the must-be-won-before rules (a corrupted store, a forged
     value) for a round under rules ``version``: each trigger point inside the range of the
     version it was drawn under, which is not later than the round's."""
-    rules = sultan_rules(model, version)
+    rules = ladder_rules(model, version)
     if len(state.pots) != model.reels or len(state.triggers) != model.reels:
         raise ValueError(f"a bet state has {model.reels} pots and trigger points")
     if len(state.trigger_rules) != model.reels:
@@ -352,7 +352,7 @@ class GemEvent:
 
 
 @dataclass(frozen=True)
-class SultanSpin:
+class LadderSpin:
     kind: str  # "base" or "free"
     level: int  # 0 in the main game, 1-5 in free spins
     multiplier: int
@@ -405,7 +405,7 @@ class SultanSpin:
 
 
 @dataclass(frozen=True)
-class SultanRound:
+class LadderRound:
     """Everything about one round; immutable, each action returns a new one."""
 
     variant: str
@@ -414,7 +414,7 @@ class SultanRound:
     phase: Phase
     state_before: BetState | None  # None: the bet level was never played
     state: BetState  # the player's state for this bet level as the round leaves it
-    spins: tuple[SultanSpin, ...] = ()
+    spins: tuple[LadderSpin, ...] = ()
     level: int = 0
     unlocked: int = 0
     level_spins_left: int = 0
@@ -446,7 +446,7 @@ class SultanRound:
         return 0 if self.phase is Phase.VOIDED else self.line_coins + self.jackpot_coins
 
     @property
-    def free_spins(self) -> tuple[SultanSpin, ...]:
+    def free_spins(self) -> tuple[LadderSpin, ...]:
         return self.spins[1:]
 
     @property
@@ -503,7 +503,7 @@ class SultanRound:
 
 
 def reveal_gems(
-    rules: SultanRules,
+    rules: LadderRules,
     reveal: GemReveal,
     grid: np.ndarray,
     state: BetState,
@@ -542,14 +542,14 @@ def reveal_gems(
 
 
 def _spin(
-    rules: SultanRules,
+    rules: LadderRules,
     variant: Variant,
     reel_set_name: str,
     state: BetState,
     kind: str,
     level: int,
     rng: RandomSource,
-) -> tuple[SultanSpin, BetState]:
+) -> tuple[LadderSpin, BetState]:
     model = rules.model
     reel_set = variant.reel_sets[reel_set_name]
     stops = tuple(rng.randbelow(int(n), "reel_stop") for n in reel_set.lengths)
@@ -558,7 +558,7 @@ def _spin(
     wins = evaluate_screen(model, revealed, rules.lines, 1, rules.lines)
     bonus = int((grid == rules.bonus).sum())
     multiplier = rules.multipliers[level - 1] if level else 1
-    spin = SultanSpin(
+    spin = LadderSpin(
         kind=kind,
         level=level,
         multiplier=multiplier,
@@ -579,7 +579,7 @@ def _spin(
 # ---------------------------------------------------------------------------------------
 
 
-def _void(round_: SultanRound, reason: str) -> SultanRound:
+def _void(round_: LadderRound, reason: str) -> LadderRound:
     """Malfunctions void all plays and pays: no win, the bet returned, the pots and meter as
     they were before the round."""
     restored = round_.state_before or round_.state
@@ -587,11 +587,11 @@ def _void(round_: SultanRound, reason: str) -> SultanRound:
 
 
 def _guarded(
-    round_: SultanRound,
+    round_: LadderRound,
     rng: RandomSource,
     action: str,
-    step: Callable[[SultanRound, RecordingSource], SultanRound],
-) -> SultanRound:
+    step: Callable[[LadderRound, RecordingSource], LadderRound],
+) -> LadderRound:
     return guarded_step(round_, rng, action, step, _void)
 
 
@@ -604,18 +604,18 @@ def start_round(
     variant: str | None = None,
     allowed_levels: Sequence[int] | None = None,
     rules_version: int = RULES_VERSION,
-) -> SultanRound:
+) -> LadderRound:
     """Spin the main game at ``bet_level`` (stake units) with the player's state for that level
     (``None`` for a level never played: its pots are created in this round), under
     ``rules_version`` (the current rules unless a stored round of an earlier version is
     replayed)."""
-    rules = sultan_rules(model, check_rules_version(rules_version))
+    rules = ladder_rules(model, check_rules_version(rules_version))
     chosen = rules.variant(variant)
     level = rules.bets.validate(bet_level, allowed_levels)
     if state is not None:
         check_state(model, state, rules.version)
     placeholder = state or BetState(tuple(j.seed for j in rules.jackpots), (0,) * model.reels)
-    empty = SultanRound(
+    empty = LadderRound(
         variant=chosen.id,
         bet_level=level,
         lines=rules.lines,
@@ -625,7 +625,7 @@ def start_round(
         rules_version=rules.version,
     )
 
-    def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
+    def step(round_: LadderRound, recorder: RecordingSource) -> LadderRound:
         current = state if state is not None else new_bet_state(model, recorder, rules.version)
         spin, current = _spin(rules, chosen, "base", current, "base", 0, recorder)
         meter = current.meter
@@ -652,7 +652,7 @@ def start_round(
     return _guarded(empty, rng, "spin", step)
 
 
-def collect_bonus(rules: SultanRules, meter: int, unlocked: int, bonus: int) -> tuple[int, int]:
+def collect_bonus(rules: LadderRules, meter: int, unlocked: int, bonus: int) -> tuple[int, int]:
     """Fill the meter with ``bonus`` symbols collected in a free spin: ``(meter, unlocked)``."""
     meter += bonus
     while meter >= rules.spots and unlocked < rules.levels:
@@ -661,14 +661,14 @@ def collect_bonus(rules: SultanRules, meter: int, unlocked: int, bonus: int) -> 
     return min(meter, rules.spots), unlocked
 
 
-def play_free_spin(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRound:
+def play_free_spin(model: GameModel, round_: LadderRound, rng: RandomSource) -> LadderRound:
     """Play the next free spin at the current level's multiplier, under the round's rules."""
-    rules = sultan_rules(model, round_.rules_version)
+    rules = ladder_rules(model, round_.rules_version)
     if round_.phase is not Phase.FREE_SPINS:
         raise RuleError(f"no free spins to play: the round is {round_.phase}")
     chosen = rules.variant(round_.variant)
 
-    def step(round_: SultanRound, recorder: RecordingSource) -> SultanRound:
+    def step(round_: LadderRound, recorder: RecordingSource) -> LadderRound:
         spin, current = _spin(
             rules, chosen, rules.free_reel_set, round_.state, "free", round_.level, recorder
         )
@@ -694,14 +694,14 @@ def play_free_spin(model: GameModel, round_: SultanRound, rng: RandomSource) -> 
     return _guarded(round_, rng, "free_spin", step)
 
 
-def finish(model: GameModel, round_: SultanRound, rng: RandomSource) -> SultanRound:
+def finish(model: GameModel, round_: LadderRound, rng: RandomSource) -> LadderRound:
     """Resolve an incomplete round: play out the remaining free spins."""
     while round_.phase is Phase.FREE_SPINS:
         round_ = play_free_spin(model, round_, rng)
     return round_
 
 
-def replay(model: GameModel, round_: SultanRound) -> SultanRound:
+def replay(model: GameModel, round_: LadderRound) -> LadderRound:
     """Re-run a round from its recorded draws and the state it started from."""
     return replay_from(
         model,
@@ -723,7 +723,7 @@ def replay_from(
     draws: Sequence[Draw],
     *,
     rules_version: int,
-) -> SultanRound:
+) -> LadderRound:
     """Re-run a round from what was recorded of it: bet level, starting state, actions, draws and
     the rules version (1 for a record from before versions were recorded)."""
     if not actions or actions[0] != "spin":
@@ -749,7 +749,7 @@ def replay_from(
 
 
 def check_screen(model: GameModel, grid: Any) -> None:
-    rules = sultan_rules(model)
+    rules = ladder_rules(model)
     for reel in range(model.reels):
         for symbol in (rules.bonus, rules.gem):
             shown = int((grid[:, reel] == symbol).sum())
@@ -763,7 +763,7 @@ def check_screen(model: GameModel, grid: Any) -> None:
 def evaluate_grid(model: GameModel, grid: Any, bet_level: int, level: int = 0) -> dict[str, object]:
     """Line wins on a revealed screen at ``bet_level`` (and a free-spins level's multiplier):
     in coins (line bets) and in stake units."""
-    rules = sultan_rules(model)
+    rules = ladder_rules(model)
     bet_level = rules.bets.validate(bet_level)
     check_screen(model, grid)
     if not 0 <= level <= rules.levels:

@@ -3,7 +3,7 @@
 The engine never stores this: it is passed into a round and the round returns the new value.
 Pots and trigger points are in multiples of the bet; the meter counts collection spots (0-5).
 Each trigger point keeps the rules version it was drawn under (see
-:mod:`reelsmith.games.sultan_spins.rules`): a state stored before rules versions existed has
+:mod:`reelsmith.engine.ladder`): a state stored before rules versions existed has
 none, and all its trigger points are version 1.
 """
 
