@@ -19,8 +19,8 @@ import numpy as np
 
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.analysis.sultan_simulation import KernelGame
-from reelsmith.games import load_game
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
+from reelsmith.games import load_game
 
 
 def naive_line_pay(cells, line_pays, wild, substitutable):

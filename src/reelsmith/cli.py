@@ -218,8 +218,8 @@ def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator
 
 
 def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
-    from reelsmith.engine.errors import RuleError
     from reelsmith.engine import ladder as sultan
+    from reelsmith.engine.errors import RuleError
     from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT
 
     rules = sultan.ladder_rules(loaded)

@@ -19,11 +19,11 @@ import pytest
 from reelsmith.analysis import sultan_spins as exact
 from reelsmith.analysis.sultan_exact import analyze_full
 from reelsmith.analysis.sultan_spin import line_patterns, spin_figures
+from reelsmith.engine import ladder as sultan
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel, ReelSet, Variant
 from reelsmith.engine.screen import window
-from reelsmith.engine import ladder as sultan
 from reelsmith.rng import SeededSource
 from tests.conftest import PrefixedSource, find_stop
 

@@ -20,8 +20,8 @@ from reelsmith.analysis.sultan_simulation import (
     run_chunk,
     simulate,
 )
-from reelsmith.games import game_folder
 from reelsmith.engine.ladder import ladder_rules
+from reelsmith.games import game_folder
 
 GAME = "sultan-spins"
 

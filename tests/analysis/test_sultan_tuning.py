@@ -17,9 +17,9 @@ from reelsmith.analysis.sultan_exact import analyze_full, rtp_parts
 from reelsmith.analysis.sultan_spins import figures_from_analysis
 from reelsmith.analysis.sultan_tuning import Search, Strips, tune
 from reelsmith.cli import app
+from reelsmith.engine.ladder import ladder_rules
 from reelsmith.engine.model import load_model
 from reelsmith.games import game_folder
-from reelsmith.engine.ladder import ladder_rules
 
 GAME = "sultan-spins"
 runner = CliRunner()

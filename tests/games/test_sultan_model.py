@@ -66,8 +66,7 @@ def test_the_rules_hold_no_money():
     import ast
     import inspect
 
-    from reelsmith.engine import bet_ladder
-    from reelsmith.engine import ladder, ladder_state
+    from reelsmith.engine import bet_ladder, ladder, ladder_state
 
     for module in (ladder, ladder_state, bet_ladder):
         tree = ast.parse(inspect.getsource(module))

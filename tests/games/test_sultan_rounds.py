@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reelsmith.engine import ladder as sultan
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import evaluate_screen
-from reelsmith.engine.screen import from_screen
-from reelsmith.engine import ladder as sultan
 from reelsmith.engine.ladder_state import BetState, PlayerState
+from reelsmith.engine.screen import from_screen
 from reelsmith.rng import Draw, SeededSource
 from tests.conftest import PrefixedSource, ScriptedSource, find_stop
 

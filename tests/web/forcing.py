@@ -13,10 +13,10 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.ladder import Jackpot, ladder_rules
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.engine.screen import window
 from reelsmith.games import load_game
-from reelsmith.engine.ladder import Jackpot, ladder_rules
 
 TSAR = "days-of-the-tsar"
 SULTAN = "sultan-spins"

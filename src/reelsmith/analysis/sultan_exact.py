@@ -20,9 +20,9 @@ import numpy.typing as npt
 from reelsmith.analysis.sultan_round import RoundAnalysis, renewal, spin_moments
 from reelsmith.analysis.sultan_spin import SpinFigures, build_columns, spin_figures
 from reelsmith.analysis.volatility import volatility_class
+from reelsmith.engine.ladder import RULES_VERSION, LadderRules, ladder_rules
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel
-from reelsmith.engine.ladder import RULES_VERSION, LadderRules, ladder_rules
 
 #: GLI-11: every advertised award must be hit more often than once in 100 million games.
 GLI_MIN_PROBABILITY = 1e-8

@@ -46,8 +46,8 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from reelsmith.analysis.enumeration import line_awards
-from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.engine.ladder import WILD_REEL, Jackpot, LadderRules
+from reelsmith.engine.model import GameModel, ReelSet
 
 # Column modes: the long-run law of a gem (hit with probability q) or its law given no hit.
 STATIONARY = "stationary"

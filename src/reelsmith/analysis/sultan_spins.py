@@ -40,9 +40,9 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.analysis.sultan_spin import jackpot_hit_probability
+from reelsmith.engine.ladder import RULES_VERSION, WILD_REEL, LadderRules, ladder_rules
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.engine.ladder import RULES_VERSION, WILD_REEL, LadderRules, ladder_rules
 
 
 def cell_distributions(

@@ -62,13 +62,13 @@ from reelsmith.analysis.sultan_spin import (
 )
 from reelsmith.analysis.sultan_spins import figures_from_analysis
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
-from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
 from reelsmith.engine.ladder import (
     RULES_VERSION,
     WILD_REEL,
     LadderRules,
     ladder_rules,
 )
+from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
 TOLERANCE = 1e-4

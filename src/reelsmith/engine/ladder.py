@@ -66,6 +66,7 @@ import numpy as np
 from reelsmith.engine.bet_ladder import BetLevels
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.ladder_state import BetState
 from reelsmith.engine.model import (
     GameModel,
     ModelError,
@@ -76,7 +77,6 @@ from reelsmith.engine.model import (
 )
 from reelsmith.engine.rounds import guarded_step
 from reelsmith.engine.screen import GridError, Screen, to_screen, window
-from reelsmith.engine.ladder_state import BetState
 from reelsmith.rng import RandomSource, RecordingSource, ReplaySource, weighted_index
 from reelsmith.rng.source import Draw
 
@@ -90,6 +90,13 @@ RULES_VERSION = 2
 RULES_VERSIONS = (1, 2)
 #: Where the strips of an earlier rules version live, beside the current ones.
 RETIRED_VARIANTS = "variants/rules-{version}"
+
+
+def declares_ladder(model: GameModel) -> bool:
+    """Whether ``model`` declares the free-spins ladder with local pots (and is played by these
+    rules): the question every face (server, terminal, lab) asks instead of the title's id."""
+    free = model.features.get("free_spins")
+    return isinstance(free, dict) and "spins_per_level" in free and "jackpots" in model.features
 
 
 def check_rules_version(version: object) -> int:

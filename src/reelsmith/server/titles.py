@@ -22,13 +22,13 @@ from typing import Any, ClassVar
 
 from babel.numbers import get_currency_name
 
+from reelsmith.engine import ladder as sultan
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.errors import RuleError
+from reelsmith.engine.ladder_state import BetState, bet_key
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
-from reelsmith.engine import ladder as sultan
-from reelsmith.engine.ladder_state import BetState, bet_key
 from reelsmith.help import Terms, language_of, page_locale
 from reelsmith.money import MoneyError
 from reelsmith.rng import Draw, RandomSource

@@ -18,11 +18,11 @@ from fractions import Fraction
 from rich.console import Console
 from rich.table import Table
 
+from reelsmith.engine import ladder as sultan
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, parse_decimal
-from reelsmith.engine.model import GameModel
-from reelsmith.engine import ladder as sultan
 from reelsmith.engine.ladder_state import BetState, PlayerState
+from reelsmith.engine.model import GameModel
 from reelsmith.rng import RandomSource
 from reelsmith.terminal.screen import screen_table
 from reelsmith.terminal.session import TerminalGame

@@ -7,8 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from reelsmith.engine.model import GameModel
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
+from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases, Terms, play_rules, settled_rules
 
 
