@@ -3,6 +3,7 @@ recalled and replayed, the resolver run now, the ledger and audit log verified."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -33,32 +34,30 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
     def get_player(player_id: str) -> dict[str, Any]:
         return players.get_player(player_id)
 
-    @routes.post("/operator/players/{player_id}/deposit")
-    def deposit(
-        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
-    ) -> Response:
-        return reply(
-            players.transfer(
-                player_id,
-                "deposit",
-                body.model_dump(exclude_none=True),
-                key,
-                fingerprint(request, body),
-            )
-        )
+    def transfer_route(kind: str) -> Callable[..., Response]:
+        """The handler moving money of ``kind`` (a deposit or a withdrawal) for a player."""
 
-    @routes.post("/operator/players/{player_id}/withdraw")
-    def withdraw(
-        player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
-    ) -> Response:
-        return reply(
-            players.transfer(
-                player_id,
-                "withdrawal",
-                body.model_dump(exclude_none=True),
-                key,
-                fingerprint(request, body),
+        def handler(
+            player_id: str, body: Transfer, request: Request, key: IdempotencyKey = None
+        ) -> Response:
+            return reply(
+                players.transfer(
+                    player_id,
+                    kind,
+                    body.model_dump(exclude_none=True),
+                    key,
+                    fingerprint(request, body),
+                )
             )
+
+        return handler
+
+    for action, kind in (("deposit", "deposit"), ("withdraw", "withdrawal")):
+        routes.add_api_route(
+            f"/operator/players/{{player_id}}/{action}",
+            transfer_route(kind),
+            methods=["POST"],
+            name=action,
         )
 
     @routes.post("/operator/players/{player_id}/sessions", status_code=201)

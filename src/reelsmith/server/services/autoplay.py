@@ -130,14 +130,7 @@ class Autoplays:
             )
             return 201, autoplay_json(autoplays.autoplay(connection, autoplay_id))
 
-        return self.idempotency.run(
-            f"player:{player_id}",
-            key,
-            fingerprint,
-            work,
-            player_id=player_id,
-            session_id=session_id,
-        )
+        return self.idempotency.for_player(player_id, session_id, key, fingerprint, work)
 
     def stop(
         self,
@@ -155,14 +148,7 @@ class Autoplays:
                 autoplays.stop(connection, autoplay_id, "player", self.context.clock.now_ms())
             return 200, autoplay_json(autoplays.autoplay(connection, autoplay_id))
 
-        return self.idempotency.run(
-            f"player:{player_id}",
-            key,
-            fingerprint,
-            work,
-            player_id=player_id,
-            session_id=session_id,
-        )
+        return self.idempotency.for_player(player_id, session_id, key, fingerprint, work)
 
     def active_json(self, connection: Connection, player_id: str, game: str) -> Any:
         active = autoplays.active(connection, player_id, game)

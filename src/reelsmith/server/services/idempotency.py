@@ -57,6 +57,27 @@ class Idempotency:
     def __init__(self, context: Context) -> None:
         self.context = context
 
+    def for_player(
+        self,
+        player_id: str,
+        session_id: str | None,
+        key: str | None,
+        fingerprint: str,
+        work: Work,
+        prefetch: Sequence[tuple[str, dict[str, Any]]] = (),
+    ) -> tuple[int, dict[str, Any]]:
+        """A player's request: :meth:`run` in the player's own key scope, with the player
+        locked and the session checked (every state change a player asks for goes this way)."""
+        return self.run(
+            f"player:{player_id}",
+            key,
+            fingerprint,
+            work,
+            player_id=player_id,
+            prefetch=prefetch,
+            session_id=session_id,
+        )
+
     def run(
         self,
         scope: str,

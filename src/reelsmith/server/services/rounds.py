@@ -246,14 +246,13 @@ class Rounds:
                 connection, market, round_id, settled, session_id, extra
             )
 
-        return self.idempotency.run(
-            f"player:{player_id}",
+        return self.idempotency.for_player(
+            player_id,
+            session_id,
             key,
             fingerprint,
             work,
-            player_id=player_id,
             prefetch=[(rounds.OPEN_ROUND_QUERY, rounds.open_round_params(player_id, game))],
-            session_id=session_id,
         )
 
     def act(
@@ -333,14 +332,13 @@ class Rounds:
                 connection, market, round_id, settled, session_id, extra
             )
 
-        return self.idempotency.run(
-            f"player:{player_id}",
+        return self.idempotency.for_player(
+            player_id,
+            session_id,
             key,
             fingerprint,
             work,
-            player_id=player_id,
             prefetch=[(rounds.ROUND_QUERY, {"id": round_id})],
-            session_id=session_id,
         )
 
     def game_state(
