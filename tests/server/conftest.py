@@ -65,6 +65,45 @@ def scratch_database(kind: str, tmp_path: Any, *statements: str) -> Iterator[Dat
             drop_schema(schema)
 
 
+@contextmanager
+def older_release(
+    kind: str, tmp_path: Any, revision: str, clock: ManualClock, external_ref: str
+) -> Iterator[Database]:
+    """A database of ``kind`` migrated only to ``revision``, as an older release left it,
+    holding that release's player ``old-player`` (``external_ref``) with an empty euro wallet;
+    disposed of (a PostgreSQL schema dropped) afterwards."""
+    db, schema = make_database(kind, tmp_path)
+    try:
+        db.migrate(revision)
+        with db.write() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO players (id, external_ref, currency, market, created_ms)"
+                    " VALUES ('old-player', :ref, 'EUR', 'default', :now)"
+                ),
+                {"ref": external_ref, "now": clock.now_ms()},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO accounts (player_id, name, currency, balance)"
+                    " VALUES ('old-player', 'wallet:old-player', 'EUR', 0)"
+                )
+            )
+        yield db
+    finally:
+        db.dispose()
+        if schema:
+            drop_schema(schema)
+
+
+def app_over(db: Database, clock: ManualClock, **settings: Any) -> Any:
+    """Today's server over ``db`` (which it migrates to the newest revision), resolver off."""
+    config = {"secret_key": SECRET, "operator_api_key": OPERATOR_KEY, "dev_mode": True}
+    return create_app(
+        Settings.load(**config, **settings), clock=clock, database=db, run_resolver=False
+    )
+
+
 class Api:
     """A test client that knows the operator key and can play as a player."""
 

@@ -11,34 +11,17 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from reelsmith.server import tokens
-from reelsmith.server.app import create_app
 from reelsmith.server.clock import ManualClock
-from reelsmith.server.settings import Settings
-from tests.server.conftest import OPERATOR_KEY, SECRET, Api, drop_schema, make_database
+from tests.server.conftest import SECRET, Api, app_over, older_release
 from tests.server.forcing import TSAR_BET, tsar_no_win
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_migration_0004_on_a_database_of_0002(kind: str, tmp_path: Any) -> None:
-    db, schema = make_database(kind, tmp_path)
     clock = ManualClock()
-    try:
-        db.migrate("0003")
+    with older_release(kind, tmp_path, "0003", clock, external_ref="demo") as db:
         now = clock.now_ms()
         with db.write() as connection:
-            connection.execute(
-                text(
-                    "INSERT INTO players (id, external_ref, currency, market, created_ms)"
-                    " VALUES ('old-player', 'demo', 'EUR', 'default', :now)"
-                ),
-                {"now": now},
-            )
-            connection.execute(
-                text(
-                    "INSERT INTO accounts (player_id, name, currency, balance)"
-                    " VALUES ('old-player', 'wallet:old-player', 'EUR', 0)"
-                )
-            )
             connection.execute(
                 text(
                     "INSERT INTO sessions (id, player_id, created_ms, expires_ms)"
@@ -46,10 +29,7 @@ def test_migration_0004_on_a_database_of_0002(kind: str, tmp_path: Any) -> None:
                 ),
                 {"now": now, "expires": now + 3_600_000},
             )
-        config = {"secret_key": SECRET, "operator_api_key": OPERATOR_KEY, "dev_mode": True}
-        app = create_app(
-            Settings.load(**config, demo=True), clock=clock, database=db, run_resolver=False
-        )  # migrates to the newest
+        app = app_over(db, clock, demo=True)  # migrates to the newest
         with db.read() as connection:
             row = connection.execute(
                 text("SELECT demo, disabled_ms FROM players WHERE id = 'old-player'")
@@ -78,7 +58,3 @@ def test_migration_0004_on_a_database_of_0002(kind: str, tmp_path: Any) -> None:
             assert spin.status_code == 200, spin.text
             api.op("POST", "/operator/players/old-player/disable", key=None)
             assert api.as_player("GET", "/api/me", token=old).status_code == 401
-    finally:
-        db.dispose()
-        if schema:
-            drop_schema(schema)

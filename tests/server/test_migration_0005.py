@@ -15,11 +15,9 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from reelsmith.server.app import create_app
 from reelsmith.server.clock import ManualClock
-from reelsmith.server.settings import Settings
 from reelsmith.store.db import MIGRATIONS
-from tests.server.conftest import OPERATOR_KEY, SECRET, Api, drop_schema, make_database
+from tests.server.conftest import Api, app_over, older_release
 
 GAME = "sultan-spins"
 
@@ -71,25 +69,10 @@ def downgrade(db: Any, revision: str) -> None:
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_migration_0005_keys_carried_state_by_bet_level(kind: str, tmp_path: Any) -> None:
-    db, schema = make_database(kind, tmp_path)
     clock = ManualClock()
-    try:
-        db.migrate("0004")
+    with older_release(kind, tmp_path, "0004", clock, external_ref="old") as db:
         now = clock.now_ms()
         with db.write() as connection:
-            connection.execute(
-                text(
-                    "INSERT INTO players (id, external_ref, currency, market, created_ms)"
-                    " VALUES ('old-player', 'old', 'EUR', 'default', :now)"
-                ),
-                {"now": now},
-            )
-            connection.execute(
-                text(
-                    "INSERT INTO accounts (player_id, name, currency, balance)"
-                    " VALUES ('old-player', 'wallet:old-player', 'EUR', 0)"
-                )
-            )
             for game, key, value in OLD_ROWS:
                 connection.execute(
                     text(
@@ -99,10 +82,7 @@ def test_migration_0005_keys_carried_state_by_bet_level(kind: str, tmp_path: Any
                     {"game": game, "key": key, "state": value, "now": now},
                 )
         before = {(game, key): value for game, key, value in OLD_ROWS}
-        config = {"secret_key": SECRET, "operator_api_key": OPERATOR_KEY, "dev_mode": True}
-        app = create_app(
-            Settings.load(**config), clock=clock, database=db, run_resolver=False
-        )  # migrates to the newest
+        app = app_over(db, clock)  # migrates to the newest
 
         after = stored_rows(db)
         assert len(after) == len(OLD_ROWS)  # no row lost, none merged
@@ -129,7 +109,3 @@ def test_migration_0005_keys_carried_state_by_bet_level(kind: str, tmp_path: Any
             assert set(back) == set(before)
             for key in ("0.20", "100.00", "0.30"):  # 1.00 was played on since
                 assert back[GAME, key] == before[GAME, key]
-    finally:
-        db.dispose()
-        if schema:
-            drop_schema(schema)
