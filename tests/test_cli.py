@@ -243,3 +243,45 @@ def test_play_session_from_the_command_line():
 def test_play_rejects_a_bad_balance():
     result = run("play", "--balance", "1.234")
     assert result.exit_code != 0 and "at most 2 decimals" in result.stderr
+
+
+def test_rules_for_a_market_shows_its_limits_and_money():
+    """`rules --market` is the page the server serves that market's players: the gb gamble
+    limit in pounds (the model alone says 2,500 credits), and in yen the worked examples'
+    credits in yen too (a credit is 100 yen there)."""
+    alone = run("rules", "days-of-the-tsar").stdout
+    gb = run("rules", "days-of-the-tsar", "--market", "gb")
+    assert gb.exit_code == 0, gb.output
+    assert "The gamble amount limit is £250.00" in gb.stdout
+    assert "2,500.00 credits" in alone and "2,500.00 credits" not in gb.stdout
+    assert "Autoplay is not available in your market." in gb.stdout
+    jp = run("rules", "days-of-the-tsar", "--market", "jp").stdout
+    assert "In your market a credit is ¥100, so 260 credits are ¥26,000." in jp
+    assert "credit is" not in gb.stdout and "credit is" not in alone
+    doc = json.loads(run("rules", "sultan-spins", "--market", "jp", "--json").stdout)
+    (bets,) = doc["rules"]["bets"]["text"]
+    assert bets.startswith("Bet sizes: ¥20, ¥40,") and bets.endswith("¥5,000, ¥10,000.")
+
+
+def test_rules_in_german_format_numbers_for_german_readers():
+    out = run("rules", "days-of-the-tsar", "--lang", "de").stdout
+    assert "Gewinntabelle" in out and "10.000" in out and "10,000" not in out
+    assert "18,00\N{NO-BREAK SPACE}%" in out  # the reveal table's probabilities
+    assert run("rules", "days-of-the-tsar", "--lang", "de-AT").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lang", "fr"], "--lang: no rules page in language 'fr'; the languages are en, de"),
+        (["--market", "xx"], "--market: no market 'xx'; the markets are default, gb, jp"),
+        (
+            ["--market", "gb", "--variant", "94.00"],
+            "--variant with --market: the market decides the variant days-of-the-tsar plays",
+        ),
+    ],
+)
+def test_rules_refuses_bad_options_by_name(args, message):
+    result = run("rules", "days-of-the-tsar", *args)
+    assert result.exit_code == 2
+    assert message in result.output

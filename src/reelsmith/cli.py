@@ -66,17 +66,64 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
+LangOpt = Annotated[
+    str, typer.Option("--lang", help="The page's language: en or de (a tag such as de-AT works).")
+]
+MarketOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--market",
+        help="Render the page a player of this market reads (its bets, limits and features), "
+        "as the server serves it: default, gb, jp, ...",
+    ),
+]
+
+
 @app.command()
-def rules(game: GameArg, variant: VariantOpt = None, as_json: JsonOpt = False) -> None:
+def rules(
+    game: GameArg,
+    variant: VariantOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+    market: MarketOpt = None,
+) -> None:
     """Paytable, paylines, features and bet options, as a player reads them."""
+    from reelsmith.help import LanguageError, language_of
     from reelsmith.rules_page import render_rules, rules_document
 
     model = _load(game, variant)
-    document = rules_document(model, variant)
+    try:
+        language = language_of(lang)
+    except LanguageError as exc:
+        fail(f"--lang: {exc}")
+    if market is None:
+        document = rules_document(model, variant, language=language)
+    elif variant is not None:
+        fail(f"--variant with --market: the market decides the variant {model.id} plays")
+    else:
+        document = _market_rules(model, market, language)
     if as_json:
         _print_json(document)
     else:
         console.print(render_rules(document))
+
+
+def _market_rules(model: Any, market_id: str, language: str) -> dict[str, Any]:
+    """The rules page the server serves a player of ``market_id``, with its default settings
+    (the period after which an incomplete round is resolved)."""
+    from reelsmith.server.markets import MarketError, load_markets, shipped_models
+    from reelsmith.server.registry import TitleError, title_for
+    from reelsmith.server.settings import Settings
+
+    try:
+        markets = load_markets(models={**shipped_models(), model.id: model})
+        if market_id not in markets:
+            known = ", ".join(sorted(markets))
+            fail(f"--market: no market {market_id!r}; the markets are {known}")
+        title = title_for(model)
+        return title.rules(markets[market_id], language, Settings().resolve_after_seconds)
+    except (MarketError, TitleError) as exc:
+        fail(f"--market {market_id}: {exc}")
 
 
 @app.command()

@@ -10,6 +10,8 @@ import importlib
 from decimal import Decimal
 from typing import Any
 
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -145,17 +147,28 @@ def _bullets(lines: list[str]) -> Text:
     return Text("\n".join(f"• {line}" for line in lines))
 
 
-def _table(title: str, rows: list[dict[str, Any]], labels: dict[str, Any]) -> Table:
+def _cell(column: str, value: Any, locale: str) -> str:
+    """A table cell for a reader of ``locale``: a probability as a percentage, a count with
+    the locale's digit grouping, text as it is."""
+    if column == "probability":
+        pattern = Locale.parse(locale).percent_formats[None].pattern  # de: "#,##0 %"
+        return format_percent(value, format=pattern.replace("#,##0", "#,##0.00", 1), locale=locale)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value, locale=locale)
+    return f"{value}"
+
+
+def _table(title: str, rows: list[dict[str, Any]], labels: dict[str, Any], locale: str) -> Table:
     table = Table(title=title, title_justify="left")
     columns = [c for c in rows[0] if c != "id"]  # an id names a row for programs, not people
     for column in columns:
         table.add_column(labels["columns"].get(column, column), justify="right")
     for row in rows:
-        table.add_row(*(f"{row[c]:.2%}" if c == "probability" else f"{row[c]}" for c in columns))
+        table.add_row(*(_cell(c, row[c], locale) for c in columns))
     return table
 
 
-def _section(key: str, value: Any, labels: dict[str, Any]) -> RenderableType:
+def _section(key: str, value: Any, labels: dict[str, Any], locale: str) -> RenderableType:
     parts: list[RenderableType] = []
     if isinstance(value, list):
         parts.append(_bullets(value))
@@ -163,13 +176,14 @@ def _section(key: str, value: Any, labels: dict[str, Any]) -> RenderableType:
         parts.append(_bullets(value.get("text", [])))
         for name, item in value.items():
             if isinstance(item, list) and item and isinstance(item[0], dict):
-                parts.append(_table(labels["tables"][name], item, labels))
+                parts.append(_table(labels["tables"][name], item, labels, locale))
     return Panel(Group(*parts), title=labels["sections"][key], title_align="left")
 
 
 def render_rules(document: dict[str, Any]) -> RenderableType:
     labels = document["labels"]
     reels = document["reels"]
+    locale = document["locale"]
     paytable = Table(
         title=f"{labels['paytable']} ({document['line_pay_unit']})", title_justify="left"
     )
@@ -182,7 +196,11 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
             name += f" ({labels['wild']})"
         pays = entry["pays"]
         paytable.add_row(
-            name, *[f"{pays[str(c)]:,}" if str(c) in pays else "-" for c in range(2, reels + 1)]
+            name,
+            *[
+                format_decimal(pays[str(c)], locale=locale) if str(c) in pays else "-"
+                for c in range(2, reels + 1)
+            ],
         )
     parts: list[RenderableType] = [
         Text(f"{document['name']} — {labels['rtp']}", style="bold"),
@@ -195,10 +213,10 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
         table.add_column(labels["on_screen"])
         table.add_column(labels["pays"], justify="right")
         for count, pay in scatter["pays_times_total_bet"].items():
-            table.add_row(count, f"x{pay}")
+            table.add_row(count, f"x{format_decimal(pay, locale=locale)}")
         parts.append(table)
     for key, value in document["rules"].items():
-        parts.append(_section(key, value, labels))
+        parts.append(_section(key, value, labels, locale))
     drawings = [
         Panel(payline_drawing(line, document["rows"]), title=f"{number}", expand=False)
         for number, line in enumerate(document["paylines"], start=1)

@@ -156,8 +156,10 @@ def examples_of(model: GameModel) -> Examples:
     return Examples(symbol, tuple(out))
 
 
-def _worked(p: Phrases, model: GameModel, ex: Example) -> list[str]:
-    """A worked example in the help page's words, every amount computed from the paytable."""
+def _worked(p: Phrases, model: GameModel, ex: Example, terms: Terms | None) -> list[str]:
+    """A worked example in the help page's words, every amount computed from the paytable;
+    where the market's credit is not one unit of its money (a credit is 100 yen), the credits
+    won are given in its money too."""
     total = ex.coins_per_line * ex.lines
     coin = p.number(ex.coin_size, 2)
     text = [
@@ -234,6 +236,15 @@ def _worked(p: Phrases, model: GameModel, ex: Example) -> list[str]:
         text.append(p("example.total_lines", parts=parts, total=won))
     credits = ex.coin_size * won
     text.append(p("example.credits", coins=won, coin=coin, credits=credits.normalize()))
+    if terms is not None and terms.credit_value != 1:
+        text.append(
+            p(
+                "example.money",
+                credit=terms.money(terms.to_minor(terms.credit_value)),
+                credits=credits.normalize(),
+                money=terms.money(terms.to_minor(credits * terms.credit_value)),
+            )
+        )
     return text
 
 
@@ -587,7 +598,7 @@ def feature_rules(
                 f"{model.id}: a worked example for {example.section!r}, "
                 "a section the page has no list of sentences for"
             )
-        section += _worked(phrases, model, example)
+        section += _worked(phrases, model, example, terms)
     out["bets"] = _bets(phrases, model, terms)
     out["play"] = play_rules(phrases, terms, "play.start_coins")
     return out

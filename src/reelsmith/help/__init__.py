@@ -213,6 +213,7 @@ class Terms:
     coin_sizes: tuple[Decimal, ...] = ()  # coin-bet titles
     bets_minor: tuple[int, ...] = ()  # bet-size titles
     gamble_limit: Decimal | None = None
+    credit_value: Decimal = Decimal(1)  # coin-bet titles: one credit of the model's in money
 
 
 def play_rules(phrases: Phrases, terms: Terms | None, how: str) -> list[str]:

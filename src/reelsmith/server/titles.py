@@ -100,6 +100,7 @@ class Title(ABC):
             coin_sizes=rules.coin_sizes,
             bets_minor=self.rules_bets_minor(market),
             gamble_limit=rules.gamble_limit,
+            credit_value=rules.credit_value,
         )
         return rules_document(self.model, rules.variant, language=lang, locale=locale, terms=terms)
 
