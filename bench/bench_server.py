@@ -8,8 +8,13 @@ the gamble declined (``"gamble": false``, a player's choice), so a win is paid w
 as a player who always collects does. Every request is committed to the database before its
 response. The table gives both rates: spins (rounds started) and requests (spins, free spins,
 collects). The baseline, measured in the same run with the same clients, is the server's
-`/healthz` endpoint: the HTTP stack alone, no database. The last column is the CPU time the
-server's processes (and, for PostgreSQL, not the database's) spent per request.
+`/healthz` endpoint: the HTTP stack alone, no database. "CPU ms/req" is the CPU time the
+server's processes spent per request; on PostgreSQL, "PG CPU ms/req" beside it is the CPU time
+of the database's backends serving the server's connections (found by the application name
+the bench gives them in `pg_stat_activity`), so the two add up to what a request costs the
+machine, the load generator left out. CPU is read from ``/proc`` before and after each
+measurement (user + system time), which the machine's other load changes little, where the
+throughput figures move with it.
 
 Runs on SQLite (one and two workers) and, when PostgreSQL is reachable, on PostgreSQL (two
 workers). ``BENCH_CONFIGS`` picks some of them (``sqlite1,sqlite2,postgresql2``; all by
@@ -229,10 +234,59 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
-Result = tuple[float, float, float, float, int, float]
+def backend_pids(application_name: str) -> list[int]:
+    """The PostgreSQL backends serving connections opened under ``application_name``."""
+    import psycopg
+
+    with psycopg.connect(PG_URL.replace("+psycopg", ""), connect_timeout=3) as connection:
+        rows = connection.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (application_name,)
+        ).fetchall()
+    return [int(row[0]) for row in rows]
 
 
-async def measure(url: str, pid: int) -> dict[str, Result]:
+def processes_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by each of ``pids`` still running (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+class BackendCPU:
+    """The CPU spent by the database backends of one server between `start` and `stop`.
+
+    The server's pool opens connections as it needs them, so the backends are listed at
+    both ends: one that appears during the measurement counts from zero (all it used was
+    used then), one that exits during it is lost (the pool keeps its connections, so this
+    is rare; the count of backends is printed beside the figure's source for that reason).
+    """
+
+    def __init__(self, application_name: str | None) -> None:
+        self.application_name = application_name
+        self.before: dict[int, float] = {}
+
+    def start(self) -> None:
+        if self.application_name is not None:
+            self.before = processes_cpu(backend_pids(self.application_name))
+
+    def stop(self) -> float | None:
+        """CPU seconds used since `start`, or None without a database server to watch."""
+        if self.application_name is None:
+            return None
+        after = processes_cpu(backend_pids(self.application_name))
+        return sum(seconds - self.before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+Result = tuple[float, float, float, float, int, float, float | None]
+
+
+async def measure(url: str, pid: int, application_name: str | None) -> dict[str, Result]:
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         tokens = await make_players(client)
     results = {}
@@ -244,6 +298,8 @@ async def measure(url: str, pid: int) -> dict[str, Result]:
         if name.startswith("spin"):
             await asyncio.gather(*(spin_client(url, t, warm, [], []) for t in tokens))
         begin = time.perf_counter()
+        backends = BackendCPU(application_name)
+        backends.start()
         cpu_before = process_tree_cpu(pid)
         stop = begin + SECONDS
         if name.startswith("spin"):
@@ -254,26 +310,37 @@ async def measure(url: str, pid: int) -> dict[str, Result]:
             await asyncio.gather(*(health_client(url, stop, latencies, errors) for _ in tokens))
         elapsed = time.perf_counter() - begin
         cpu_ms = (process_tree_cpu(pid) - cpu_before) * 1000 / max(1, len(latencies))
+        backend_s = backends.stop()
+        backend_ms = None if backend_s is None else backend_s * 1000 / max(1, len(latencies))
         ordered = sorted(latencies)
         p50 = statistics.median(ordered) * 1000
         p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
         played = sum(1 for status in spins if status == 200)
-        results[name] = (len(latencies) / elapsed, played / elapsed, p50, p99, len(errors), cpu_ms)
+        results[name] = (
+            len(latencies) / elapsed,
+            played / elapsed,
+            p50,
+            p99,
+            len(errors),
+            cpu_ms,
+            backend_ms,
+        )
     return results
 
 
-def run(label: str, database_url: str, workers: int) -> None:
+def run(label: str, database_url: str, workers: int, application_name: str | None = None) -> None:
     process, url = start_server(database_url, workers)
     try:
-        results = asyncio.run(measure(url, process.pid))
+        results = asyncio.run(measure(url, process.pid, application_name))
     finally:
         process.terminate()
         process.wait(timeout=10)
-    for name, (rate, spin_rate, p50, p99, errors, cpu_ms) in results.items():
+    for name, (rate, spin_rate, p50, p99, errors, cpu_ms, backend_ms) in results.items():
         spins = f"{spin_rate:,.0f}" if spin_rate else "-"
+        backend = "-" if backend_ms is None else f"{backend_ms:.2f}"
         print(
             f"{label:<22}{name:<20}{rate:>11,.0f}{spins:>9}{p50:>9.1f}{p99:>9.1f}{errors:>8}"
-            f"{cpu_ms:>13.2f}"
+            f"{cpu_ms:>13.2f}{backend:>15}"
         )
 
 
@@ -286,7 +353,7 @@ def main() -> None:
     header = ("database", "endpoint", "requests/s", "spins/s", "p50 ms", "p99 ms", "errors")
     print(
         f"{header[0]:<22}{header[1]:<20}{header[2]:>11}{header[3]:>9}{header[4]:>9}{header[5]:>9}"
-        f"{header[6]:>8}{'CPU ms/req':>13}"
+        f"{header[6]:>8}{'CPU ms/req':>13}{'PG CPU ms/req':>15}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         if "sqlite1" in CHOSEN:
@@ -306,8 +373,9 @@ def main() -> None:
         print(f"PostgreSQL skipped: {exc}")
         return
     separator = "&" if "?" in PG_URL else "?"
+    url = f"{PG_URL}{separator}options=-csearch_path%3D{schema}&application_name={schema}"
     try:
-        run("PostgreSQL, 2 workers", f"{PG_URL}{separator}options=-csearch_path%3D{schema}", 2)
+        run("PostgreSQL, 2 workers", url, 2, application_name=schema)
     finally:
         with psycopg.connect(PG_URL.replace("+psycopg", "")) as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
