@@ -87,6 +87,12 @@ def _control(text: bytes) -> bool:
 
 
 def _param(value: Any) -> bytes | None:
+    # the common exact types first: a spin sends some sixty parameters
+    kind = type(value)
+    if kind is str:
+        return value.encode("utf-8")  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value).encode("ascii")
     if value is None:
         return None
     if isinstance(value, bool):
@@ -114,10 +120,18 @@ class Result:
 
 @dataclass
 class _Prepared:
-    """The statements prepared on one connection: SQL text -> name; names are never reused."""
+    """The statements prepared on one connection: SQL text -> name; names are never reused.
+    ``shapes`` keeps each prepared statement's result columns and their readers, read from
+    its first result: a prepared statement's columns cannot change (the server refuses to
+    run it if they would), so its later results are read without asking again."""
 
     names: dict[bytes, bytes] = field(default_factory=dict)
     made: int = 0
+    shapes: dict[bytes, tuple[list[str], list[Any]]] = field(default_factory=dict)
+
+    def forget(self) -> None:
+        self.names.clear()
+        self.shapes.clear()
 
 
 _PREPARED: weakref.WeakKeyDictionary[Any, _Prepared] = weakref.WeakKeyDictionary()
@@ -162,6 +176,7 @@ class Exchange:
         # per command sent, in order: ("begin"|"commit", None), ("prepare", text), ("run", i)
         self._expected: list[tuple[str, Any]] = []
         self._fresh: dict[bytes, bytes] = {}  # statements prepared by this batch
+        self._texts = [text for text, _values in sends]
         self._results = [Result() for _ in statements]
         self._failure: Exception | None = None
         self._next = 0  # the command whose answer comes next
@@ -254,19 +269,31 @@ class Exchange:
             self._failure = errors.error_from_result(result, encoding=self.raw.info.encoding)
             if isinstance(self._failure, errors.InvalidSqlStatementName):
                 # deallocated behind this module's back: prepare afresh next time
-                self._prepared.names.clear()
+                self._prepared.forget()
         if status not in _OK:
             return  # the error, or skipped after it (PIPELINE_ABORTED)
         if kind == "prepare":
             self._prepared.names[what] = self._fresh[what]
         elif kind == "run" and self._failure is None:
             try:
-                self._results[what] = _read(result)
+                self._results[what] = self._read(self._texts[what], result)
             except TypeError as exc:  # raised once every answer is read
                 self._failure = exc
 
+    def _read(self, text: bytes, result: Any) -> Result:
+        """The result of statement ``text``, its shape taken from the connection's record of
+        the prepared statement when there is one (savepoint commands are not prepared)."""
+        shapes = self._prepared.shapes
+        shape = shapes.get(text)
+        if shape is None:
+            shape = _shape(result)
+            if text in self._prepared.names:
+                shapes[text] = shape
+        return _read(result, *shape)
 
-def _read(result: Any) -> Result:
+
+def _shape(result: Any) -> tuple[list[str], list[Any]]:
+    """A result's column names and the reader of each column's text form."""
     columns = [result.fname(i).decode("utf-8") for i in range(result.nfields)]
     readers = []
     for i, column in enumerate(columns):
@@ -274,6 +301,13 @@ def _read(result: Any) -> Result:
         if reader is None:
             raise TypeError(f"column {column!r} has a type (oid {result.ftype(i)}) not read here")
         readers.append(reader)
+    return columns, readers
+
+
+def _read(result: Any, columns: list[str], readers: list[Any]) -> Result:
+    count = result.command_tuples
+    if not columns:  # a write without RETURNING: its row count alone
+        return Result(count if count is not None else -1)
     rows = []
     for r in range(result.ntuples):
         rows.append(
@@ -282,4 +316,4 @@ def _read(result: Any) -> Result:
                 for i, reader in enumerate(readers)
             )
         )
-    return Result(result.command_tuples if result.command_tuples is not None else -1, columns, rows)
+    return Result(count if count is not None else -1, columns, rows)
