@@ -85,8 +85,8 @@ def micro_model(model: GameModel) -> GameModel:
         dict(j, seed=seed, cap=cap)
         for j, (seed, cap) in zip(model.features["jackpots"], MICRO_POTS, strict=True)
     ]
-    features["free_spins"] = dict(
-        model.features["free_spins"], spins_per_level=1, multipliers=[1, 3], spots=2
+    features["ladder"] = dict(
+        model.features["ladder"], levels=2, spins_per_level=1, multipliers=[1, 3], spots=2
     )
     micro = variant_model(model, "micro", MICRO_BASE, MICRO_FREE)
     return dataclasses.replace(micro, features=features)

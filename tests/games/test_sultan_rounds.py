@@ -212,7 +212,7 @@ class TestGems:
         assert sultan.replay(sultan_model, round_) == round_
 
     def test_an_unknown_rules_version_is_refused_by_name(self, sultan_model):
-        with pytest.raises(RuleError, match="unknown Sultan Spins rules version 3"):
+        with pytest.raises(RuleError, match="unknown ladder rules version 3"):
             sultan.start_round(sultan_model, 5, None, SeededSource(1), rules_version=3)
 
     def test_new_bet_size_draws_its_trigger_points(self, sultan_model):

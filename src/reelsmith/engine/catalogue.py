@@ -310,10 +310,18 @@ def mechanics(model: GameModel) -> Mechanics:
     where = f"{model.source or model.id}"
     if not is_catalogue(model):
         raise ModelError(f'{where}: not a catalogue model (mechanics = "catalogue" is missing)')
+    if "ladder" in model.raw:
+        raise ModelError(
+            f"{where}: a model with a [ladder] is played by the ladder's rules "
+            "(reelsmith.engine.ladder), not by the catalogue's free spins"
+        )
     check_keys(model.raw, TOP_KEYS, where)
     check_keys(model.bet, _BET_KEYS, f"{where}: bet")
     if any(s.role == "gem" for s in model.symbols):
-        raise ModelError(f"{where}: gem symbols need a plug-in mechanic; the catalogue has none")
+        raise ModelError(
+            f"{where}: gem symbols raise the ladder's local pots; declare [ladder] and "
+            "[[jackpots]] (or give the symbols another role)"
+        )
     raw_free = model.raw.get("free_spins")
     free = _free_spins(model, raw_free) if isinstance(raw_free, dict) else None
     if raw_free is not None and not isinstance(raw_free, dict):

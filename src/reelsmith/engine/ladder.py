@@ -1,4 +1,7 @@
-"""Sultan Spins: a round from the main-game spin through the free-spins ladder.
+"""The free-spins ladder with local must-hit-by pots: a round from the main-game spin through
+the ladder's levels, for any model that declares the mechanic (``[ladder]`` and
+``[[jackpots]]``, read by :mod:`reelsmith.engine.features.ladder_tables`; see
+``docs/model-format.md``).
 
 Pure functions: each takes the model, the round so far and a random source, and returns the new
 round. The player's state for the bet level (pots, hidden trigger points, collection meter)
@@ -8,48 +11,50 @@ comes in with the round and goes out with it (``round.state``). Every random num
 Bets and settlement
 -------------------
 A bet is a bet level: a whole number of stake units (the model's ``[bet] levels``), spread
-over the 40 paylines, so a line win of ``c`` coins (line bets) is ``c x level / 40`` stake units
-and a pot of ``p`` bets is ``p x level``. The rules know no currency and round nothing: a
-round's win is exact, in coins and in stake units (:attr:`LadderRound.paid_stake`, a
-fraction); a market prices the stake unit and the server converts once.
+over the model's paylines, so a line win of ``c`` coins (line bets) is ``c x level / lines``
+stake units and a pot of ``p`` bets is ``p x level``. The rules know no currency and round
+nothing: a round's win is exact, in coins and in stake units (:attr:`LadderRound.paid_stake`,
+a fraction); a market prices the stake unit and the server converts once.
 
 Local jackpots
 --------------
 A gem landing on reel *i* raises pot *i* by one bet. If that takes the pot to its hidden trigger
 point, the gem reveals the jackpot spin: the pot is won (never multiplied), resets to its seed
 value and a new trigger point is drawn uniformly from seed + 1 to the pot's last trigger point.
-Otherwise the gem
-reveals, by the variant's weights, a normal symbol, a wild, or a wild reel (the whole reel turns
-wild for line evaluation). A gem that revealed the jackpot spin stays a gem on the screen and pays
-nothing on the lines. The reels never show two gems (nor two bonus symbols) on one reel.
+Otherwise the gem reveals, by the variant's weights, a normal symbol, a wild, or a wild reel
+(the whole reel turns wild for line evaluation). A gem that revealed the jackpot spin stays a
+gem on the screen and pays nothing on the lines. The reels never show two gems (nor two bonus
+symbols) on one reel.
 
 Rules versions
 --------------
-The help page says "Teal Gem Jackpot must be won before 25x bet". A pot grows in whole bets
-(one bet per gem, from its seed), so the last value it can hold before 25x bet is 24x bet: in
+A pot's ``cap`` is the value it "must be won before". A pot grows in whole bets (one bet per
+gem, from its seed), so the last value it can hold before ``cap`` x bet is ``cap - 1`` bets: in
 the bet's minor units, a pot at bet ``b`` pays at most ``(cap - 1) x b``, strictly less than
 ``cap x b``. Version 2 of the rules (:data:`RULES_VERSION`, every round played since) draws the
 trigger point from seed + 1 to cap - 1. Version 1 drew it up to and including the cap, so a pot
 could be won at exactly its cap. A round records the version it was played under (a record
 without one is version 1) and is replayed and resolved under it, on that version's strips
-(:meth:`LadderRules.variant`); a carried pot keeps the trigger point it has, with the version
-it was drawn under (``BetState.trigger_rules``), until it is won.
+(:meth:`LadderRules.variant`, from the title's ``variants/rules-<version>/``); a carried pot
+keeps the trigger point it has, with the version it was drawn under
+(``BetState.trigger_rules``), until it is won.
 
 Free spins and the collection meter
 -----------------------------------
-3 or more bonus symbols in a main-game spin start the free spins at level 1. Levels 1-5 have
-7 spins each with multipliers 1x, 2x, 4x, 6x, 8x on line wins. The meter has 5 spots and
-belongs to the player per bet level:
+``trigger`` or more bonus symbols in a main-game spin start the free spins at level 1. Each
+level has ``spins_per_level`` spins, with its multiplier on line wins. The meter has ``spots``
+spots and belongs to the player per bet level:
 
-* main game: a spin with exactly 2 bonus symbols fills one spot (a full meter stays full);
+* main game: a spin with exactly ``meter_feed`` bonus symbols fills one spot (a full meter
+  stays full);
 * the free spins start with the meter as the player left it; a full meter unlocks level 2 at
   once and empties;
 * each bonus symbol in a free spin fills one spot; when the meter is full and a higher level is
   still locked, the next level is unlocked and the meter empties (extra symbols carry over);
-* when level 5 is unlocked, bonus symbols keep filling the meter up to full; symbols beyond a
-  full meter are not kept;
-* after the 7th spin of a level, the next level is played if it is unlocked; otherwise the free
-  spins end and the meter, as it stands, is carried into the main game.
+* when the last level is unlocked, bonus symbols keep filling the meter up to full; symbols
+  beyond a full meter are not kept;
+* after the last spin of a level, the next level is played if it is unlocked; otherwise the
+  free spins end and the meter, as it stands, is carried into the main game.
 """
 
 from __future__ import annotations
@@ -64,8 +69,10 @@ from typing import Any
 import numpy as np
 
 from reelsmith.engine.bet_ladder import BetLevels
+from reelsmith.engine.catalogue import is_catalogue
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.features.ladder_tables import read_tables
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.engine.model import (
     GameModel,
@@ -80,7 +87,6 @@ from reelsmith.engine.screen import GridError, Screen, to_screen, window
 from reelsmith.rng import RandomSource, RecordingSource, ReplaySource, weighted_index
 from reelsmith.rng.source import Draw
 
-GAME_ID = "sultan-spins"
 WILD_REEL = "wild_reel"
 JACKPOT = "jackpot"
 
@@ -93,17 +99,17 @@ RETIRED_VARIANTS = "variants/rules-{version}"
 
 
 def declares_ladder(model: GameModel) -> bool:
-    """Whether ``model`` declares the free-spins ladder with local pots (and is played by these
-    rules): the question every face (server, terminal, lab) asks instead of the title's id."""
-    free = model.features.get("free_spins")
-    return isinstance(free, dict) and "spins_per_level" in free and "jackpots" in model.features
+    """Whether ``model`` declares the free-spins ladder with local pots (a catalogue model with
+    a ``[ladder]`` table, played by these rules): the question every face (server, terminal,
+    lab) asks instead of the title's id."""
+    return is_catalogue(model) and "ladder" in model.features
 
 
 def check_rules_version(version: object) -> int:
     """A rules version as stored (an int in :data:`RULES_VERSIONS`), or a clear error."""
     if isinstance(version, bool) or not isinstance(version, int) or version not in RULES_VERSIONS:
         known = ", ".join(str(v) for v in RULES_VERSIONS)
-        raise RuleError(f"unknown Sultan Spins rules version {version!r}; the versions are {known}")
+        raise RuleError(f"unknown ladder rules version {version!r}; the versions are {known}")
     return version
 
 
@@ -229,50 +235,44 @@ def _retired_variants(model: GameModel, version: int) -> dict[str, Variant]:
 
 @cache
 def ladder_rules(model: GameModel, version: int = RULES_VERSION) -> LadderRules:
-    """The title's parameters under rules ``version``, checked (one per loaded model)."""
+    """The model's ladder and pots under rules ``version``, checked (one per loaded model):
+    the first problem of the tables (:func:`read_tables`) or of the variants is refused."""
     where = f"{model.id} model"
     try:
         version = check_rules_version(version)
     except RuleError as exc:
         raise ModelError(f"{where}: {exc}") from None
-    try:
-        free = model.features["free_spins"]
-        jackpots = tuple(
-            Jackpot(
-                str(j["name"]),
-                int(j["reel"]) - 1,
-                int(j["seed"]),
-                int(j["cap"]),
-                last_trigger(int(j["cap"]), version),
-            )
-            for j in model.features["jackpots"]
-        )
-        rules = LadderRules(
-            model=model,
-            version=version,
-            bets=BetLevels.from_model(model),
-            jackpots=jackpots,
-            trigger_count=int(free["trigger_count"]),
-            free_reel_set=str(free["reel_set"]),
-            spins_per_level=int(free["spins_per_level"]),
-            multipliers=tuple(int(m) for m in free["multipliers"]),
-            spots=int(free["spots"]),
-            main_game_bonus_per_spot=int(free["main_game_bonus_per_spot"]),
-            gem=model.symbols_with_role("gem")[0].index,
-            bonus=model.symbols_with_role("bonus")[0].index,
-        )
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise ModelError(f"{where}: feature tables are incomplete: {exc!r}") from None
-    if [j.reel for j in jackpots] != list(range(model.reels)):
-        raise ModelError(f"{where}: needs one jackpot per reel, reels 1 to {model.reels} in order")
+    roles = {s.id: s.role for s in model.symbols}
+    ladder, pots, problems = read_tables(
+        model.features, model.bet, roles, model.reels, model.rows, where
+    )
+    if problems or ladder is None:
+        raise ModelError(problems[0] if problems else f"{where}: no [ladder] table")
+    if model.wild < 0:
+        raise ModelError(f"{where}: the ladder needs the wild symbol (a wild reel turns wild)")
+    jackpots = tuple(
+        Jackpot(p.name, p.reel - 1, p.seed, p.cap, last_trigger(p.cap, version)) for p in pots
+    )
     for j in jackpots:
         if not 0 < j.seed < j.last_trigger:
             raise ModelError(
                 f"{where}: jackpot {j.name}: the seed must be above 0 and below the largest "
                 f"pot it can be won at ({j.last_trigger}x bet: before the cap of {j.cap}x)"
             )
-    if model.wild < 0:
-        raise ModelError(f"{where}: needs the wild symbol")
+    rules = LadderRules(
+        model=model,
+        version=version,
+        bets=BetLevels.from_model(model),
+        jackpots=jackpots,
+        trigger_count=ladder.trigger,
+        free_reel_set=ladder.reel_set,
+        spins_per_level=ladder.spins_per_level,
+        multipliers=ladder.multipliers,
+        spots=ladder.spots,
+        main_game_bonus_per_spot=ladder.meter_feed,
+        gem=model.symbols_with_role("gem")[0].index,
+        bonus=model.symbol_index(ladder.symbol),
+    )
     variants = (
         model.variants.values()
         if version == RULES_VERSION
@@ -361,7 +361,7 @@ class GemEvent:
 @dataclass(frozen=True)
 class LadderSpin:
     kind: str  # "base" or "free"
-    level: int  # 0 in the main game, 1-5 in free spins
+    level: int  # 0 in the main game, 1 to the ladder's levels in free spins
     multiplier: int
     stops: tuple[int, ...]
     landed: Screen  # as the reels stopped, gems included
@@ -415,6 +415,7 @@ class LadderSpin:
 class LadderRound:
     """Everything about one round; immutable, each action returns a new one."""
 
+    game: str  # the model's id
     variant: str
     bet_level: int  # the bet, in stake units
     lines: int
@@ -486,7 +487,7 @@ class LadderRound:
         """The round's events and totals in coins and bets; the server adds the bet and the
         amounts in the market's money."""
         return {
-            "game": GAME_ID,
+            "game": self.game,
             "variant": self.variant,
             "phase": str(self.phase),
             "level": self.level,
@@ -623,6 +624,7 @@ def start_round(
         check_state(model, state, rules.version)
     placeholder = state or BetState(tuple(j.seed for j in rules.jackpots), (0,) * model.reels)
     empty = LadderRound(
+        game=model.id,
         variant=chosen.id,
         bet_level=level,
         lines=rules.lines,

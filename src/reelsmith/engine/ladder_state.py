@@ -1,7 +1,7 @@
-"""What a Sultan Spins player carries between rounds, per bet level: pots, trigger points, meter.
+"""What a ladder title's player carries between rounds, per bet level: pots, trigger points, meter.
 
 The engine never stores this: it is passed into a round and the round returns the new value.
-Pots and trigger points are in multiples of the bet; the meter counts collection spots (0-5).
+Pots and trigger points are in multiples of the bet; the meter counts collection spots.
 Each trigger point keeps the rules version it was drawn under (see
 :mod:`reelsmith.engine.ladder`): a state stored before rules versions existed has
 none, and all its trigger points are version 1.
@@ -16,7 +16,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class BetState:
-    """The five pots (in bets), their hidden trigger points, the collection meter, and the
+    """The pots (in bets, one per reel), their hidden trigger points, the collection meter, and the
     rules version each trigger point was drawn under (``()``: all version 1)."""
 
     pots: tuple[int, ...]
@@ -48,10 +48,10 @@ class BetState:
             meter = int(data.get("meter", 0))
             drawn = tuple(int(v) for v in data.get("trigger_rules", ()))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"not a Sultan Spins bet state: {exc!r}") from None
+            raise ValueError(f"not a ladder bet state: {exc!r}") from None
         if drawn and len(drawn) != len(triggers):
             raise ValueError(
-                f"not a Sultan Spins bet state: {len(drawn)} trigger_rules for "
+                f"not a ladder bet state: {len(drawn)} trigger_rules for "
                 f"{len(triggers)} trigger points"
             )
         return cls(pots, triggers, meter, drawn)
@@ -70,7 +70,7 @@ def bet_key(bet_level: int) -> str:
 
 @dataclass(frozen=True)
 class PlayerState:
-    """A player's Sultan Spins state for every bet level played so far."""
+    """A player's ladder state for every bet level played so far."""
 
     bets: Mapping[str, BetState] = field(default_factory=dict)
 

@@ -3,9 +3,12 @@
 The loader stops at the first problem (a model that cannot load cannot be played); a game
 designer wants them all. This module checks each part of the files on its own, so one bad
 table does not hide the next: the TOML of every file, the top-level keys, the symbols, the
-paylines, the paytable (a pay for an undeclared symbol), each variant's strips (a strip
-holding an undeclared symbol), and then, if the parts are sound, the whole model as the
-engine loads it, its mechanics, and for each variant whether the free spins end on average.
+paylines, the paytable (a pay for an undeclared symbol), the ladder and its local pots (a pot
+on a reel the grid lacks, a multiplier list whose length is not the level count, a meter fed
+by an undeclared symbol, ...), each variant's strips (a strip holding an undeclared symbol),
+and then, if the parts are sound, the whole model as the engine loads it, its mechanics, and
+for each variant whether the free spins end on average (a ladder always ends: it has a last
+level).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from reelsmith.engine.features.ladder_tables import LADDER_TABLES, read_tables, symbol_roles
 from reelsmith.engine.model import MAX_REELS, MAX_ROWS, MIN_REELS, MIN_ROWS, ModelError
 
 
@@ -34,12 +38,13 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
     from reelsmith.engine.catalogue import TOP_KEYS
 
     where = str(path)
+    known = TOP_KEYS | LADDER_TABLES if "ladder" in raw else TOP_KEYS
     if raw.get("mechanics") not in (None, "catalogue"):
         problems.append(f'{where}: mechanics {raw["mechanics"]!r} is not "catalogue"')
     if raw.get("mechanics") == "catalogue":
-        for key in sorted(set(raw) - TOP_KEYS):
+        for key in sorted(set(raw) - known):
             problems.append(
-                f"{where}: unknown key {key!r}; the keys are: {', '.join(sorted(TOP_KEYS))}"
+                f"{where}: unknown key {key!r}; the keys are: {', '.join(sorted(known))}"
             )
     for key in ("id", "name", "reels", "rows", "default_variant", "paylines", "symbols"):
         if key not in raw:
@@ -74,6 +79,9 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
                 problems.append(
                     f"{where}: payline {number} must list {reels} row indices 0..{rows - 1}"
                 )
+    if "ladder" in raw and isinstance(reels, int) and isinstance(rows, int):
+        roles = symbol_roles(raw.get("symbols") or [])
+        problems.extend(read_tables(raw, raw.get("bet", {}), roles, reels, rows, where)[2])
     return symbols
 
 
@@ -121,7 +129,15 @@ def validate_folder(folder: Path) -> list[str]:
         model = load_model(folder)
     except ModelError as exc:
         return [str(exc)]
-    if model.raw.get("mechanics") == "catalogue":
+    from reelsmith.engine.ladder import RULES_VERSIONS, declares_ladder, ladder_rules
+
+    if declares_ladder(model):
+        for version in RULES_VERSIONS:
+            try:
+                ladder_rules(model, version)
+            except ModelError as exc:
+                problems.append(str(exc))
+    elif model.raw.get("mechanics") == "catalogue":
         from reelsmith.analysis.catalogue_exact import analyze_rtp
         from reelsmith.engine.catalogue import mechanics
         from reelsmith.engine.catalogue_round import bet_options
