@@ -164,19 +164,19 @@ def evaluate(
         Path | None, typer.Option("--grids", help="A file with one grid per line.")
     ] = None,
     lines: Annotated[
-        int | None, typer.Option("--lines", help="Catalogue titles: paylines enabled (first N).")
+        int | None, typer.Option("--lines", help="Coin-bet titles: paylines enabled (first N).")
     ] = None,
     coins_per_line: Annotated[
-        int | None, typer.Option("--coins-per-line", help="Catalogue titles: coins per line.")
+        int | None, typer.Option("--coins-per-line", help="Coin-bet titles: coins per line.")
     ] = None,
     coin_size: Annotated[
-        str | None, typer.Option("--coin-size", help="Catalogue titles: coin size.")
+        str | None, typer.Option("--coin-size", help="Coin-bet titles: coin size.")
     ] = None,
     bet: Annotated[
-        str | None, typer.Option("--bet", help="Sultan Spins: the bet size, e.g. 1.00.")
+        str | None, typer.Option("--bet", help="Ladder titles: the bet size, e.g. 1.00.")
     ] = None,
     level: Annotated[
-        int, typer.Option("--level", help="Sultan Spins: free-spins level (0 = main game).")
+        int, typer.Option("--level", help="Ladder titles: free-spins level (0 = main game).")
     ] = 0,
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
@@ -196,18 +196,19 @@ def evaluate(
         fail("give at least one --grid or a --grids file")
 
     from reelsmith.engine.catalogue import is_catalogue
+    from reelsmith.engine.ladder import declares_ladder
 
-    if loaded.id != "sultan-spins" and is_catalogue(loaded):
+    if declares_ladder(loaded):
+        if lines is not None or coins_per_line is not None or coin_size is not None:
+            fail(f"{loaded.name} takes --bet, not --lines, --coins-per-line or --coin-size")
+        evaluator = _ladder_evaluator(loaded, bet, level)
+    elif is_catalogue(loaded):
         if bet is not None or level:
             fail(
                 f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
                 "not --bet or --level"
             )
         evaluator = _catalogue_evaluator(loaded, lines, coins_per_line, coin_size)
-    elif loaded.id == "sultan-spins":
-        if lines is not None or coins_per_line is not None or coin_size is not None:
-            fail("Sultan Spins takes --bet, not --lines, --coins-per-line or --coin-size")
-        evaluator = _sultan_evaluator(loaded, bet, level)
     else:
         fail(f"{loaded.name} cannot be evaluated: it is not a catalogue title")
 
@@ -264,12 +265,12 @@ def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator
     )
 
 
-def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
-    from reelsmith.engine import ladder as sultan
+def _ladder_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
+    from reelsmith.engine import ladder
     from reelsmith.engine.errors import RuleError
-    from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT
+    from reelsmith.terminal.ladder import PLAY_STAKE_UNIT
 
-    rules = sultan.ladder_rules(loaded)
+    rules = ladder.ladder_rules(loaded)
     sizes = [n * PLAY_STAKE_UNIT for n in rules.bets.levels]
     try:  # the bet as an amount of play money, priced as the terminal prices it
         amount = rules.bets.default * PLAY_STAKE_UNIT if bet is None else parse_decimal(bet, "bet")
@@ -288,7 +289,7 @@ def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-unty
 
     def evaluate_one(g):  # type: ignore[no-untyped-def]
         try:
-            result = sultan.evaluate_grid(loaded, g, bet_level, level)
+            result = ladder.evaluate_grid(loaded, g, bet_level, level)
         except RuleError as exc:
             fail(str(exc))
         stake = Fraction(str(result["total_stake"]))
@@ -298,7 +299,7 @@ def _sultan_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-unty
             "total_amount": f"{stake.numerator * PLAY_STAKE_UNIT / stake.denominator:.2f}",
         }
 
-    return _Evaluator(sultan.check_screen, evaluate_one, describe)
+    return _Evaluator(ladder.check_screen, evaluate_one, describe)
 
 
 def _print_evaluation(loaded, text, g, describe, result) -> None:  # type: ignore[no-untyped-def]
@@ -345,7 +346,6 @@ def play(
 ) -> None:
     """Play a title in the terminal with play money."""
     from reelsmith.rng import SeededSource, SystemSource
-    from reelsmith.terminal.sultan_spins import SultanTerminal
 
     loaded = _load(game, variant)
     try:
@@ -365,11 +365,15 @@ def play(
         return line.rstrip("\n")
 
     from reelsmith.engine.catalogue import is_catalogue
+    from reelsmith.engine.ladder import declares_ladder
     from reelsmith.terminal.catalogue import CatalogueTerminal
+    from reelsmith.terminal.ladder import LadderTerminal
 
-    terminal: type = {"sultan-spins": SultanTerminal}.get(loaded.id, CatalogueTerminal)
-    if terminal is CatalogueTerminal and not is_catalogue(loaded):
+    if not is_catalogue(loaded):
         fail(f"{loaded.name} cannot be played in the terminal: it is not a catalogue title")
+    terminal: type[LadderTerminal] | type[CatalogueTerminal] = (
+        LadderTerminal if declares_ladder(loaded) else CatalogueTerminal
+    )
     terminal(loaded, console, rng, start, read, variant=variant).run()
 
 

@@ -8,7 +8,7 @@ from rich.console import Console
 
 from reelsmith.engine import ladder as sultan
 from reelsmith.rng import SeededSource
-from reelsmith.terminal.sultan_spins import PLAY_STAKE_UNIT, SultanTerminal
+from reelsmith.terminal.ladder import PLAY_STAKE_UNIT, LadderTerminal
 
 
 def reader(commands):
@@ -28,7 +28,7 @@ def reader(commands):
 def test_balance_adds_up_and_state_is_kept_per_bet(sultan_model):
     console = Console(record=True, width=140)
     commands = ["b 0.40"] + ["s"] * 150 + ["b 1.00"] + ["s"] * 150
-    terminal = SultanTerminal(
+    terminal = LadderTerminal(
         sultan_model, console, SeededSource(8), Decimal("400.00"), reader(commands)
     )
     terminal.run()
@@ -37,7 +37,7 @@ def test_balance_adds_up_and_state_is_kept_per_bet(sultan_model):
     # the engine's rounds are in stake units; the terminal prices one at 0.20
     staked = sum(r.bet_level for r in history) * PLAY_STAKE_UNIT
     paid = sum(r.paid_stake for r in history)
-    assert terminal.balance == Decimal("400.00") - staked + SultanTerminal.money(paid)
+    assert terminal.balance == Decimal("400.00") - staked + LadderTerminal.money(paid)
     for level in (2, 5):  # bets 0.40 and 1.00
         last = [r for r in history if r.bet_level == level][-1]
         assert terminal.player.for_bet(level) == last.state
@@ -49,7 +49,7 @@ def test_balance_adds_up_and_state_is_kept_per_bet(sultan_model):
 
 def test_bet_is_lowered_when_the_balance_falls_short(sultan_model):
     console = Console(record=True, width=140)
-    terminal = SultanTerminal(
+    terminal = LadderTerminal(
         sultan_model, console, SeededSource(2), Decimal("1.50"), reader(["b 2.00", "s"])
     )
     terminal.run()
@@ -59,7 +59,7 @@ def test_bet_is_lowered_when_the_balance_falls_short(sultan_model):
 
 def test_below_the_lowest_bet_no_round(sultan_model):
     console = Console(record=True, width=140)
-    terminal = SultanTerminal(
+    terminal = LadderTerminal(
         sultan_model, console, SeededSource(2), Decimal("0.19"), reader(["s"])
     )
     terminal.run()
@@ -78,7 +78,7 @@ def test_free_spins_show_level_multiplier_and_spins_left(sultan_model):
                 return ""
             return next(commands, "q")
 
-        terminal = SultanTerminal(
+        terminal = LadderTerminal(
             sultan_model, console, SeededSource(seed), Decimal("100.00"), read
         )
         terminal.run()

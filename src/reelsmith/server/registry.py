@@ -2,8 +2,9 @@
 
 Every shipped title is found by its folder (``games/<folder>/model.toml``, see
 :mod:`reelsmith.games`); folders of model files given to ``reelsmith serve --titles DIR`` add
-more. A title with an adapter of its own (:data:`reelsmith.server.titles.OWN_TITLES`) is played
-through it; every other title must be a catalogue model and is played by
+more. Every title must be a catalogue model; the adapter is chosen by the mechanics the model
+declares, never by its id: a model with the free-spins ladder and local pots is played by
+:class:`~reelsmith.server.ladder_title.LadderTitle`, every other by
 :class:`~reelsmith.server.catalogue_title.CatalogueTitle`. The server, the markets and the
 tests reach titles only through this registry and the :class:`~reelsmith.server.titles.Title`
 interface.
@@ -15,10 +16,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from reelsmith.engine.catalogue import is_catalogue
+from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.server.catalogue_title import CatalogueTitle
-from reelsmith.server.titles import OWN_TITLES, Title
+from reelsmith.server.ladder_title import LadderTitle
+from reelsmith.server.titles import Title
 
 
 class TitleError(ValueError):
@@ -26,10 +29,7 @@ class TitleError(ValueError):
 
 
 def title_for(model: GameModel) -> Title:
-    """The adapter that plays ``model``: the title's own, else the catalogue's."""
-    own = OWN_TITLES.get(model.id)
-    if own is not None:
-        return own(model)
+    """The adapter that plays ``model``, by the mechanics it declares."""
     if not is_catalogue(model):
         where = model.source or model.id
         raise TitleError(
@@ -37,7 +37,7 @@ def title_for(model: GameModel) -> Title:
             f'mechanics = "catalogue" (this one declares {model.raw.get("mechanics")!r})'
         )
     try:
-        return CatalogueTitle(model)
+        return LadderTitle(model) if declares_ladder(model) else CatalogueTitle(model)
     except ModelError as exc:
         raise TitleError(str(exc)) from None
 

@@ -1,10 +1,12 @@
 """The title boundary: the one interface (:class:`Title`) through which the server, the contract
-suite and the tools reach a title, and the adapters of the titles with rules of their own.
+suite and the tools reach a title, and the pieces its adapters share.
 
 A title turns the market's money into its engine's bets, starts and continues rounds, stores
 and restores them, gives the player's view of a round, settles it in minor units, keeps the
-player's carried state and renders its rules page for a market. Catalogue titles (a model file
-alone) are played by :class:`reelsmith.server.catalogue_title.CatalogueTitle`; the registry
+player's carried state and renders its rules page for a market. Every title is a model file
+played by the adapter of the mechanics it declares: the catalogue's free spins by
+:class:`reelsmith.server.catalogue_title.CatalogueTitle`, the free-spins ladder with local
+pots by :class:`reelsmith.server.ladder_title.LadderTitle`; the registry
 (:mod:`reelsmith.server.registry`) finds every title and picks its adapter.
 
 A stored round is the *record* that replays it (bet, options or starting state, variant,
@@ -17,23 +19,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from babel.numbers import get_currency_name
 
-from reelsmith.engine import ladder as sultan
-from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
-from reelsmith.engine.errors import RuleError
-from reelsmith.engine.ladder_state import BetState, bet_key
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
 from reelsmith.help import Terms, language_of, page_locale
-from reelsmith.money import MoneyError
-from reelsmith.rng import Draw, RandomSource
+from reelsmith.rng import RandomSource
 from reelsmith.rules_page import rules_document
-from reelsmith.server.bet_bodies import BetBody, CoinBetBody, LadderBetBody, read_bet
+from reelsmith.server.bet_bodies import BetBody, CoinBetBody, read_bet
 from reelsmith.server.markets import Market
 
 HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
@@ -64,8 +60,9 @@ class Title(ABC):
     game_id: str
     #: The bet a player sends for this title (documented in the OpenAPI spec).
     bet_body: ClassVar[type[BetBody]]
-    #: The web client's script for the title: its own, or "catalogue" (any catalogue title).
-    client: ClassVar[str]
+    #: The web client's script for the title: "catalogue" (drawn from the model by the catalogue
+    #: script), or a script of its own named by the title's id.
+    client: str
 
     def __init__(self, model: GameModel | None = None) -> None:
         self.model: GameModel = model if model is not None else load_game(self.game_id)
@@ -259,255 +256,3 @@ class CoinBetTitle(Title):
                 if self.bet_minor(market, candidate) <= balance_minor:
                     return candidate
         return None
-
-
-# ---------------------------------------------------------------------------------------
-# Sultan Spins
-# ---------------------------------------------------------------------------------------
-
-#: The price of one stake unit when Sultan Spins' bets were amounts of money: every record and
-#: carried state written then names its bet by the amount, which is the level at this price.
-LEGACY_STAKE_UNIT = Decimal("0.20")
-
-
-def legacy_level(amount: Decimal) -> int | None:
-    """The bet level a bet of ``amount`` was before bet levels (None: no whole level)."""
-    level = amount / LEGACY_STAKE_UNIT
-    return int(level) if level == level.to_integral_value() and level > 0 else None
-
-
-@dataclass(frozen=True)
-class SultanBet:
-    """A Sultan Spins bet as the server handles it: the engine's bet level, and the amount it
-    was priced at in the player's market (what the API shows and the record keeps)."""
-
-    level: int
-    amount: Decimal
-
-
-@dataclass(frozen=True)
-class SultanPlay:
-    """A round as the server holds it: the engine's round and the bet it was priced at."""
-
-    round: sultan.LadderRound
-    bet: SultanBet
-
-
-class SultanSpins(Title):
-    """Sultan Spins' engine counts bets in bet levels (stake units) and settles in stake units;
-    this adapter prices them with the market's stake unit and converts every amount once, to
-    the currency's minor units, exactly (the market loader refuses a pricing that cannot be
-    exact). Carried state is keyed by bet level."""
-
-    game_id = "sultan-spins"
-    bet_body = LadderBetBody
-    client = "sultan-spins"
-
-    def __init__(self, model: GameModel | None = None) -> None:
-        super().__init__(model)
-        self.sultan = sultan.ladder_rules(self.model)
-
-    def _unit_minor(self, market: Market) -> int:
-        unit = market.game(self.game_id).stake_unit
-        if unit is None:
-            raise BetError(f"market {market.id} does not price {self.game_id}'s bet levels")
-        return market.currency.to_minor(unit)
-
-    def _priced(self, market: Market, level: int) -> SultanBet:
-        minor = level * self._unit_minor(market)
-        return SultanBet(level, market.currency.to_decimal(minor))
-
-    def _allowed(self, market: Market) -> tuple[int, ...]:
-        """The levels the market offers at or below its maximum stake."""
-        unit = self._unit_minor(market)
-        top = market.currency.to_minor(market.max_stake)
-        return tuple(n for n in market.game(self.game_id).levels if n * unit <= top)
-
-    def parse_bet(self, market: Market, raw: dict[str, Any]) -> SultanBet:
-        body = read_bet(LadderBetBody, raw)
-        unit = self._unit_minor(market)
-        allowed = self._allowed(market)
-        try:
-            minor = market.currency.to_minor(body.bet)
-        except MoneyError:
-            minor = -1  # not an amount of this currency: refused below, naming the bets
-        if minor > 0 and minor % unit == 0 and minor // unit in allowed:
-            return self._priced(market, minor // unit)
-        listed = ", ".join(str(self._priced(market, n).amount) for n in allowed)
-        raise BetError(f"bet {body.bet} is not offered; the bets are {listed}")
-
-    def bet_minor(self, market: Market, bet: SultanBet) -> int:
-        return market.currency.to_minor(bet.amount)
-
-    def sample_bet(self, market: Market) -> SultanBet:
-        return self._priced(market, min(self._allowed(market)))
-
-    def bet_json(self, bet: SultanBet) -> dict[str, Any]:
-        return {"bet": str(bet.amount)}
-
-    def lower(self, market: Market, balance_minor: int, bet: SultanBet) -> SultanBet | None:
-        unit = self._unit_minor(market)
-        prices = [n * unit for n in self._allowed(market)]
-        lowered = lower_bet(prices, balance_minor, self.bet_minor(market, bet))
-        if lowered is None:
-            return None
-        return (
-            bet if lowered == self.bet_minor(market, bet) else self._priced(market, lowered // unit)
-        )
-
-    def rules_bets_minor(self, market: Market) -> tuple[int, ...]:
-        return tuple(n * self._unit_minor(market) for n in self._allowed(market))
-
-    def state_key(self, bet: SultanBet) -> str:
-        return bet_key(bet.level)
-
-    def load_state(self, data: dict[str, Any] | None) -> BetState | None:
-        return None if data is None else BetState.from_json(data)
-
-    def carried_view(
-        self, market: Market, bet: SultanBet, state: BetState | None
-    ) -> dict[str, Any] | None:
-        """Pots and meter for a bet level (trigger points stay hidden)."""
-        bet_minor = self.bet_minor(market, bet)
-        pots = list(state.pots) if state is not None else [j.seed for j in self.sultan.jackpots]
-        return {
-            "bet": self.bet_json(bet),
-            "pots_minor": [p * bet_minor for p in pots],
-            "pots": [market.money(p * bet_minor) for p in pots],
-            "caps_minor": [j.cap * bet_minor for j in self.sultan.jackpots],
-            "meter": 0 if state is None else state.meter,
-            "spots": self.sultan.spots,
-        }
-
-    def start(
-        self,
-        market: Market,
-        bet: SultanBet,
-        state: BetState | None,
-        rng: RandomSource,
-        gamble: bool = True,
-    ) -> SultanPlay:
-        variant = market.game(self.game_id).variant
-        round_ = sultan.start_round(
-            self.model,
-            bet.level,
-            state,
-            rng,
-            variant=variant,
-            allowed_levels=self._allowed(market),
-        )
-        return SultanPlay(round_, bet)
-
-    def act(self, play: SultanPlay, action: str, rng: RandomSource) -> SultanPlay:
-        if action != "free_spin":
-            raise RuleError(f"{action!r} is not an action of Sultan Spins; the action is free_spin")
-        return SultanPlay(sultan.play_free_spin(self.model, play.round, rng), play.bet)
-
-    def finish(self, play: SultanPlay, rng: RandomSource) -> SultanPlay:
-        return SultanPlay(sultan.finish(self.model, play.round, rng), play.bet)
-
-    def record(self, play: SultanPlay) -> dict[str, Any]:
-        """The stored record. ``rules_version`` is left out for version 1, and ``bet_level``
-        when the bet's amount is that level at the price records were written at before bet
-        levels (:data:`LEGACY_STAKE_UNIT`): such records read as they were stored."""
-        round_ = play.round
-        out: dict[str, Any] = {
-            "bet": self.bet_json(play.bet),
-            "state_before": None if round_.state_before is None else round_.state_before.to_json(),
-            "variant": round_.variant,
-            "actions": list(round_.actions),
-            "draws": [d.to_json() for d in round_.draws],
-        }
-        if legacy_level(play.bet.amount) != play.bet.level:
-            out["bet_level"] = play.bet.level
-        if round_.rules_version != 1:
-            out["rules_version"] = round_.rules_version
-        return out
-
-    def restore(self, record: dict[str, Any]) -> SultanPlay:
-        before = record["state_before"]
-        try:
-            amount = Decimal(str(record["bet"]["bet"]))
-        except ArithmeticError:
-            raise RuleError(f"the record's bet {record['bet']!r} is not an amount") from None
-        level = record.get("bet_level", legacy_level(amount))
-        if isinstance(level, bool) or not isinstance(level, int):
-            raise RuleError(f"the record's bet {amount} names no bet level ({level!r})")
-        round_ = sultan.replay_from(
-            self.model,
-            level,
-            None if before is None else BetState.from_json(before),
-            record["variant"],
-            record["actions"],
-            [Draw.from_json(d) for d in record["draws"]],
-            rules_version=record.get("rules_version", 1),
-        )
-        return SultanPlay(round_, SultanBet(level, amount))
-
-    def _minor(self, market: Market, bet: SultanBet, stake: Fraction) -> int:
-        """``stake`` (stake units) in minor units at the price the bet was played at: the one
-        conversion from the engine's units to money."""
-        minor = stake * self.bet_minor(market, bet) / bet.level
-        if minor.denominator != 1:
-            raise ArithmeticError(
-                f"{stake} stake units at a bet of {bet.amount} {market.currency.code} is not a "
-                "whole number of minor units"
-            )
-        return int(minor)
-
-    def _coins_minor(self, market: Market, play: SultanPlay, coins: int) -> int:
-        return self._minor(market, play.bet, self.sultan.stake_units(coins, play.bet.level))
-
-    def outcome(self, market: Market, play: SultanPlay) -> Outcome:
-        round_ = play.round
-        status = {sultan.Phase.COMPLETE: "complete", sultan.Phase.VOIDED: "voided"}.get(
-            round_.phase, "open"
-        )
-        if status != "complete":
-            refund = self._minor(market, play.bet, Fraction(round_.refund_stake))
-            return Outcome(status, 0, 0, refund)
-        jackpot = self._coins_minor(market, play, round_.jackpot_coins)
-        return Outcome(status, self._coins_minor(market, play, round_.line_coins), jackpot, 0)
-
-    def actions(self, play: SultanPlay) -> list[str]:
-        return ["free_spin"] if play.round.phase is sultan.Phase.FREE_SPINS else []
-
-    def feature_triggered(self, play: SultanPlay) -> bool:
-        round_ = play.round
-        return (
-            bool(round_.free_spins)
-            or round_.phase is sultan.Phase.FREE_SPINS
-            or any(g.jackpot_bets for s in round_.spins for g in s.gems)
-        )
-
-    def kept_state(self, play: SultanPlay) -> tuple[str, dict[str, Any]] | None:
-        kept = play.round.kept_state
-        return None if kept is None else (bet_key(play.bet.level), kept.to_json())
-
-    def view(self, market: Market, play: SultanPlay) -> dict[str, Any]:
-        round_ = play.round
-        data = round_.to_json()
-        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
-        bet_minor = self.bet_minor(market, play.bet)
-        data["bet"] = str(play.bet.amount)
-        data["bet_minor"] = bet_minor
-        win_minor = (
-            self._coins_minor(market, play, round_.line_coins + round_.jackpot_coins)
-            if round_.phase is not sultan.Phase.VOIDED
-            else 0
-        )
-        data["win_minor"] = win_minor
-        paid = self._minor(market, play.bet, round_.paid_stake)
-        refund = self._minor(market, play.bet, Fraction(round_.refund_stake))
-        data["paid_amount"] = str(market.currency.to_decimal(paid))
-        data["refund_amount"] = str(market.currency.to_decimal(refund))
-        data["pots_minor"] = [p * bet_minor for p in round_.state.pots]
-        data["caps_minor"] = [j.cap * bet_minor for j in self.sultan.jackpots]
-        data["actions_allowed"] = self.actions(play)
-        data["multiplier"] = self.sultan.multipliers[round_.level - 1] if round_.level else 1
-        return data
-
-
-#: The titles with an adapter of their own, by id; every other title is a catalogue title,
-#: played by CatalogueTitle from its model (see reelsmith.server.registry).
-OWN_TITLES: dict[str, type[Title]] = {SultanSpins.game_id: SultanSpins}

@@ -1,12 +1,15 @@
-"""``reelsmith play sultan-spins``: the game in a terminal, against a play-money balance.
+"""``reelsmith play <ladder title>``: any title with the free-spins ladder and local pots in a
+terminal, against a play-money balance.
 
-Shows the five pots for the current bet size, the collection meter, and in the free spins the
+Shows the pots for the current bet size, the collection meter, and in the free spins the
 level, multiplier and spins left. The player's state per bet size lives in this session (the
 server keeps it per player). The bet is lowered automatically when the balance no longer
 covers it.
 
 The engine counts bets in bet levels (stake units); this play-money table prices a stake unit
-at :data:`PLAY_STAKE_UNIT`, as the default market does, and shows bets and wins as amounts.
+at :data:`PLAY_STAKE_UNIT` and shows bets and wins as amounts. Symbol names, pots, levels and
+meter all come from the model; the symbols are coloured by role (wild, bonus, gem) and the
+highest-paying regular symbols by their rank in the paytable.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from fractions import Fraction
 from rich.console import Console
 from rich.table import Table
 
-from reelsmith.engine import ladder as sultan
+from reelsmith.engine import ladder as live
 from reelsmith.engine.bet_ladder import lower_bet
 from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.ladder_state import BetState, PlayerState
@@ -27,22 +30,29 @@ from reelsmith.rng import RandomSource
 from reelsmith.terminal.screen import screen_table
 from reelsmith.terminal.session import TerminalGame
 
-STYLES = {
-    "wild": "bold magenta",
-    "sultan": "bold red",
-    "princess": "bold cyan",
-    "lamp": "bold yellow",
-    "dagger": "bold white",
-    "bonus": "bold green",
-    "gem": "bold blue",
-}
+ROLE_STYLES = {"wild": "bold magenta", "bonus": "bold green", "gem": "bold blue"}
+#: The regular symbols' colours, from the highest-paying (by its full line) down.
+RANK_STYLES = ("bold red", "bold cyan", "bold yellow", "bold white")
+#: The pots' colours, reel by reel (repeated past the last).
 POT_STYLES = ("cyan", "blue", "green", "magenta", "red")
-#: What one stake unit is worth in play money here (as in the default market).
+#: What one stake unit is worth in play money here: every pay of a ladder title is a whole
+#: number of cents at this price when its paytable is (line pays even over 40 paylines).
 PLAY_STAKE_UNIT = Decimal("0.20")
+
+
+def symbol_styles(model: GameModel) -> dict[str, str]:
+    """Colours by role, and for the highest-paying regular symbols by rank."""
+    styles = {s.id: ROLE_STYLES[s.role] for s in model.symbols if s.role in ROLE_STYLES}
+    regulars = [s for s in model.symbols if s.role == "regular"]
+    ranked = sorted(regulars, key=lambda s: (-int(model.line_pays[s.index, model.reels]), s.index))
+    styles.update((s.id, style) for s, style in zip(ranked, RANK_STYLES, strict=False))
+    return styles
+
+
 HELP = "[bold]s[/] spin   [bold]b X[/] bet size   [bold]r[/] rules   [bold]q[/] quit"
 
 
-class SultanTerminal(TerminalGame):
+class LadderTerminal(TerminalGame):
     help_text = HELP
 
     def __init__(
@@ -55,12 +65,13 @@ class SultanTerminal(TerminalGame):
         variant: str | None = None,
     ) -> None:
         super().__init__(model, console, balance, read, variant)
-        self.rules = sultan.ladder_rules(model)
+        self.rules = live.ladder_rules(model)
+        self.styles = symbol_styles(model)
         self.rng = rng
         self.bet = self.rules.bets.default * PLAY_STAKE_UNIT
         self.player = PlayerState()
         self.names = {s.id: s.name for s in model.symbols}
-        self.history: list[sultan.LadderRound] = []
+        self.history: list[live.LadderRound] = []
 
     @staticmethod
     def level(bet: Decimal) -> int:
@@ -78,7 +89,8 @@ class SultanTerminal(TerminalGame):
 
     def pots_table(self, state: BetState | None) -> Table:
         table = Table(title=f"Jackpots at bet {self.bet}", title_justify="left")
-        for j, style in zip(self.rules.jackpots, POT_STYLES, strict=True):
+        styles = (POT_STYLES[n % len(POT_STYLES)] for n in range(len(self.rules.jackpots)))
+        for j, style in zip(self.rules.jackpots, styles, strict=True):
             table.add_column(f"[{style}]{j.name}[/] (reel {j.reel + 1})", justify="right")
         pots = state.pots if state else tuple(j.seed for j in self.rules.jackpots)
         table.add_row(*(f"{Decimal(p) * self.bet:,.2f}" for p in pots))
@@ -97,14 +109,14 @@ class SultanTerminal(TerminalGame):
         )
         self.console.print(self.pots_table(state))
 
-    def show_spin(self, spin: sultan.LadderSpin, round_: sultan.LadderRound, title: str) -> None:
+    def show_spin(self, spin: live.LadderSpin, round_: live.LadderRound, title: str) -> None:
         highlight = [p for w in spin.wins.line_wins for p in w.positions]
-        self.console.print(screen_table(spin.screen, self.names, STYLES, highlight, title))
+        self.console.print(screen_table(spin.screen, self.names, self.styles, highlight, title))
         for gem in spin.gems:
             pot = self.rules.jackpots[gem.reel]
             what = {
-                sultan.WILD_REEL: "a WILD REEL",
-                sultan.JACKPOT: "the JACKPOT SPIN",
+                live.WILD_REEL: "a WILD REEL",
+                live.JACKPOT: "the JACKPOT SPIN",
             }.get(gem.reveal, self.names.get(gem.reveal, gem.reveal))
             self.console.print(
                 f"  gem on reel {gem.reel + 1}: {pot.name} pot up to "
@@ -145,22 +157,22 @@ class SultanTerminal(TerminalGame):
         self.balance -= self.bet
         level = self.level(self.bet)
         state = self.player.for_bet(level)
-        round_ = sultan.start_round(self.model, level, state, self.rng, variant=self.variant)
+        round_ = live.start_round(self.model, level, state, self.rng, variant=self.variant)
         if round_.spins:
             self.show_spin(round_.spins[0], round_, "Spin")
         self.current = round_
         try:
             self.play_free_spins()
         except EOFError:
-            self.current = sultan.finish(self.model, self.current, self.rng)
+            self.current = live.finish(self.model, self.current, self.rng)
             self.console.print("Input ended: the round was completed automatically.")
         self.settle(self.current)
 
     def play_free_spins(self) -> None:
         round_ = self.current
-        if round_.phase is sultan.Phase.FREE_SPINS:
+        if round_.phase is live.Phase.FREE_SPINS:
             self.console.print("[bold green]Free spins![/]")
-        while round_.phase is sultan.Phase.FREE_SPINS:
+        while round_.phase is live.Phase.FREE_SPINS:
             level = round_.level
             mult = self.rules.multipliers[level - 1]
             self.read(
@@ -168,19 +180,19 @@ class SultanTerminal(TerminalGame):
                 f"unlocked up to level {round_.unlocked}, meter {self.meter(round_.state)}. "
                 "Enter to spin"
             )
-            round_ = self.current = sultan.play_free_spin(self.model, round_, self.rng)
-            if round_.phase is sultan.Phase.VOIDED:
+            round_ = self.current = live.play_free_spin(self.model, round_, self.rng)
+            if round_.phase is live.Phase.VOIDED:
                 break
             spin = round_.spins[-1]
             self.show_spin(spin, round_, f"Level {spin.level} free spin ({spin.multiplier}x)")
 
-    def settle(self, round_: sultan.LadderRound) -> None:
+    def settle(self, round_: live.LadderRound) -> None:
         self.history.append(round_)
         self.rounds_played += 1
         kept = round_.kept_state
         if kept is not None:
             self.player = self.player.with_bet(round_.bet_level, kept)
-        if round_.phase is sultan.Phase.VOIDED:
+        if round_.phase is live.Phase.VOIDED:
             refund = self.money(round_.refund_stake)
             self.balance += refund
             self.console.print(
