@@ -28,8 +28,13 @@ def _pays(row: Any, reels: int) -> dict[str, int]:
 
 
 def _help_module(model: GameModel) -> Any:
-    """A shipped title's own help module if it has one; else, for a catalogue title, the
-    rules written from its tables."""
+    """The rules of the mechanics the model declares: the ladder's for a ladder title; a
+    shipped title's own help module if it has one (a plug-in mechanic); else the catalogue's,
+    written from its tables."""
+    from reelsmith.engine.ladder import declares_ladder
+
+    if declares_ladder(model):
+        return importlib.import_module("reelsmith.engine.ladder_help")
     if model.id in TITLE_FOLDERS:
         name = f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help"
         try:

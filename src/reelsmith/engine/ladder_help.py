@@ -1,6 +1,11 @@
-"""The rules a player reads for Sultan Spins, written from the model's own values and, on the
-server, from the player's market; the sentences are the messages of ``messages.<language>.toml``
-beside this module (the help page's words, ``shared/seeds/sultan-spins.txt``)."""
+"""The rules a player reads for a title with the free-spins ladder and local pots, written from
+the model's own values (its grid, paylines, pots, levels, meter, reveal weights and bet levels)
+and, on the server, from the player's market.
+
+The sentences are the messages of the title's own ``messages.<language>.toml`` (the ``ladder.*``
+keys, and ``pots.<name>`` for each pot's name), in the words of the title's help page; this
+module decides only which sentences a page has, in which order, and the figures they carry.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ def feature_rules(
     first = rules.jackpots[0]
     total = sum(reveal.weights)
     names = {s.id: p.symbol(s.id) for s in model.symbols}
-    names[WILD_REEL] = p("sultan.wild_reel")
+    names[WILD_REEL] = p("ladder.wild_reel")
     levels = [
         {"level": n, "free_spins": rules.spins_per_level, "multiplier": f"{m}x"}
         for n, m in enumerate(rules.multipliers, start=1)
@@ -33,66 +38,66 @@ def feature_rules(
         bets = [p.number(n, 0) for n in rules.bets.levels]
     else:
         bets = [terms.money(b) for b in terms.bets_minor]
-    bets_text = [p("sultan.bets.sizes", sizes=", ".join(bets))]
+    bets_text = [p("ladder.bets.sizes", sizes=", ".join(bets))]
     if terms is None:
-        bets_text.append(p("sultan.bets.market_may_offer_fewer"))
+        bets_text.append(p("ladder.bets.market_may_offer_fewer"))
     return {
         "general": [
             p(
-                "sultan.general.machine",
+                "ladder.general.machine",
                 name=p.name(),
                 reels=model.reels,
                 rows=model.rows,
                 lines=model.line_count,
             ),
-            p("sultan.general.paytable"),
-            p("sultan.general.highest"),
-            p("sultan.general.consecutive"),
-            p("sultan.general.added"),
-            p("sultan.general.line_bets", lines=model.line_count),
-            p("sultan.general.locked"),
-            p("sultan.general.free_spins_bet"),
-            p("sultan.general.rtp", rtp=p.number(Decimal(variant.id), 2)),
-            p("sultan.general.malfunction"),
-            p("sultan.general.malfunction_state"),
-            p("sultan.general.lowered"),
-            p("sultan.general.lowered_market"),
+            p("ladder.general.paytable"),
+            p("ladder.general.highest"),
+            p("ladder.general.consecutive"),
+            p("ladder.general.added"),
+            p("ladder.general.line_bets", lines=model.line_count),
+            p("ladder.general.locked"),
+            p("ladder.general.free_spins_bet"),
+            p("ladder.general.rtp", rtp=p.number(Decimal(variant.id), 2)),
+            p("ladder.general.malfunction"),
+            p("ladder.general.malfunction_state"),
+            p("ladder.general.lowered"),
+            p("ladder.general.lowered_market"),
             p(
-                "sultan.general.top_line",
+                "ladder.general.top_line",
                 count=model.reels,
                 symbol=p.symbol_at(top),
                 coins=int(model.line_pays[top, model.reels]),
             ),
             p("max_win.uncapped"),
             p(
-                "sultan.general.largest_pot",
+                "ladder.general.largest_pot",
                 pot=pot[rules.jackpots[-1].name],
                 bets=rules.jackpots[-1].last_trigger,
             ),
             *settled_rules(p, terms),
         ],
         "wild": [
-            p("sultan.wild.substitutes"),
-            p("sultan.wild.not_bonus_or_gem"),
-            p("sultan.wild.own_row"),
+            p("ladder.wild.substitutes"),
+            p("ladder.wild.not_bonus_or_gem"),
+            p("ladder.wild.own_row"),
         ],
         "jackpots": {
             "text": [
-                p("sultan.jackpots.above_each_reel"),
-                p("sultan.jackpots.colours"),
-                p("sultan.jackpots.independent"),
-                p("sultan.jackpots.kept"),
-                p("sultan.jackpots.reveal"),
-                p("sultan.jackpots.jackpot_spin"),
-                p("sultan.jackpots.never_multiplied"),
-                p("sultan.jackpots.before_a_point"),
+                p("ladder.jackpots.above_each_reel"),
+                p("ladder.jackpots.colours"),
+                p("ladder.jackpots.independent"),
+                p("ladder.jackpots.kept"),
+                p("ladder.jackpots.reveal"),
+                p("ladder.jackpots.jackpot_spin"),
+                p("ladder.jackpots.never_multiplied"),
+                p("ladder.jackpots.before_a_point"),
                 *(
-                    p("sultan.jackpots.must_be_won_before", pot=pot[j.name], cap=str(j.cap))
+                    p("ladder.jackpots.must_be_won_before", pot=pot[j.name], cap=str(j.cap))
                     for j in rules.jackpots
                 ),
-                p("sultan.jackpots.trigger_point"),
-                p("sultan.jackpots.latest", pot=pot[first.name], bets=first.last_trigger),
-                p("sultan.jackpots.in_free_spins"),
+                p("ladder.jackpots.trigger_point"),
+                p("ladder.jackpots.latest", pot=pot[first.name], bets=first.last_trigger),
+                p("ladder.jackpots.in_free_spins"),
             ],
             "pots": [
                 {
@@ -101,9 +106,9 @@ def feature_rules(
                     "reel": j.reel + 1,
                     # written as the pot sentences above write them (the seed's "1250x
                     # bet"), not with the locale's thousands separator
-                    "seed": p("sultan.x_bet", times=str(j.seed)),
-                    "must_be_won_before": p("sultan.x_bet", times=str(j.cap)),
-                    "largest_award": p("sultan.x_bet", times=str(j.last_trigger)),
+                    "seed": p("ladder.x_bet", times=str(j.seed)),
+                    "must_be_won_before": p("ladder.x_bet", times=str(j.cap)),
+                    "largest_award": p("ladder.x_bet", times=str(j.last_trigger)),
                 }
                 for j in rules.jackpots
             ],
@@ -118,23 +123,23 @@ def feature_rules(
         },
         "free_spins": {
             "text": [
-                p("sultan.free_spins.trigger", count=rules.trigger_count),
-                p("sultan.free_spins.unlock", spots=rules.spots),
-                p("sultan.free_spins.levels", levels=rules.levels),
+                p("ladder.free_spins.trigger", count=rules.trigger_count),
+                p("ladder.free_spins.unlock", spots=rules.spots),
+                p("ladder.free_spins.levels", levels=rules.levels),
                 *(
-                    p("sultan.free_spins.level", level=n, spins=rules.spins_per_level, multiplier=m)
+                    p("ladder.free_spins.level", level=n, spins=rules.spins_per_level, multiplier=m)
                     for n, m in enumerate(rules.multipliers, start=1)
                 ),
-                p("sultan.free_spins.includes_jackpots"),
-                p("sultan.free_spins.next_level"),
-                p("sultan.free_spins.carried"),
+                p("ladder.free_spins.includes_jackpots"),
+                p("ladder.free_spins.next_level"),
+                p("ladder.free_spins.carried"),
                 p(
-                    "sultan.free_spins.main_game",
+                    "ladder.free_spins.main_game",
                     count=rules.main_game_bonus_per_spot,
                     spots=rules.spots,
                 ),
-                p("sultan.free_spins.meter"),
-                p("sultan.free_spins.full_meter", levels=rules.levels),
+                p("ladder.free_spins.meter"),
+                p("ladder.free_spins.full_meter", levels=rules.levels),
             ],
             "levels": levels,
         },
