@@ -1,0 +1,76 @@
+"""The registry picks a title's adapter by the mechanics its model declares, never by its id:
+any ladder model (here Sultan Spins' copied under another id) is served by the one ladder
+adapter, its client script named by its id, and reads records from before bet levels at the
+model's ``[bet] legacy_stake_unit``."""
+
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from reelsmith.engine.errors import RuleError
+from reelsmith.games import game_folder
+from reelsmith.rng import SeededSource
+from reelsmith.server.catalogue_title import CatalogueTitle
+from reelsmith.server.ladder_title import LadderTitle
+from reelsmith.server.markets import MARKETS_DIR, load_markets
+from reelsmith.server.registry import TitleRegistry
+
+COPY = "palace-ladder"
+
+
+def copy_of_sultan(tmp_path: Path, legacy: bool = True) -> Path:
+    folder = tmp_path / "palace_ladder"
+    shutil.copytree(game_folder("sultan-spins"), folder)
+    path = folder / "model.toml"
+    text = path.read_text(encoding="utf-8").replace('id = "sultan-spins"', f'id = "{COPY}"', 1)
+    if not legacy:
+        text = text.replace('legacy_stake_unit = "0.20"\n', "", 1)
+    path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_shipped_titles_get_the_adapter_of_their_mechanics() -> None:
+    registry = TitleRegistry.load()
+    assert isinstance(registry["sultan-spins"], LadderTitle)
+    assert registry["sultan-spins"].client == "sultan-spins"
+    assert isinstance(registry["days-of-the-tsar"], CatalogueTitle)
+    assert registry["days-of-the-tsar"].client == "catalogue"
+
+
+def test_a_ladder_model_of_ones_own_is_served_by_the_ladder_adapter(tmp_path: Path) -> None:
+    registry = TitleRegistry.load([copy_of_sultan(tmp_path)])
+    title = registry[COPY]
+    assert isinstance(title, LadderTitle) and title.client == COPY
+    shipped = (MARKETS_DIR / "default.toml").read_text(encoding="utf-8")
+    market_text = (
+        f'{shipped}\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]\n'
+    )
+    folder = tmp_path / "markets"
+    folder.mkdir()
+    (folder / "default.toml").write_text(market_text, encoding="utf-8")
+    market = load_markets(folder, registry.models())["default"]
+    bet = title.parse_bet(market, {"bet": "1.00"})
+    play = title.finish(title.start(market, bet, None, SeededSource(7)), SeededSource(8))
+    record = title.record(play)
+    assert "bet_level" not in record  # 1.00 at the legacy 0.20 a stake unit is level 5
+    assert title.restore(record).round == play.round
+    assert title.view(market, play)["game"] == COPY
+
+
+def test_legacy_levels_come_from_the_model(tmp_path: Path) -> None:
+    registry = TitleRegistry.load([copy_of_sultan(tmp_path, legacy=False)])
+    title = registry[COPY]
+    assert isinstance(title, LadderTitle)
+    assert title.legacy_level(Decimal("1.00")) is None
+    shipped = TitleRegistry.load()["sultan-spins"]
+    assert isinstance(shipped, LadderTitle)
+    assert shipped.legacy_level(Decimal("1.00")) == 5
+    assert shipped.legacy_level(Decimal("0.30")) is None
+    record = {"bet": {"bet": "1.00"}, "state_before": None, "variant": "94.00",
+              "actions": ["spin"], "draws": []}  # fmt: skip
+    with pytest.raises(RuleError, match="names no bet level"):
+        title.restore(record)
