@@ -3,7 +3,7 @@ bet to what a balance covers.
 
 The engine knows no currency: a bet level ``n`` stakes ``n`` stake units, and a round settles in
 stake units. A market prices one stake unit in its currency and offers some of the levels; the
-server converts, once, at its boundary (:mod:`reelsmith.server.titles`).
+server converts, once, at its boundary (:mod:`reelsmith.server.ladder_title`).
 """
 
 from __future__ import annotations
