@@ -4,8 +4,8 @@ Every sentence of a rules page is a message of a catalogue, looked up in the pla
 and filled with the title's and the market's values (:class:`Phrases`). The catalogues are TOML
 files: ``help/<language>.toml`` beside this module for the sentences every catalogue title
 shares, and ``messages.<language>.toml`` in a title's folder for its own (a ladder title's
-sentences, and any title's name, description and symbol names in another language). A missing key falls
-back to English; a key missing in English is a programming error, named.
+sentences, and any title's name, description and symbol names in another language). A
+missing key falls back to English; a key missing in English is a programming error, named.
 
 Numbers and money are formatted for the page's locale: the player's language with the market's
 region where the locale library knows that pair (``en`` in ``en_GB`` is ``en_GB``; ``de`` in
