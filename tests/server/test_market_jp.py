@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from babel.numbers import format_currency, get_currency_symbol
 
 from reelsmith.server.markets import MARKETS_DIR, MarketError, load_market, load_markets
 from tests.server.forcing import (
@@ -37,7 +38,7 @@ def test_the_market_prices_every_title_in_whole_yen():
     assert sultan["bets"][:5] == ["20", "40", "60", "80", "100"] and sultan["bets"][-1] == "10000"
     assert sultan["default_bet"] == "100"
     assert market.to_json()["games"][TSAR]["coin_sizes"] == ["1", "2", "5", "10", "20", "25"]
-    assert market.money(200_000)["formatted"] == "￥200,000"
+    assert market.money(200_000)["formatted"] == "¥200,000"
 
 
 def test_a_sultan_round_in_yen(api):
@@ -46,7 +47,7 @@ def test_a_sultan_round_in_yen(api):
     body = api.spin(SULTAN, {"bet": "100"}, [*NEAR_POTS, *sultan_stops(gem_reels=(0,)), 0])
     assert body.status_code == 200, body.text
     body = body.json()
-    assert body["bet"]["minor"] == 100 and body["bet"]["formatted"] == "￥100"
+    assert body["bet"]["minor"] == 100 and body["bet"]["formatted"] == "¥100"
     view = body["round"]
     assert view["bet"] == "100" and view["bet_minor"] == 100
     assert view["spins"][0]["gems"][0]["jackpot_bets"] == 3
@@ -56,7 +57,7 @@ def test_a_sultan_round_in_yen(api):
     assert api.balance(player) == 10_000 - 100 + win
     carried = api.as_player("GET", f'/api/games/{SULTAN}/state?bet={{"bet":"100"}}').json()
     assert carried["carried_state"]["pots_minor"][0] == 200  # teal back at its seed, 2 bets
-    assert carried["carried_state"]["pots"][0]["formatted"] == "￥200"
+    assert carried["carried_state"]["pots"][0]["formatted"] == "¥200"
     record = api.op("GET", f"/operator/rounds/{body['round_id']}", key=None).json()["record"]
     assert record["bet"] == {"bet": "100"} and record["bet_level"] == 5
     replay = api.op("POST", f"/operator/rounds/{body['round_id']}/replay", key=None).json()
@@ -122,7 +123,50 @@ def test_an_aurora_round_in_yen(api):
 def test_a_yen_balance_is_written_for_ja_jp(api):
     jp_player(api, deposit="2000")
     me = api.as_player("GET", "/api/me").json()
-    assert me["balance"]["formatted"] == "￥2,000" and me["balance"]["amount"] == "2000"
+    assert me["balance"]["formatted"] == "¥2,000" and me["balance"]["amount"] == "2000"
+    # the market's sign, which the browser writes too, in every language
+    assert me["market"]["currency_sign"] == "¥"
+
+
+@pytest.mark.parametrize("locale", ["ja_JP", "en_JP", "en_GB", "de", "en_IE"])
+def test_the_yen_has_the_market_sign_in_every_locale(locale):
+    """ja_JP would write the full-width "￥", British English "JP¥", the others "¥": the
+    market's sign replaces each, and the digits and where the sign stands stay the locale's."""
+    yen = load_markets()["jp"].currency
+    for minor in (5, 2_000, 1_234_567, -2_000):
+        written = yen.format(minor, locale)
+        assert "¥" in written and "￥" not in written and "JP" not in written, written
+        babel = format_currency(minor, "JPY", locale=locale)
+        own = get_currency_symbol("JPY", locale=locale)
+        assert written == babel.replace(own, "¥"), (locale, written, babel)
+
+
+def test_a_market_without_a_sign_writes_its_locale_sign(tmp_path):
+    text = (MARKETS_DIR / "jp.toml").read_text(encoding="utf-8")
+    path = tmp_path / "jp.toml"
+    path.write_text(text.replace('currency_sign = "¥"\n', ""), encoding="utf-8")
+    market = load_market(path)
+    assert market.currency.sign == "￥"
+    assert market.currency.format(2_000, "en_GB") == "￥2,000"  # not British "JP¥"
+
+
+@pytest.mark.parametrize(
+    ("sign", "message"),
+    [
+        ('""', "'' is not a currency sign"),
+        ('"1¥"', "'1¥' is not a currency sign"),
+        ('" ¥"', "' ¥' is not a currency sign"),
+        ("5", "currency_sign must be a text"),
+    ],
+)
+def test_the_loader_refuses_a_bad_currency_sign(tmp_path, sign, message):
+    text = (MARKETS_DIR / "jp.toml").read_text(encoding="utf-8")
+    path = tmp_path / "jp.toml"
+    path.write_text(
+        text.replace('currency_sign = "¥"', f"currency_sign = {sign}"), encoding="utf-8"
+    )
+    with pytest.raises(MarketError, match=message):
+        load_market(path)
 
 
 def write_market(tmp_path: Path, games: str) -> Path:

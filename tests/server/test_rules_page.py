@@ -59,7 +59,7 @@ def _autoplay(sentence: str) -> Callable[[Market], str]:
 def _gamble_limit(market: Market) -> str:
     limit = market.game(TSAR).gamble_limit
     assert limit is not None
-    # written in the page's locale (English for the market's country: "¥" on an English page)
+    # written in the page's locale (English for the market's country) with the market's sign
     amount = market.currency.format(
         market.currency.to_minor(limit), page_locale("en", market.locale)
     )

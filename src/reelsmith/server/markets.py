@@ -22,7 +22,7 @@ from typing import Any
 
 from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS, load_game
-from reelsmith.money import Currency, MoneyError
+from reelsmith.money import Currency, MoneyError, locale_sign
 
 MARKETS_DIR = Path(__file__).parent / "markets"
 
@@ -134,6 +134,7 @@ class Market:
             "name": self.name,
             "currency": self.currency.code,
             "currency_exponent": self.currency.exponent,
+            "currency_sign": self.currency.sign,
             "locale": self.locale,
             "autoplay": self.autoplay,
             "turbo": self.turbo,
@@ -253,6 +254,18 @@ def _check_coin_sizes(rules: GameRules, model: GameModel, at: str) -> None:
             )
 
 
+def _currency(raw: dict[str, Any], where: str) -> Currency:
+    """The market's currency with the sign its amounts carry in every language: the
+    market's ``currency_sign`` when set, else the sign of the market's locale."""
+    code = str(raw["currency"])
+    sign = raw.get("currency_sign")
+    if sign is None:
+        sign = locale_sign(code.upper(), str(raw["locale"]))
+    elif not isinstance(sign, str):
+        raise MarketError(f"{where}: currency_sign must be a text such as \"¥\", not {sign!r}")
+    return Currency.of(code, sign)  # a bad code or sign: a MoneyError, named by the caller
+
+
 def _flag(raw: dict[str, Any], key: str, where: str) -> bool:
     """An optional true/false setting (false when absent)."""
     value = raw.get(key, False)
@@ -290,7 +303,7 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise MarketError(f"{where}: {exc}") from None
     try:
-        currency = Currency.of(str(raw["currency"]))
+        currency = _currency(raw, where)
         games: dict[str, GameRules] = {}
         for game_id, table in raw.get("games", {}).items():
             at = f"{where}: games.{game_id}"

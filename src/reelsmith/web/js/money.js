@@ -1,7 +1,11 @@
 /**
  * Money in the client: amounts arrive as integer minor units; they are shown with
- * Intl.NumberFormat for the market's locale and currency. The number handed to Intl is a
- * decimal *string* built from the integer, so no float ever holds an amount.
+ * Intl.NumberFormat for the player's locale and the market's currency. The number handed to
+ * Intl is a decimal *string* built from the integer, so no float ever holds an amount.
+ *
+ * The currency's sign is the market's (`market.currency_sign`, as the server writes it): the
+ * yen is "￥" in Japan where English and German Intl write "¥" (British English "JP¥"), and
+ * the rules page the server writes must show the same sign as the bar beside it.
  */
 
 /** "12345" minor units at exponent 2 -> "123.45". */
@@ -45,11 +49,18 @@ export function bcp47(locale) {
   }
 }
 
+/** `format` of an Intl.NumberFormat with every currency part written as `sign` (none: as is). */
+function withSign(fmt, sign) {
+  if (!sign) return (value) => fmt.format(value);
+  return (value) => fmt.formatToParts(value).map((part) => (part.type === 'currency' ? sign : part.value)).join('');
+}
+
 export class Money {
-  constructor({ locale, currency, exponent }) {
+  constructor({ locale, currency, exponent, sign = null }) {
     this.locale = bcp47(locale);
     this.currency = currency;
     this.exponent = exponent;
+    this.sign = sign;
     const options = {
       style: 'currency',
       currency,
@@ -58,6 +69,8 @@ export class Money {
     };
     this.fmt = new Intl.NumberFormat(this.locale, options);
     this.signedFmt = new Intl.NumberFormat(this.locale, { ...options, signDisplay: 'exceptZero' });
+    this.write = withSign(this.fmt, sign);
+    this.writeSigned = withSign(this.signedFmt, sign);
     this.numberFmt = new Intl.NumberFormat(this.locale);
   }
 
@@ -67,15 +80,16 @@ export class Money {
       locale,
       currency: market.currency,
       exponent: market.currency_exponent,
+      sign: market.currency_sign ?? null,
     });
   }
 
   format(minor) {
-    return this.fmt.format(minorToDecimal(minor, this.exponent));
+    return this.write(minorToDecimal(minor, this.exponent));
   }
 
   signed(minor) {
-    return this.signedFmt.format(minorToDecimal(minor, this.exponent));
+    return this.writeSigned(minorToDecimal(minor, this.exponent));
   }
 
   /** A decimal amount string from the server ("0.25") formatted. */
