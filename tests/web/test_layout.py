@@ -52,6 +52,8 @@ BOXES = """(selectors) => {
 GAME_BOXES = {
     "bar": ".controls",
     "bar_items": ".controls > *",
+    "bar_controls": ".controls button, .controls output, .controls .stepper",
+    "bar_groups": ".bet-controls, .stepper-row",
     "head": ".game-head",
     "session": ".game-session .session-item",
     "session_pill": ".game-session .session-info",
@@ -97,9 +99,21 @@ def check_game(page: Page, where: str) -> dict[str, Any]:
     view = boxes["viewport"][0]
     width, height = view["w"], view["h"]
     assert view["sw"] <= width and view["sh"] <= height, f"{where}: the page scrolls: {view}"
-    for name in ("bar", "bar_items", "head", "session", "title", "reels", "pots", "feature"):
+    for name in (
+        "bar",
+        "bar_items",
+        "bar_controls",
+        "head",
+        "session",
+        "title",
+        "reels",
+        "pots",
+        "feature",
+    ):
         for box in boxes[name]:
             assert inside(box, width, height), f"{where}: {name} {box['id']} is off screen: {box}"
+    for group in boxes["bar_groups"]:
+        assert group["sw"] <= group["cw"] + 1, f"{where}: {group['id']} is wider than its box"
     items = boxes["bar_items"]
     for i, a in enumerate(items):
         for b in items[i + 1 :]:
