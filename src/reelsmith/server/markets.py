@@ -262,7 +262,7 @@ def _currency(raw: dict[str, Any], where: str) -> Currency:
     if sign is None:
         sign = locale_sign(code.upper(), str(raw["locale"]))
     elif not isinstance(sign, str):
-        raise MarketError(f"{where}: currency_sign must be a text such as \"¥\", not {sign!r}")
+        raise MarketError(f'{where}: currency_sign must be a text such as "¥", not {sign!r}')
     return Currency.of(code, sign)  # a bad code or sign: a MoneyError, named by the caller
 
 
