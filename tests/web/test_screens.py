@@ -193,10 +193,11 @@ BAD_TEXT = """(selector) => {
 }"""
 
 
-def check_overlay(page: Page, panel: str, where: str) -> dict[str, Any]:
+def check_overlay(page: Page, panel: str, where: str, *, whole: bool = False) -> dict[str, Any]:
     """A dialog, screen or scene over the game (``panel``, a selector): it is on screen, its
     body does not scroll sideways, its controls stay inside it (across; a long body scrolls
-    down) and do not overlap one another, its text fits its box at 12 px or more."""
+    down, unless ``whole``: a screen whose every control must show without scrolling) and do
+    not overlap one another, its text fits its box at 12 px or more."""
     boxes: dict[str, Any] = page.evaluate(
         BOXES, {name: selector.format(panel=panel) for name, selector in OVERLAY_BOXES.items()}
     )
@@ -214,6 +215,10 @@ def check_overlay(page: Page, panel: str, where: str) -> dict[str, Any]:
         assert control["x"] >= box["x"] - 0.5 and control["right"] <= box["right"] + 0.5, (
             f"{where}: {control['id']} sticks out of {panel} across: {control}"
         )
+        if whole:
+            assert control["y"] >= box["y"] - 0.5 and control["bottom"] <= box["bottom"] + 0.5, (
+                f"{where}: {control['id']} is out of sight in {panel}: {control} in {box}"
+            )
     for i, a in enumerate(controls):
         for b in controls[i + 1 :]:
             assert not overlaps(a, b), f"{where}: {a['id']} overlaps {b['id']}"
@@ -296,7 +301,7 @@ def tour(page: Page, server: Server, case: Case) -> None:
         page.click("#gamble")
         page.locator("#gamble-screen").wait_for()
         shot("gamble")
-        check_overlay(page, "#gamble-screen", f"{where}, gamble")
+        check_overlay(page, "#gamble-screen", f"{where}, gamble", whole=True)
         page.click("#collect")
     wait_state(page, "idle")
 
@@ -305,7 +310,7 @@ def tour(page: Page, server: Server, case: Case) -> None:
     page.locator("#win-scene").wait_for()
     shot("big-win")
     assert page.get_attribute("#win-scene", "data-tier") == "big", where
-    check_overlay(page, "#win-scene .scene-card", f"{where}, big win")
+    check_overlay(page, "#win-scene .scene-card", f"{where}, big win", whole=True)
     while page.locator("#win-scene").count():
         page.locator("#win-scene").click()
     if case.game == forcing.TSAR:
@@ -325,7 +330,7 @@ def tour(page: Page, server: Server, case: Case) -> None:
     page.click("#spin")
     page.wait_for_selector("#free-spins-intro-button")
     shot("free-spins-intro")
-    check_overlay(page, "#free-spins-intro .scene-card", f"{where}, free spins intro")
+    check_overlay(page, "#free-spins-intro .scene-card", f"{where}, free spins intro", whole=True)
     press_scene(page, "free-spins-intro")
     wait_state(page, "feature", "spinning")
     page.locator(".fs-counter:not([hidden]), .ladder-status").first.wait_for()
