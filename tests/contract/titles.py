@@ -121,9 +121,9 @@ class SultanAdapter:
     def kernel_rounds(
         self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
     ) -> tuple[Any, list[KernelRound]]:
-        from reelsmith.analysis import sultan_kernel as k
+        from reelsmith.analysis import ladder_kernel as k
+        from reelsmith.analysis.ladder_simulation import KernelGame
         from reelsmith.analysis.simulation import chunk_stream
-        from reelsmith.analysis.sultan_simulation import KernelGame
         from reelsmith.engine import ladder as rules
         from reelsmith.engine.ladder_state import BetState
 
@@ -183,9 +183,9 @@ class SultanAdapter:
         }, live.state
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
-        from reelsmith.analysis import sultan_spins
+        from reelsmith.analysis import ladder
 
-        return sultan_spins.variant_figures(model, variant_id)
+        return ladder.variant_figures(model, variant_id)
 
     def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
         return record["bet"], record["state_before"], True

@@ -11,7 +11,10 @@ title's folder under ``reelsmith/games``) with any of these functions:
     writes a new variant file and returns a ``LabReport`` describing it.
 
 A catalogue title (``mechanics = "catalogue"`` in its model, shipped or a model file of
-one's own) is served by the generic :mod:`reelsmith.analysis.catalogue`, whatever its id.
+one's own) is served by the generic :mod:`reelsmith.analysis.catalogue`, whatever its id; so
+is a model that declares the free-spins ladder with local pots
+(:func:`reelsmith.engine.ladder.declares_ladder`), whether or not its file names the catalogue
+yet: the generic entry points hand it to the ladder lab (:mod:`reelsmith.analysis.ladder`).
 
 A command whose function the title's module lacks (or a title without a module) is reported
 as not available yet, rather than failing half-way.
@@ -28,8 +31,9 @@ from typing import Any, Protocol
 from rich.console import Console
 
 from reelsmith.engine.catalogue import CATALOGUE, is_catalogue
-from reelsmith.engine.model import GameModel
-from reelsmith.games import TITLE_FOLDERS, game_folder
+from reelsmith.engine.ladder import declares_ladder
+from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.games import TITLE_FOLDERS, game_folder, load_game
 
 COMMAND_FUNCTIONS = {
     "analyze": "analyze_title",
@@ -61,9 +65,25 @@ def _declares_catalogue(game_id: str) -> bool:
         return tomllib.load(handle).get("mechanics") == CATALOGUE
 
 
+def _shipped_declares_ladder(game_id: str) -> bool:
+    """Whether a shipped title's model declares the ladder (a model that does not load is
+    left to the command, which names what is wrong with it)."""
+    if game_id not in TITLE_FOLDERS:
+        return False
+    try:
+        return declares_ladder(load_game(game_id))
+    except ModelError:
+        return False
+
+
+def _generic(model: GameModel) -> bool:
+    """Whether the generic lab serves ``model``: a catalogue model or one with the ladder."""
+    return is_catalogue(model) or declares_ladder(model)
+
+
 def _title_module(game_id: str, model: GameModel | None) -> ModuleType | None:
     """A shipped title's own lab module if it has one; else the generic one for a catalogue
-    title (shipped or given by path)."""
+    or ladder title (shipped or given by path)."""
     if model is None:
         game_folder(game_id)  # an id reelsmith does not ship: UnknownGameError
     if game_id in TITLE_FOLDERS:
@@ -73,8 +93,11 @@ def _title_module(game_id: str, model: GameModel | None) -> ModuleType | None:
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
-    catalogue = is_catalogue(model) if model is not None else _declares_catalogue(game_id)
-    if catalogue:
+    if model is not None:
+        generic = _generic(model)
+    else:
+        generic = _declares_catalogue(game_id) or _shipped_declares_ladder(game_id)
+    if generic:
         return importlib.import_module("reelsmith.analysis.catalogue")
     return None
 

@@ -1,11 +1,10 @@
 """Volatility classes of the math lab, by the standard deviation of a whole round per unit bet.
 
-There is no industry standard for the names. These bands follow how the titles are described:
-Days of the Tsar (standard deviation about 5.2: frequent small line wins, and free spins whose
-egg reveals and Tsars carry the variance) is medium-high; Sultan Spins (about 12: the
-must-hit-by pots up to 5000x alone keep it above 11) is high. Each band is reachable by tuning
-Days of the Tsar at the usual RTPs (its lowest reachable deviation is about 3.8, its highest
-above 10); Sultan Spins can only be high.
+There is no industry standard for the names. The bands span what the shipped kinds of game
+reach: a lines game with free spins and reveals (standard deviation about 5.2: frequent small
+line wins, the free spins carrying the variance) is medium-high and can be tuned into every
+band at the usual RTPs (from about 3.8 to above 10); a game with must-hit-by pots up to a few
+thousand bets is high, the pots alone keeping it above 11.
 """
 
 from __future__ import annotations

@@ -72,6 +72,7 @@ from reelsmith.engine.bet_ladder import BetLevels
 from reelsmith.engine.catalogue import is_catalogue
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
+from reelsmith.engine.features.ladder_steps import collect, trigger_point
 from reelsmith.engine.features.ladder_tables import read_tables
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.engine.model import (
@@ -291,8 +292,10 @@ def ladder_rules(model: GameModel, version: int = RULES_VERSION) -> LadderRules:
 def draw_trigger(jackpot: Jackpot, rng: RandomSource) -> int:
     """A hidden trigger point, uniform from seed + 1 to the jackpot's last trigger point (in
     bets): below the cap from rules version 2 on. Live play, the kernel, the exact analysis and
-    the simulation all take the range from :attr:`Jackpot.trigger_span`."""
-    return jackpot.seed + 1 + rng.randbelow(jackpot.trigger_span, f"jackpot_trigger_{jackpot.name}")
+    the simulation all take the range from :attr:`Jackpot.trigger_span` and the point from
+    :func:`~reelsmith.engine.features.ladder_steps.trigger_point`."""
+    drawn = rng.randbelow(jackpot.trigger_span, f"jackpot_trigger_{jackpot.name}")
+    return trigger_point(jackpot.seed, drawn)
 
 
 def new_bet_state(model: GameModel, rng: RandomSource, version: int = RULES_VERSION) -> BetState:
@@ -662,12 +665,10 @@ def start_round(
 
 
 def collect_bonus(rules: LadderRules, meter: int, unlocked: int, bonus: int) -> tuple[int, int]:
-    """Fill the meter with ``bonus`` symbols collected in a free spin: ``(meter, unlocked)``."""
-    meter += bonus
-    while meter >= rules.spots and unlocked < rules.levels:
-        unlocked += 1
-        meter -= rules.spots
-    return min(meter, rules.spots), unlocked
+    """Fill the meter with ``bonus`` symbols collected in a free spin: ``(meter, unlocked)``
+    (the one rule the kernel and the exact analysis call too:
+    :func:`~reelsmith.engine.features.ladder_steps.collect`)."""
+    return collect(meter, unlocked, bonus, rules.spots, rules.levels)
 
 
 def play_free_spin(model: GameModel, round_: LadderRound, rng: RandomSource) -> LadderRound:

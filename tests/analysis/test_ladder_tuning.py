@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from reelsmith.analysis import sultan_spins as compact
-from reelsmith.analysis.sultan_exact import analyze_full, rtp_parts
-from reelsmith.analysis.sultan_spins import figures_from_analysis
-from reelsmith.analysis.sultan_tuning import Search, Strips, tune
+from reelsmith.analysis import ladder as compact
+from reelsmith.analysis.ladder import figures_from_analysis
+from reelsmith.analysis.ladder_exact import analyze_full, rtp_parts
+from reelsmith.analysis.ladder_tuning import Search, Strips, tune
 from reelsmith.cli import app
 from reelsmith.engine.ladder import ladder_rules
 from reelsmith.engine.model import load_model

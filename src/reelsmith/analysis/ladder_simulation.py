@@ -1,5 +1,6 @@
-"""Simulating Sultan Spins: a player's long sequence of rounds at one bet size, in fixed-size
-chunks with one seeded stream each, on local processes or a Ray cluster, merged in order.
+"""Simulating the ladder-and-pots mechanic: a player's long sequence of rounds at one bet
+size, in fixed-size chunks with one seeded stream each, on local processes or a Ray cluster,
+merged in order (the chunk driver shared with every title: :mod:`reelsmith.analysis.chunks`).
 
 Reproducibility
 ---------------
@@ -47,7 +48,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis import ladder_kernel as k
 from reelsmith.analysis.simulation import Z_95, Z_99, check_cluster_address, chunk_stream
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import game_folder, load_game
@@ -66,7 +67,7 @@ ProgressCallback = Callable[[int], None]
 
 def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
     """The carried meter's stationary law at the start of a round (exact analyzer)."""
-    from reelsmith.analysis import sultan_spins as exact
+    from reelsmith.analysis import ladder as exact
     from reelsmith.engine.ladder import ladder_rules
 
     rules = ladder_rules(model)
@@ -140,16 +141,19 @@ class KernelGame:
         self, rng: npt.NDArray[np.uint64], start: str
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """(pots, triggers, [meter]) a chunk starts from, drawn from its own stream."""
-        pots = np.zeros(5, dtype=np.int64)
-        triggers = np.zeros(5, dtype=np.int64)
+        pots = np.zeros(self.seeds.shape[0], dtype=np.int64)
+        triggers = np.zeros(self.seeds.shape[0], dtype=np.int64)
         meter = np.zeros(1, dtype=np.int64)
         if start == "stationary":
             k.stationary_state(rng, self.seeds, self.lasts, self.meter_cdf, pots, triggers, meter)
         elif start == "fresh":
             from reelsmith.analysis.pcg64 import bounded_block
+            from reelsmith.engine.features.ladder_steps import trigger_point
 
             pots[:] = self.seeds
-            triggers[:] = self.seeds + 1 + bounded_block(rng, self.lasts - self.seeds)
+            drawn = bounded_block(rng, self.lasts - self.seeds)
+            for reel, (seed, value) in enumerate(zip(self.seeds, drawn, strict=True)):
+                triggers[reel] = trigger_point(int(seed), int(value))
         else:
             raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
         return pots, triggers, meter

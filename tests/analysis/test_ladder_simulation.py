@@ -10,16 +10,16 @@ import shutil
 import numpy as np
 import pytest
 
-from reelsmith.analysis import sultan_kernel as k
-from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.analysis.sultan_exact import analyze_full
-from reelsmith.analysis.sultan_simulation import (
+from reelsmith.analysis import ladder_kernel as k
+from reelsmith.analysis.ladder_exact import analyze_full
+from reelsmith.analysis.ladder_simulation import (
     Z_99,
     KernelGame,
     batch_size_for,
     run_chunk,
     simulate,
 )
+from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine.ladder import ladder_rules
 from reelsmith.games import game_folder
 

@@ -16,9 +16,9 @@ import math
 import numpy as np
 import pytest
 
-from reelsmith.analysis import sultan_spins as exact
-from reelsmith.analysis.sultan_exact import analyze_full
-from reelsmith.analysis.sultan_spin import line_patterns, spin_figures
+from reelsmith.analysis import ladder as exact
+from reelsmith.analysis.ladder_exact import analyze_full
+from reelsmith.analysis.ladder_spin import line_patterns, spin_figures
 from reelsmith.engine import ladder as sultan
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.lines import evaluate_lines

@@ -1,4 +1,4 @@
-"""What the lab shows people about Sultan Spins: the exact analysis and the simulation as
+"""What the lab shows people about a ladder-and-pots title: the exact analysis and the simulation as
 JSON and rich text, and the PAR sheet as one self-contained HTML page with plots."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from rich.console import Console
 from rich.table import Table
 
 from reelsmith.analysis.exact import symbol_counts
-from reelsmith.analysis.report import esc, figure_png, new_figure, page, table
-from reelsmith.analysis.sultan_exact import (
+from reelsmith.analysis.ladder_exact import (
     CONFIDENCE_SPINS,
     GLI_MIN_PROBABILITY,
     Z_90,
     Z_95,
     AwardFigures,
-    SultanAnalysis,
+    LadderAnalysis,
 )
-from reelsmith.analysis.sultan_simulation import SimulationResult
+from reelsmith.analysis.ladder_simulation import SimulationResult
+from reelsmith.analysis.report import esc, figure_png, new_figure, page, table
 from reelsmith.analysis.volatility import describe_classes
 
 #: The seeded sample behind the PAR sheet's round-win distribution (the only simulated item).
@@ -56,7 +56,7 @@ def _f(value: float, digits: int = 10) -> float:
     return round(float(value), digits)
 
 
-def methods(a: SultanAnalysis) -> dict[str, Any]:
+def methods(a: LadderAnalysis) -> dict[str, Any]:
     """How each figure was obtained (``method`` in the JSON, the PAR sheet's third column)."""
     base_columns = int(a.base.gem.shape[0])
     return {
@@ -67,8 +67,8 @@ def methods(a: SultanAnalysis) -> dict[str, Any]:
         "the renewal-reward theorem; the free-spins ladder as a Markov chain; the carried "
         "meter's stationary law (double precision)",
         "hit_frequency": "exact: a main-game spin with a line win or a jackpot; no line wins "
-        "by enumerating every column triple of reels 1-3 (every run of three pays), reels 4-5 "
-        "by their tags",
+        "by enumerating every column triple of reels 1-3 (every run of three pays), reels "
+        f"4-{a.model.reels} by their tags",
         "round_hit_frequency": "exact: the round pays anything; the pots' memory by the "
         f"quadratic survival of stationary renewal windows (rounds beyond it have probability "
         f"at most {a.no_win_bound:.1e})",
@@ -99,7 +99,7 @@ def methods(a: SultanAnalysis) -> dict[str, Any]:
     }
 
 
-def analysis_document(a: SultanAnalysis, sample: dict[str, Any] | None = None) -> dict[str, Any]:
+def analysis_document(a: LadderAnalysis, sample: dict[str, Any] | None = None) -> dict[str, Any]:
     """The exact analysis as data (``analyze --json``)."""
     model = a.model
     rules = a.rules
@@ -232,14 +232,14 @@ def analysis_document(a: SultanAnalysis, sample: dict[str, Any] | None = None) -
     return doc
 
 
-def sample_win_distribution(a: SultanAnalysis) -> dict[str, Any]:
+def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     """The round-win distribution from a seeded simulation (labelled as such)."""
+    from reelsmith.analysis.ladder_simulation import KernelGame
     from reelsmith.analysis.simulation import chunk_stream
-    from reelsmith.analysis.sultan_simulation import KernelGame
 
     game = KernelGame.build(a.model, a.variant_id)
     stats, _floats, _batches = game.run(chunk_stream(SAMPLE_SEED, 0), SAMPLE_ROUNDS)
-    from reelsmith.analysis import sultan_kernel as k
+    from reelsmith.analysis import ladder_kernel as k
 
     edges = k.BAND_EDGES
     labels = ["no win", *(f"over {lo}x to {hi}x" for lo, hi in itertools.pairwise(edges))]
@@ -254,10 +254,10 @@ def sample_win_distribution(a: SultanAnalysis) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class SultanAnalysisReport:
+class LadderAnalysisReport:
     """``analyze``'s result: the exact analysis, as JSON, text and PAR sheet."""
 
-    analysis: SultanAnalysis
+    analysis: LadderAnalysis
     sample: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
@@ -351,9 +351,11 @@ class SultanAnalysisReport:
 
 
 @dataclass(frozen=True)
-class SultanSimulationReport:
-    """``simulate``'s result, with the exact figures beside it."""
+class LadderSimulationReport:
+    """``simulate``'s result, with the exact figures beside it (``name``: the title's name, for
+    the heading)."""
 
+    name: str
     result: SimulationResult
     exact: dict[str, float]
 
@@ -373,7 +375,7 @@ class SultanSimulationReport:
             else " (too few rounds for an interval)"
         )
         console.print(
-            f"[bold]Sultan Spins[/] variant {r.variant} - {r.rounds:,} simulated rounds, seed "
+            f"[bold]{self.name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, seed "
             f"{r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,} ({r.start} start), {r.backend}"
         )
         table_ = Table(show_header=True)
@@ -424,7 +426,7 @@ class SultanSimulationReport:
 # ---------------------------------------------------------------------------------------
 
 
-def _strip_rows(a: SultanAnalysis, name: str) -> str:
+def _strip_rows(a: LadderAnalysis, name: str) -> str:
     model = a.model
     reel_set = model.variant(a.variant_id).reel_sets[name]
     rows = [
@@ -443,7 +445,7 @@ def _strip_rows(a: SultanAnalysis, name: str) -> str:
     )
 
 
-def _plots(a: SultanAnalysis, sample: dict[str, Any]) -> dict[str, str]:
+def _plots(a: LadderAnalysis, sample: dict[str, Any]) -> dict[str, str]:
     out = {}
     bands = sample["bands"]
     figure, axes = new_figure()
@@ -484,7 +486,7 @@ def _plots(a: SultanAnalysis, sample: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def par_sheet(a: SultanAnalysis, sample: dict[str, Any]) -> str:
+def par_sheet(a: LadderAnalysis, sample: dict[str, Any]) -> str:
     """The PAR sheet of a variant as one HTML page (plots embedded)."""
     model = a.model
     rules = a.rules
@@ -526,7 +528,7 @@ def par_sheet(a: SultanAnalysis, sample: dict[str, Any]) -> str:
             method["max_win"],
         ),
         (
-            "max win, one free spin (level 5)",
+            f"max win, one free spin (level {rules.levels})",
             f"{free.get('with_jackpots_x_bet', 0):,.2f}x bet",
             "exact",
         ),

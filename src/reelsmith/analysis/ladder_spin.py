@@ -1,13 +1,14 @@
-"""One Sultan Spins spin, exactly: every window a reel can show after its gem's reveal, and the
-moments of the line pay, the jackpots and the bonus count that the round analysis needs.
+"""One spin of the ladder-and-pots mechanic, exactly: every window a reel can show after its
+gem's reveal, and the moments of the line pay, the jackpots and the bonus count that the round
+analysis needs.
 
 Why not enumerate screens
 -------------------------
-A main-game screen is one of 232 x 246 x 258 x 247 x 254 (about 9 x 10^11) stop combinations,
-before the gems' reveals: far too many to visit (the Days of the Tsar enumeration visits
-4 x 10^8). Every figure here is instead computed from *per-reel* tables, which is exact
+A main-game screen is one of as many stop combinations as the product of the strip lengths
+(about 9 x 10^11 for five reels of some 250 stops), before the gems' reveals: far too many to
+visit. Every figure here is instead computed from *per-reel* tables, which is exact
 because the reels stop independently and, in the long run, the gems' outcomes on different
-reels are independent too (see :mod:`reelsmith.analysis.sultan_spins`):
+reels are independent too (see :mod:`reelsmith.analysis.ladder`):
 
 * **Columns.** For each reel, every (stop, gem outcome) pair is a *column*: the four cells the
   lines see, with its probability (``1 / stops`` x the outcome's probability) and tags (a bonus
@@ -30,11 +31,13 @@ reels are independent too (see :mod:`reelsmith.analysis.sultan_spins`):
   ``z`` (degree 1 per reel) through every product gives each figure jointly with the bonus
   count, which drives the free-spins ladder.
 
-The no-win probability needs the joint of all 40 lines; it is decided by reels 1-3 (every
-symbol pays three in a row, the wild and the Sultan two), so it is an enumeration of every
-column triple of reels 1-3 (about 2 x 10^7), with reels 4 and 5 contributing their tags.
+The no-win probability needs the joint of all the lines; it is decided by reels 1-3 (every
+symbol pays three in a row, some already two; :func:`no_win_table` refuses a model where a
+symbol does not), so it is an enumeration of every column triple of reels 1-3 (about 2 x 10^7
+for strips of some 250 stops), with the later reels contributing their tags.
 
-Figures are in line bets (the bet / 40) inside this module; double precision throughout.
+Figures are in line bets (the bet / the number of lines) inside this module; double
+precision throughout.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
-"""Sultan Spins in the math lab: the long-run return to player from its strips, reveal weights
-and rules, and the entry points of ``reelsmith analyze|simulate|tune sultan-spins``.
+"""The math lab of the free-spins ladder with local must-hit-by pots (any model for which
+:func:`reelsmith.engine.ladder.declares_ladder` holds): the long-run return to player from its
+strips, reveal weights and rules, and the entry points ``reelsmith analyze|simulate|tune`` reach
+through :mod:`reelsmith.analysis.catalogue`. Every size (reels, rows, paylines, levels, spins
+per level, spots, pots) comes from the model through :class:`~reelsmith.engine.ladder.LadderRules`.
 
 This module keeps the compact RTP route (below); the complete analysis (second moments, hit
 frequencies, award probabilities, the pots' memory, the confidence band) is
-:mod:`reelsmith.analysis.sultan_exact`, built on :mod:`reelsmith.analysis.sultan_spin` (one
-spin) and :mod:`reelsmith.analysis.sultan_round` (the round and the carried state); the
-simulation is :mod:`reelsmith.analysis.sultan_simulation` and the tuner
-:mod:`reelsmith.analysis.sultan_tuning`. Both routes to the RTP agree (a test checks it).
+:mod:`reelsmith.analysis.ladder_exact`, built on :mod:`reelsmith.analysis.ladder_spin` (one
+spin) and :mod:`reelsmith.analysis.ladder_round` (the round and the carried state); the
+simulation is :mod:`reelsmith.analysis.ladder_simulation` and the tuner
+:mod:`reelsmith.analysis.ladder_tuning`. Both routes to the RTP agree (a test checks it).
 
 The RTP figures here are computed, not sampled:
 
@@ -18,7 +21,7 @@ The RTP figures here are computed, not sampled:
   (``last``, the largest pot a trigger point can be, is one bet below the cap).
 * **Lines.** Reels stop independently and the pots of different reels evolve independently, so
   a payline's expected pay is a sum over symbol tuples of the product of per-reel cell
-  probabilities, enumerated for each of the 40 paylines (rows differ per line).
+  probabilities, enumerated for each of the paylines (rows differ per line).
 * **Jackpots.** By the renewal-reward theorem each gem on reel *i* returns, in the long run,
   ``1 + seed_i x q_i`` bets (its own contribution plus its share of the seed).
 * **Free spins.** A Markov chain over (level, spins left, meter, highest unlocked level) gives,
@@ -39,7 +42,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from reelsmith.analysis.sultan_spin import jackpot_hit_probability
+from reelsmith.analysis.ladder_spin import jackpot_hit_probability
+from reelsmith.engine.features.ladder_steps import advance, collect, fill_spot, start_ladder
 from reelsmith.engine.ladder import RULES_VERSION, WILD_REEL, LadderRules, ladder_rules
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
@@ -120,7 +124,7 @@ def _line_expectation(
 def line_value(
     rules: LadderRules, dist: npt.NDArray[np.float64]
 ) -> tuple[float, npt.NDArray[np.float64]]:
-    """Expected line pay per spin in bets (all 40 lines, 1 line bet each), and per-award
+    """Expected line pay per spin in bets (every payline, 1 line bet each), and per-award
     expected hits per spin summed over the lines."""
     model = rules.model
     awards = np.zeros((len(model.symbols), model.reels + 1))
@@ -175,21 +179,16 @@ def free_spins_chain(rules: LadderRules, bonus_law: npt.NDArray[np.float64]) -> 
         for bonus, p in enumerate(bonus_law):
             if p == 0.0:
                 continue
-            new_meter, new_unlocked = meter + bonus, unlocked
-            while new_meter >= spots and new_unlocked < levels:
-                new_unlocked += 1
-                new_meter -= spots
-            new_meter = min(new_meter, spots)
+            new_meter, new_unlocked = collect(meter, unlocked, bonus, spots, levels)
             m_sum += p * mult
             spins += p
-            if left > 1:
-                sub = value(level, left - 1, new_meter, new_unlocked)
-            elif new_unlocked > level:
-                sub = value(level + 1, per_level, new_meter, new_unlocked)
-                reached[level] += p
-            else:
+            new_level, new_left, over = advance(level, left, new_unlocked, per_level)
+            if over:
                 end[new_meter] += p
                 continue
+            sub = value(new_level, new_left, new_meter, new_unlocked)
+            if new_level > level:
+                reached[level] += p
             m_sum += p * sub[0]
             spins += p * sub[1]
             end += p * np.array(sub[2])
@@ -198,7 +197,7 @@ def free_spins_chain(rules: LadderRules, bonus_law: npt.NDArray[np.float64]) -> 
 
     m_sums, spin_counts, ends, reached_all = [], [], [], []
     for start in range(spots + 1):
-        unlocked, meter = (2, start - spots) if start >= spots else (1, start)
+        unlocked, meter = start_ladder(start, spots)
         m_sum, spins, end, reached = value(1, per_level, meter, unlocked)
         reached_vec = np.array(reached)
         reached_vec[0] = 1.0
@@ -225,7 +224,7 @@ def meter_stationary(
     transition = np.zeros((spots + 1, spots + 1))
     for m in range(spots + 1):
         transition[m, m] += 1 - p_trigger - p_spot
-        transition[m, min(m + 1, spots)] += p_spot
+        transition[m, fill_spot(m, spots)] += p_spot
         transition[m] += p_trigger * chain.end_meter[m]
     # solve pi (T - I) = 0 with sum(pi) = 1
     a = np.vstack([(transition - np.eye(spots + 1)).T, np.ones(spots + 1)])
@@ -236,7 +235,7 @@ def meter_stationary(
 
 
 @dataclass(frozen=True)
-class SultanFigures:
+class LadderFigures:
     rtp: float
     base_line_rtp: float
     free_spins_line_rtp: float
@@ -254,7 +253,7 @@ class SultanFigures:
     free_awards: npt.NDArray[np.float64]
 
 
-def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
+def analyze(model: GameModel, variant_id: str | None = None) -> LadderFigures:
     rules = ladder_rules(model)
     variant = model.variant(variant_id)
     base = variant.reel_sets["base"]
@@ -284,7 +283,7 @@ def analyze(model: GameModel, variant_id: str | None = None) -> SultanFigures:
         hits[jackpot.name] = float(gems[reel] * q)
     jackpot_rtp = sum(by_pot.values())
     free_line_rtp = p_trigger * free_line * mult_sum
-    return SultanFigures(
+    return LadderFigures(
         rtp=base_line + free_line_rtp + jackpot_rtp,
         base_line_rtp=base_line,
         free_spins_line_rtp=free_line_rtp,
@@ -308,13 +307,13 @@ def variant_figures(
 ) -> dict[str, float]:
     """The figures stored beside a variant's strips (rounded to 10 decimal places), under the
     current rules or, for the strips kept for an earlier one, under ``rules_version``."""
-    from reelsmith.analysis.sultan_exact import analyze_full
+    from reelsmith.analysis.ladder_exact import analyze_full
 
     return figures_from_analysis(analyze_full(model, variant_id, rules_version))
 
 
 def figures_from_analysis(a: Any) -> dict[str, float]:
-    """The stored figures of a :class:`reelsmith.analysis.sultan_exact.SultanAnalysis`."""
+    """The stored figures of a :class:`reelsmith.analysis.ladder_exact.LadderAnalysis`."""
     values = {
         "rtp": a.rtp,
         "base_line_rtp": a.base_line_rtp,
@@ -339,16 +338,16 @@ def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
     """``reelsmith analyze``: the exact analysis as a report (text, JSON, PAR sheet). The
     round-win distribution, the one figure that cannot be computed exactly, comes from a
     seeded simulation and is labelled as such."""
-    from reelsmith.analysis.sultan_exact import analyze_full
-    from reelsmith.analysis.sultan_report import SultanAnalysisReport, sample_win_distribution
+    from reelsmith.analysis.ladder_exact import analyze_full
+    from reelsmith.analysis.ladder_report import LadderAnalysisReport, sample_win_distribution
 
     analysis = analyze_full(model, variant_id)
-    return SultanAnalysisReport(analysis, sample_win_distribution(analysis))
+    return LadderAnalysisReport(analysis, sample_win_distribution(analysis))
 
 
 def exact_beside_simulation(model: GameModel, variant_id: str) -> dict[str, float]:
     """The exact figures ``simulate`` prints beside the simulated ones."""
-    from reelsmith.analysis.sultan_exact import analyze_full
+    from reelsmith.analysis.ladder_exact import analyze_full
 
     a = analyze_full(model, variant_id)
     values = {
@@ -378,8 +377,8 @@ def simulate_title(
     progress: Any = None,
 ) -> Any:
     """``reelsmith simulate``: a seeded simulation, with the exact figures beside it."""
-    from reelsmith.analysis.sultan_report import SultanSimulationReport
-    from reelsmith.analysis.sultan_simulation import _kernel_game, simulate
+    from reelsmith.analysis.ladder_report import LadderSimulationReport
+    from reelsmith.analysis.ladder_simulation import _kernel_game, simulate
 
     result = simulate(
         game_id,
@@ -392,7 +391,9 @@ def simulate_title(
         progress=progress,
     )
     model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
-    return SultanSimulationReport(result, exact_beside_simulation(model, result.variant))
+    return LadderSimulationReport(
+        model.name, result, exact_beside_simulation(model, result.variant)
+    )
 
 
 def tune_title(
@@ -405,7 +406,7 @@ def tune_title(
     progress: Any = None,
 ) -> Any:
     """``reelsmith tune``: a new variant file for a target RTP (and volatility class)."""
-    from reelsmith.analysis.sultan_tuning import tune
+    from reelsmith.analysis.ladder_tuning import tune
 
     return tune(
         model,

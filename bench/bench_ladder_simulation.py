@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
+from reelsmith.analysis.ladder_simulation import KernelGame
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.analysis.sultan_simulation import KernelGame
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.games import load_game
 

@@ -1,10 +1,10 @@
-"""The complete exact analysis of a Sultan Spins variant: everything ``reelsmith analyze``
+"""The complete exact analysis of a ladder-and-pots variant: everything ``reelsmith analyze``
 prints and the PAR sheet shows.
 
 Figures are per unit bet and per round (one bet: the main-game spin and the free spins it
 triggers) under the stationary law of the carried state (see
-:mod:`reelsmith.analysis.sultan_round`). Each figure's method is stated in
-:meth:`SultanAnalysis.methods`; where a figure is a bound or an approximation, it says so.
+:mod:`reelsmith.analysis.ladder_round`). Each figure's method is stated in
+:meth:`LadderAnalysis.methods`; where a figure is a bound or an approximation, it says so.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reelsmith.analysis.sultan_round import RoundAnalysis, renewal, spin_moments
-from reelsmith.analysis.sultan_spin import SpinFigures, build_columns, spin_figures
+from reelsmith.analysis.ladder_round import RoundAnalysis, renewal, spin_moments
+from reelsmith.analysis.ladder_spin import SpinFigures, build_columns, spin_figures
 from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.ladder import RULES_VERSION, LadderRules, ladder_rules
 from reelsmith.engine.lines import evaluate_lines
@@ -99,7 +99,7 @@ class PotFigures:
 
 
 @dataclass(frozen=True)
-class SultanAnalysis:
+class LadderAnalysis:
     model: GameModel
     variant_id: str
     rules: LadderRules
@@ -344,7 +344,7 @@ def rtp_parts(
 
 def analyze_full(
     model: GameModel, variant_id: str | None = None, rules_version: int = RULES_VERSION
-) -> SultanAnalysis:
+) -> LadderAnalysis:
     """Every exact figure of a variant from its strips, reveal weights and the rules (of
     ``rules_version``: the current rules unless the strips kept for an earlier version are
     checked)."""
@@ -407,7 +407,7 @@ def analyze_full(
     round_no_win, no_win_bound = rnd.no_win(pi)
 
     awards = _awards(model, rules, base, free, p_trigger, level_spins, spins_per_trigger)
-    return SultanAnalysis(
+    return LadderAnalysis(
         model=model,
         variant_id=variant.id,
         rules=rules,
@@ -448,7 +448,7 @@ def _awards(
     level_spins: npt.NDArray[np.float64],
     spins_per_trigger: float,
 ) -> tuple[AwardFigures, ...]:
-    from reelsmith.analysis.sultan_spin import line_patterns
+    from reelsmith.analysis.ladder_spin import line_patterns
 
     lines = model.line_count
     out = []

@@ -1,4 +1,4 @@
-"""Tuning Sultan Spins: new reel strips (and gem-reveal weights) for a target RTP and,
+"""Tuning a ladder-and-pots title: new reel strips (and gem-reveal weights) for a target RTP and,
 optionally, a volatility class; the result is verified by the exact analyzer and written as a
 variant file with its figures beside the strips.
 
@@ -22,7 +22,7 @@ the variant's. So only the line pays change, and:
   phase: they are the volatility lever.
 * Volatility: the jackpots alone give ``E[X^2] >= sum_i g_i q_i E[a_i^2]`` (gems per round,
   hit probability, pot won), so the standard deviation has a floor no move can lower
-  (:attr:`reelsmith.analysis.sultan_exact.RtpParts.std_dev_floor`); a class below it is
+  (:attr:`reelsmith.analysis.ladder_exact.RtpParts.std_dev_floor`); a class below it is
   refused with that floor. To raise the standard deviation a
   regular symbol on a free-spin reel becomes a wild; to lower it, a wild becomes a regular
   symbol; the RTP phase then restores the target and the exact analysis decides.
@@ -47,9 +47,9 @@ import numpy.typing as npt
 from numba import njit
 from rich.console import Console
 
-from reelsmith.analysis import sultan_exact as exact
-from reelsmith.analysis.report import write_text_atomically
-from reelsmith.analysis.sultan_spin import (
+from reelsmith.analysis import ladder_exact as exact
+from reelsmith.analysis.ladder import figures_from_analysis
+from reelsmith.analysis.ladder_spin import (
     STATIONARY,
     Columns,
     LinePatterns,
@@ -60,7 +60,7 @@ from reelsmith.analysis.sultan_spin import (
     set_membership,
     single_tables,
 )
-from reelsmith.analysis.sultan_spins import figures_from_analysis
+from reelsmith.analysis.report import write_text_atomically
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
 from reelsmith.engine.ladder import (
     RULES_VERSION,
@@ -359,7 +359,7 @@ class TuneResult:
     base_variant: str
     target: Decimal
     volatility: str | None
-    analysis: exact.SultanAnalysis
+    analysis: exact.LadderAnalysis
     moves: int
     reveal_weights: tuple[int, ...]
 
@@ -464,7 +464,7 @@ def tune(
     ids = model.symbol_ids
     text = format_variant(
         variant_id,
-        f"Sultan Spins at {target_percent}% return to player, jackpots included.",
+        f"{model.name} at {target_percent}% return to player, jackpots included.",
         {
             name: [[ids[s] for s in strip] for strip in strips]
             for name, strips in state.reel_sets.items()
@@ -472,13 +472,14 @@ def tune(
         state.parameters(),
         figures_from_analysis(analysis),
         header=(
-            f"Sultan Spins, RTP variant {variant_id}.\n"
-            f"Tuned by `reelsmith tune sultan-spins --target-rtp {target_percent}"
+            f"{model.name}, RTP variant {variant_id}.\n"
+            f"Tuned by `reelsmith tune {model.id} --target-rtp {target_percent}"
             + (f" --volatility {volatility}" if volatility else "")
             + f"` from variant {start.id} ({state.moves} stops changed).\n"
             f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
-            "Gems and bonus symbols sit at least four stops apart, so a reel shows at most one\n"
-            "of each. gem_reveal: what a gem reveals when it does not hit its pot's trigger\n"
+            f"Gems and bonus symbols keep their stops, never closer than {model.rows} (the\n"
+            "window's height), so a reel shows at most one of each. gem_reveal: what a gem\n"
+            "reveals when it does not hit its pot's trigger\n"
             "point (a paying symbol, wild, or wild_reel) and the integer weights."
         ),
     )

@@ -1,8 +1,9 @@
-"""Sultan Spins as one compiled kernel: a player's sequence of rounds at one bet size, carrying
-the pots, their hidden trigger points and the collection meter from round to round.
+"""The ladder-and-pots mechanic as one compiled kernel: a player's sequence of rounds at one
+bet size, carrying the pots, their hidden trigger points and the collection meter from round
+to round.
 
 The kernel makes the same draws in the same order as live play
-(:mod:`reelsmith.engine.ladder`): per spin five reel stops, then reel by reel each
+(:mod:`reelsmith.engine.ladder`): per spin one stop per reel, then reel by reel each
 gem's draw (a new trigger point when it hits its pot, else its reveal); free spins follow the
 main-game spin while the ladder lasts. Lines are evaluated with the engine's ``line_win``.
 A parity test replays the kernel's draws through the live engine and requires identical
@@ -28,6 +29,14 @@ from numba import njit
 
 from reelsmith.analysis.enumeration import lowest_bit, run_decided, stop_windows
 from reelsmith.analysis.pcg64 import bounded, next_uint64
+from reelsmith.engine.features.ladder_steps import (
+    advance,
+    collect,
+    fill_spot,
+    raise_pot,
+    start_ladder,
+    trigger_point,
+)
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
 
@@ -308,16 +317,16 @@ def play_rounds(
                 if gem_at < 0:
                     continue
                 gems_seen[reel] += 1
-                pots[reel] += 1
-                if pots[reel] >= triggers[reel]:
-                    won = pots[reel]
+                won, hit = raise_pot(pots[reel], triggers[reel])
+                pots[reel] = won
+                if hit:
                     spin_jackpot += won
                     pot_hits[reel] += 1
                     pot_bets[reel] += won
                     pots[reel] = seeds[reel]
                     span = lasts[reel] - seeds[reel]  # the live rule: Jackpot.trigger_span
                     value = bounded(rng, span)
-                    triggers[reel] = seeds[reel] + 1 + value
+                    triggers[reel] = trigger_point(seeds[reel], value)
                     if record:
                         log[log_at, 0] = DRAW_TRIGGER + reel
                         log[log_at, 1] = span
@@ -363,15 +372,13 @@ def play_rounds(
                 base_bonus = bonus
                 base_win = line_pay + spin_jackpot
                 if bonus >= trigger_count:
-                    level, unlocked, left = 1, 1, spins_per_level
-                    if meter >= spots:
-                        unlocked = 2
-                        meter -= spots
+                    level, left = 1, spins_per_level
+                    unlocked, meter = start_ladder(meter, spots)
                     level_reached[0] += 1
                     reel_set = 1
                 else:
                     if bonus == per_spot:
-                        meter = min(meter + 1, spots)
+                        meter = fill_spot(meter, spots)
                     break
             else:
                 won_line = line_pay * multipliers[level - 1]
@@ -379,19 +386,13 @@ def play_rounds(
                 level_spins[level - 1] += 1
                 level_line[level - 1] += won_line
                 played += 1
-                meter += bonus
-                while meter >= spots and unlocked < levels:
-                    unlocked += 1
-                    meter -= spots
-                meter = min(meter, spots)
-                left -= 1
-                if left == 0:
-                    if unlocked > level:
-                        level += 1
-                        left = spins_per_level
-                        level_reached[level - 1] += 1
-                    else:
-                        break
+                meter, unlocked = collect(meter, unlocked, bonus, spots, levels)
+                played_level = level
+                level, left, over = advance(level, left, unlocked, spins_per_level)
+                if over:
+                    break
+                if level > played_level:
+                    level_reached[level - 1] += 1
         round_line = base_line + free_line
         win = round_line + round_jackpot * n_lines
         if record:

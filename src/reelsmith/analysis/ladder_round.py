@@ -1,9 +1,9 @@
-"""A Sultan Spins round, exactly: the main-game spin, the free-spins ladder, the pots' memory
-within the round, and the carried meter between rounds.
+"""A round of the free-spins ladder with local pots, exactly: the main-game spin, the
+free-spins ladder, the pots' memory within the round, and the carried meter between rounds.
 
 The state and its stationary law
 --------------------------------
-Between rounds a player carries, per bet size, the meter (0-5 spots) and for each reel ``i`` a
+Between rounds a player carries, per bet size, the meter (0 to ``spots``) and for each reel ``i`` a
 pot and its hidden trigger point. Write ``K_i = last_i - seed_i``, the number of trigger points a
 reset draws from (``last_i``, the largest pot it can be won at, is one bet below the cap: every
 pot is won before its cap, ``Jackpot.last_trigger``). The pot's *age* (gems since
@@ -35,7 +35,7 @@ second moment is therefore computed in two exact parts:
 
 1. As if every gem's outcome were drawn independently from its long-run law: a Markov reward
    process over the ladder state (level, spins left, meter, unlocked level) with the per-spin
-   moments of :mod:`reelsmith.analysis.sultan_spin`, jointly with the bonus count that moves
+   moments of :mod:`reelsmith.analysis.ladder_spin`, jointly with the bonus count that moves
    the ladder.
 2. The correction for the pots' memory. Given the reel stops of the round, the five pots are
    independent; the Hoeffding decomposition of each spin's win over them gives
@@ -65,7 +65,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from reelsmith.analysis.sultan_spin import SpinFigures
+from reelsmith.analysis.ladder_spin import SpinFigures
+from reelsmith.engine.features.ladder_steps import advance, collect, fill_spot, start_ladder
 from reelsmith.engine.ladder import LadderRules
 
 State = tuple[int, int, int, int]  # (level, spins left, meter, unlocked)
@@ -159,7 +160,8 @@ def renewal(seed: int, last: int, horizon: int) -> Renewal:
 
 @dataclass(frozen=True)
 class Ladder:
-    """The free-spins ladder's rules as a state machine (the same as ``rules.play_free_spin``)."""
+    """The free-spins ladder's rules as a state machine, on the transitions live play and the
+    kernel call (:mod:`reelsmith.engine.features.ladder_steps`)."""
 
     rules: LadderRules
 
@@ -169,29 +171,22 @@ class Ladder:
 
     def start(self, meter: int) -> State:
         """The free spins' first state for a trigger with the meter as carried."""
-        if meter >= self.spots:
-            return (1, self.rules.spins_per_level, meter - self.spots, 2)
-        return (1, self.rules.spins_per_level, meter, 1)
+        unlocked, meter = start_ladder(meter, self.spots)
+        return (1, self.rules.spins_per_level, meter, unlocked)
 
     def step(self, state: State, bonus: int) -> State:
         """After a free spin showing ``bonus`` symbols; ``(END, meter, 0, 0)`` when over."""
         level, left, meter, unlocked = state
-        meter += bonus
-        while meter >= self.spots and unlocked < self.rules.levels:
-            unlocked += 1
-            meter -= self.spots
-        meter = min(meter, self.spots)
-        left -= 1
-        if left == 0:
-            if unlocked > level:
-                return (level + 1, self.rules.spins_per_level, meter, unlocked)
+        meter, unlocked = collect(meter, unlocked, bonus, self.spots, self.rules.levels)
+        level, left, over = advance(level, left, unlocked, self.rules.spins_per_level)
+        if over:
             return (END, meter, 0, 0)
         return (level, left, meter, unlocked)
 
     def main_meter(self, meter: int, bonus: int) -> int:
         """The meter after a main-game spin without a trigger."""
         if bonus == self.rules.main_game_bonus_per_spot:
-            return min(meter + 1, self.spots)
+            return int(fill_spot(meter, self.spots))
         return meter
 
     def played(self, state: State) -> int:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reelsmith.analysis import sultan_kernel as k
+from reelsmith.analysis import ladder_kernel as k
+from reelsmith.analysis.ladder_simulation import KernelGame
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.analysis.sultan_simulation import KernelGame
 from reelsmith.engine import ladder as rules
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.rng import Draw, ReplaySource, SeededSource
@@ -70,7 +70,7 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationa
 
 
 def test_micro_model_with_frequent_free_spins_and_jackpots(sultan_model):
-    from tests.analysis.test_sultan_exact import micro_model
+    from tests.analysis.test_ladder_exact import micro_model
 
     model = micro_model(sultan_model)
     compared, triggered, free_spins, jackpots = replay_and_compare(model, "micro", 11, 5_000)
@@ -91,8 +91,8 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     through live play above); the simulation's long-run start and every state it reaches hold
     trigger points below the caps; the exact analysis's hit probability per gem is
     2 / (cap - seed), and the kernel's pots hit at that rate."""
-    from reelsmith.analysis import sultan_spin
-    from reelsmith.analysis.sultan_exact import rtp_parts
+    from reelsmith.analysis import ladder_spin
+    from reelsmith.analysis.ladder_exact import rtp_parts
 
     jackpots = rules.ladder_rules(sultan_model).jackpots
     caps = np.array([j.cap for j in jackpots])
@@ -109,7 +109,7 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     live = rules.start_round(sultan_model, 5, None, SeededSource(8))
     assert [d.bound for d in live.draws[:5]] == spans
 
-    q = [sultan_spin.jackpot_hit_probability(j) for j in jackpots]
+    q = [ladder_spin.jackpot_hit_probability(j) for j in jackpots]
     assert q == [2 / (j.cap - j.seed) for j in jackpots]
     parts = rtp_parts(sultan_model, "94.00")
     stats, _floats, _batches = game.run(chunk_stream(8, 1), 500_000, "stationary", 1_000)
