@@ -1,8 +1,9 @@
 """Whole-game simulation speed of the generic catalogue kernel on one core, beside two
 baselines measured in the same run: the live engine's Python round loop
 (``catalogue_round.start_round`` / ``play_free_spin``) and the same kernel without its prefix
-tables (every payline walked through the line automaton on every screen). Days of the Tsar and
-Aurora Fox, the shipped catalogue titles, are timed the same way on their own models.
+tables (every payline walked through the line automaton on every screen). Every shipped
+catalogue title is timed the same way on its own model (a title with the free-spins ladder and
+local pots has its own kernel, timed by ``bench_ladder_simulation.py``).
 
 The titles are 5x3 slotopol games converted to catalogue models at run time from the shared
 corpus (``../shared/external/slotopol/``, or ``REELSMITH_SHARED_DIR``): NetEnt Spellcast (20
@@ -30,13 +31,24 @@ from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
+from reelsmith.engine.catalogue import is_catalogue
+from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, load_model
-from reelsmith.games import load_game
+from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.rng import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("netent-spellcast", "ct-discobabylon")
-TITLES = ("days-of-the-tsar", "aurora-fox")
+
+
+def catalogue_titles() -> list[str]:
+    """The shipped titles the generic catalogue kernel plays."""
+    models = {game_id: load_game(game_id) for game_id in sorted(TITLE_FOLDERS)}
+    return [
+        game_id
+        for game_id, model in models.items()
+        if is_catalogue(model) and not declares_ladder(model)
+    ]
 
 
 def corpus_converter() -> ModuleType:
@@ -83,7 +95,7 @@ def main() -> None:
             folder = Path(scratch) / name
             converter.convert(converter.CORPUS / f"{name}.json", folder)
             models.append((name, load_model(folder)))
-        models += [(title, load_game(title)) for title in TITLES]
+        models += [(title, load_game(title)) for title in catalogue_titles()]
         for name, model in models:
             game = KernelGame.build(model)
             flat = KernelGame.build(model, depth=0)

@@ -1,6 +1,6 @@
-"""Simulation speed of Sultan Spins (a player's rounds carrying pots, trigger points and meter;
-free spins included) on one core: the compiled kernel against a naive pure-Python evaluator of
-the same game, measured in the same run.
+"""Simulation speed of every shipped title with the free-spins ladder and local pots (a
+player's rounds carrying pots, trigger points and meter; free spins included) on one core: the
+ladder kernel against a naive pure-Python evaluator of the same game, measured in the same run.
 
 The naive evaluator is written from the rules (no tables, no numba): symbol ids, dicts and
 lists. It starts from the same long-run state and draws from the same seeded numpy stream in
@@ -17,10 +17,16 @@ import time
 
 import numpy as np
 
+from reelsmith.analysis.chunks import chunk_stream
+from reelsmith.analysis.ladder_kernel import S_WIN
 from reelsmith.analysis.ladder_simulation import KernelGame
-from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.engine.ladder import WILD_REEL, ladder_rules
-from reelsmith.games import load_game
+from reelsmith.engine.ladder import WILD_REEL, declares_ladder, ladder_rules
+from reelsmith.games import TITLE_FOLDERS, load_game
+
+
+def ladder_titles() -> list[str]:
+    """The shipped titles the ladder kernel plays."""
+    return [game_id for game_id in sorted(TITLE_FOLDERS) if declares_ladder(load_game(game_id))]
 
 
 def naive_line_pay(cells, line_pays, wild, substitutable):
@@ -38,8 +44,9 @@ def naive_line_pay(cells, line_pays, wild, substitutable):
     return best
 
 
-class NaiveSultan:
-    """Sultan Spins in plain Python, one player at one bet size (wins in line bets)."""
+class NaiveLadder:
+    """A ladder-and-pots title in plain Python, one player at one bet size (wins in line
+    bets)."""
 
     def __init__(self, model, variant_id=None):
         rules = ladder_rules(model)
@@ -52,7 +59,11 @@ class NaiveSultan:
         self.free_name = rules.free_reel_set
         self.paylines = model.paylines.tolist()
         self.line_pays = {
-            ids[s]: {c: int(model.line_pays[s, c]) for c in range(6) if model.line_pays[s, c]}
+            ids[s]: {
+                c: int(model.line_pays[s, c])
+                for c in range(model.reels + 1)
+                if model.line_pays[s, c]
+            }
             for s in range(len(ids))
         }
         self.substitutable = {s.id for s in model.symbols if s.role == "regular"}
@@ -60,7 +71,8 @@ class NaiveSultan:
         reveal = rules.gem_reveal(variant)
         self.reveal = list(zip(reveal.outcomes, reveal.weights, strict=True))
         self.reveal_total = sum(reveal.weights)
-        self.pots = [(j.seed, j.cap) for j in rules.jackpots]
+        self.pots = [(j.seed, j.last_trigger) for j in rules.jackpots]
+        self.reels, self.rows, self.lines = model.reels, model.rows, model.line_count
         self.multipliers = list(rules.multipliers)
         self.trigger_count = rules.trigger_count
         self.per_level = rules.spins_per_level
@@ -70,8 +82,8 @@ class NaiveSultan:
     def start(self, draw, raw, meter_cdf):
         """The long-run start state, drawn as the kernel draws it."""
         self.pot, self.trigger = [], []
-        for seed, cap in self.pots:
-            k = cap - seed
+        for seed, last in self.pots:
+            k = last - seed
             index = draw(k * (k + 1) // 2)
             gap = 1
             while index >= gap * (gap + 1) // 2:
@@ -97,24 +109,24 @@ class NaiveSultan:
         stops = [draw(len(strip)) for strip in strips]
         grid = [
             [strip[(stop + row) % len(strip)] for strip, stop in zip(strips, stops, strict=True)]
-            for row in range(4)
+            for row in range(self.rows)
         ]
         bonus = sum(row.count(self.bonus) for row in grid)
         jackpot = 0
-        for reel in range(5):
-            for row in range(4):
+        for reel in range(self.reels):
+            for row in range(self.rows):
                 if grid[row][reel] != self.gem:
                     continue
                 self.pot[reel] += 1
                 if self.pot[reel] >= self.trigger[reel]:
                     jackpot += self.pot[reel]
-                    seed, cap = self.pots[reel]
+                    seed, last = self.pots[reel]
                     self.pot[reel] = seed
-                    self.trigger[reel] = seed + 1 + draw(cap - seed)
+                    self.trigger[reel] = seed + 1 + draw(last - seed)
                     continue
                 outcome = self.reveal_outcome(draw(self.reveal_total))
                 if outcome == WILD_REEL:
-                    for r in range(4):
+                    for r in range(self.rows):
                         grid[r][reel] = self.wild
                 else:
                     grid[row][reel] = outcome
@@ -132,7 +144,7 @@ class NaiveSultan:
     def round(self, draw):
         """One round's win in line bets, carrying the pots and the meter."""
         lines, jackpot, bonus = self.spin("base", draw)
-        win = lines + jackpot * 40
+        win = lines + jackpot * self.lines
         if bonus < self.trigger_count:
             if bonus == self.per_spot:
                 self.meter = min(self.meter + 1, self.spots)
@@ -142,7 +154,7 @@ class NaiveSultan:
             unlocked, self.meter = 2, self.meter - self.spots
         while True:
             lines, jackpot, bonus = self.spin(self.free_name, draw)
-            win += lines * self.multipliers[level - 1] + jackpot * 40
+            win += lines * self.multipliers[level - 1] + jackpot * self.lines
             self.meter += bonus
             while self.meter >= self.spots and unlocked < len(self.multipliers):
                 unlocked += 1
@@ -155,11 +167,11 @@ class NaiveSultan:
                 level, left = level + 1, self.per_level
 
 
-def main() -> None:
-    model = load_game("sultan-spins")
+def bench(game_id: str, n_check: int, n_naive: int, n_kernel: int) -> None:
+    """One title: agreement first, then the naive rate and the kernel's best of three."""
+    model = load_game(game_id)
     game = KernelGame.build(model)
-    naive = NaiveSultan(model)
-    n_check, n_naive, n_kernel = 20_000, 20_000, 10_000_000
+    naive = NaiveLadder(model)
 
     # Agreement first (this also compiles the kernel): same stream, same start, same rounds.
     _start, results, _draws = game.trace(chunk_stream(2024, 0), n_check)
@@ -171,7 +183,7 @@ def main() -> None:
 
     naive.start(draw, lambda: int(bit_generator.random_raw()), game.meter_cdf)
     naive_wins = [naive.round(draw) for _ in range(n_check)]
-    assert naive_wins == [int(w) for w in results[:, 0]], "naive and kernel rounds differ"
+    assert naive_wins == [int(w) for w in results[:, 0]], f"{game_id}: naive and kernel differ"
     game.run(chunk_stream(1, 0), 1000)
 
     start = time.process_time()
@@ -184,11 +196,20 @@ def main() -> None:
         start = time.process_time()
         stats, _, _ = game.run(chunk_stream(7, repeat), n_kernel)
         best = max(best, n_kernel / (time.process_time() - start))
-    rtp = stats[1] / (n_kernel * 40)
-    print(f"{'whole rounds (free spins, pots, meter)':<40}{'rounds/CPU s':>14}")
+    rtp = stats[S_WIN] / (n_kernel * model.line_count)
+    print(f"{model.name}: whole rounds (free spins, pots, meter)")
+    print(f"{'':<40}{'rounds/CPU s':>14}")
     print(f"{'naive pure Python':<40}{naive_rate:>14,.0f}")
-    print(f"{'compiled kernel (1 core)':<40}{best:>14,.0f}   x{best / naive_rate:,.0f}")
+    print(f"{'ladder kernel (1 core)':<40}{best:>14,.0f}   x{best / naive_rate:,.0f}")
     print(f"(kernel: {n_kernel:,} rounds per run, best of 3; last run RTP {rtp:.4%})")
+
+
+def main() -> None:
+    titles = ladder_titles()
+    if not titles:
+        raise SystemExit("no shipped title declares the free-spins ladder with local pots")
+    for game_id in titles:
+        bench(game_id, n_check=20_000, n_naive=20_000, n_kernel=10_000_000)
 
 
 if __name__ == "__main__":

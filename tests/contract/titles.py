@@ -150,7 +150,7 @@ class SultanAdapter:
             *(f"pot_{n}" for n in pot_names),
             *(f"trigger_{n}" for n in pot_names),
         ]
-        assert len(names) == k.ROUND_FIELDS
+        assert len(names) == k.round_fields(model.reels)
         played = [
             KernelRound(
                 tuple(Draw(purposes[kind], int(b), int(v)) for kind, b, v in log),

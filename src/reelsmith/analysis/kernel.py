@@ -62,6 +62,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
+from reelsmith.analysis.chunks import merge_counts
 from reelsmith.analysis.enumeration import run_decided, stop_windows
 from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
@@ -145,8 +146,7 @@ def band_labels() -> list[str]:
 
 def merge_stats(into: list[int], other: list[int] | npt.NDArray[np.int64]) -> None:
     """Add a chunk's statistics to ``into`` (maxima in :data:`MAX_SLOTS`)."""
-    for slot, value in enumerate(other):
-        into[slot] = max(into[slot], int(value)) if slot in MAX_SLOTS else into[slot] + int(value)
+    merge_counts(into, other, MAX_SLOTS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -47,25 +47,18 @@ DRAW_TRIGGER = 2
 
 WILD_REEL_OUTCOME = -2
 
-# Per-round results recorded by play_rounds (trace mode).
+# Per-round results recorded by play_rounds (trace mode): these fields, then each reel's pot
+# after the round, then each reel's trigger point (``round_fields(reels)`` in all).
 R_WIN, R_BASE_LINE, R_FREE_LINE, R_JACKPOT, R_BONUS, R_FREE_SPINS, R_METER = range(7)
-R_POTS = 7  # five pots after the round, then five trigger points
-R_TRIGGERS = 12
-ROUND_FIELDS = 17
+R_POTS = 7
 
 # Chunk statistics (int64 slots). Wins in line bets (the bet / lines) unless said otherwise.
+# These scalar slots come first; the per-reel, per-level, band and meter blocks follow, placed
+# by the model's sizes (:class:`StatSlots`).
 S_ROUNDS, S_WIN, S_BASE_LINE, S_FREE_LINE, S_JACKPOT_BETS = range(5)
 S_BASE_HITS, S_ROUND_HITS, S_TRIGGERS, S_FREE_SPINS, S_MAX_WIN = range(5, 10)
-S_POT_HITS = 10  # five: jackpot hits per pot
-S_POT_BETS = 15  # five: jackpot bets won per pot
-S_GEMS = 20  # five: gems landed per reel
-S_LEVEL_SPINS = 25  # five: free spins played per level
-S_LEVEL_LINE = 30  # five: line wins per level (multiplied)
-S_LEVEL_REACHED = 35  # five: triggers reaching the level
-S_BANDS = 40  # round-win bands follow
+N_SCALAR_STATS = 10
 N_BANDS = 10
-S_METER_ENDS = S_BANDS + N_BANDS  # six: rounds ending with the meter at 0..5
-N_INT_STATS = S_METER_ENDS + 6
 F_WIN_SQ = 0  # float64 slots: sum of squared round wins (in bets^2)
 N_FLOAT_STATS = 1
 
@@ -75,6 +68,64 @@ BAND_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 500)
 
 #: A round needs at most this many log rows in trace mode before the buffer is checked.
 TRACE_ROUND_RESERVE = 1_000
+
+
+def round_fields(reels: int) -> int:
+    """How many results trace mode records per round: the ``R_*`` fields, then each reel's pot
+    (from ``R_POTS``), then each reel's trigger point (from ``R_POTS + reels``)."""
+    return R_POTS + 2 * reels
+
+
+@njit(cache=True, nogil=True)
+def stat_offsets(
+    reels: int, levels: int, spots: int
+) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """Where the blocks of the chunk statistics start for a model's sizes: per reel the jackpot
+    hits, the jackpot bets won and the gems landed; per level the free spins played, their
+    (multiplied) line wins and the triggers reaching it; the round-win bands; the rounds ending
+    with the meter at 0 .. ``spots``; and the number of slots."""
+    pot_hits = N_SCALAR_STATS
+    pot_bets = pot_hits + reels
+    gems = pot_bets + reels
+    level_spins = gems + reels
+    level_line = level_spins + levels
+    level_reached = level_line + levels
+    bands = level_reached + levels
+    meter_ends = bands + N_BANDS
+    return (
+        pot_hits,
+        pot_bets,
+        gems,
+        level_spins,
+        level_line,
+        level_reached,
+        bands,
+        meter_ends,
+        meter_ends + spots + 1,
+    )
+
+
+@dataclass(frozen=True)
+class StatSlots:
+    """The chunk statistics' block offsets for one model's sizes (see :func:`stat_offsets`)."""
+
+    reels: int
+    levels: int
+    spots: int
+    pot_hits: int
+    pot_bets: int
+    gems: int
+    level_spins: int
+    level_line: int
+    level_reached: int
+    bands: int
+    meter_ends: int
+    size: int
+
+    @classmethod
+    def of(cls, reels: int, levels: int, spots: int) -> StatSlots:
+        offsets = (int(x) for x in stat_offsets(reels, levels, spots))
+        return cls(reels, levels, spots, *offsets)
 
 
 def band_edges_in_line_bets(lines: int) -> npt.NDArray[np.int64]:
@@ -128,7 +179,10 @@ class ReelTables:
     @classmethod
     def build(cls, model: GameModel, reel_set: ReelSet, gem: int, bonus: int) -> ReelTables:
         if model.line_count > 62:
-            raise ValueError("the Sultan Spins kernel tracks at most 62 paylines")
+            raise ValueError(
+                f"{model.id}: the ladder kernel tracks at most 62 paylines, the model has "
+                f"{model.line_count}"
+            )
         windows = stop_windows(reel_set, model.rows)
         lengths = reel_set.lengths.astype(np.int64)
         gem_row = np.full(windows.shape[:2], -1, dtype=np.int64)
@@ -263,7 +317,7 @@ def play_rounds(
     (kind, bound, value) rows ending at ``log_ends[i]``; recording stops early, before a
     round, when fewer than ``TRACE_ROUND_RESERVE`` rows are left. Returns the rounds played.
     """
-    reels = 5
+    reels = lengths.shape[1]
     rows = windows.shape[3]
     n_lines = paylines.shape[0]
     levels = multipliers.shape[0]
@@ -406,7 +460,7 @@ def play_rounds(
             out[R_METER] = meter
             for reel in range(reels):
                 out[R_POTS + reel] = pots[reel]
-                out[R_TRIGGERS + reel] = triggers[reel]
+                out[R_POTS + reels + reel] = triggers[reel]
             log_ends[i] = log_at
             continue
         total += win
@@ -444,17 +498,20 @@ def play_rounds(
         stats[S_TRIGGERS] += triggered_rounds
         stats[S_FREE_SPINS] += free_spins_sum
         stats[S_MAX_WIN] = max(stats[S_MAX_WIN], max_win)
+        at_hits, at_bets, at_gems, at_spins, at_line, at_reached, at_bands, at_meter, _size = (
+            stat_offsets(reels, levels, spots)
+        )
         for reel in range(reels):
-            stats[S_POT_HITS + reel] += pot_hits[reel]
-            stats[S_POT_BETS + reel] += pot_bets[reel]
-            stats[S_GEMS + reel] += gems_seen[reel]
+            stats[at_hits + reel] += pot_hits[reel]
+            stats[at_bets + reel] += pot_bets[reel]
+            stats[at_gems + reel] += gems_seen[reel]
         for lv in range(levels):
-            stats[S_LEVEL_SPINS + lv] += level_spins[lv]
-            stats[S_LEVEL_LINE + lv] += level_line[lv]
-            stats[S_LEVEL_REACHED + lv] += level_reached[lv]
+            stats[at_spins + lv] += level_spins[lv]
+            stats[at_line + lv] += level_line[lv]
+            stats[at_reached + lv] += level_reached[lv]
         for b in range(band_edges.shape[0]):
-            stats[S_BANDS + b] += bands[b]
+            stats[at_bands + b] += bands[b]
         for m in range(spots + 1):
-            stats[S_METER_ENDS + m] += meter_ends[m]
+            stats[at_meter + m] += meter_ends[m]
         float_stats[F_WIN_SQ] += win_sq / lines_sq
     return n_rounds

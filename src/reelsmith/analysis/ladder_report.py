@@ -247,7 +247,7 @@ def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     return {
         "method": f"simulated: {SAMPLE_ROUNDS:,} rounds, seed {SAMPLE_SEED}",
         "bands": [
-            {"win_x_bet": label, "probability": stats[k.S_BANDS + i] / SAMPLE_ROUNDS}
+            {"win_x_bet": label, "probability": stats[game.slots.bands + i] / SAMPLE_ROUNDS}
             for i, label in enumerate(labels)
         ],
     }

@@ -26,7 +26,7 @@ Per-round moments
 multiplier plus jackpots) per unit bet. Its *per-round* moments are those of a round played
 from a state drawn from ``pi`` -- equivalently, by ergodicity, the long-run frequencies of the
 round wins of one player: ``E_pi[X]`` (the RTP), ``E_pi[X^2]``, the standard deviation
-``sqrt(E_pi[X^2] - E_pi[X]^2)`` (the volatility figures use it, as for Days of the Tsar), the
+``sqrt(E_pi[X^2] - E_pi[X]^2)`` (the volatility figures use it, as for every catalogue title), the
 hit frequency ``P_pi(X > 0)``.
 
 Within a round the gems of one reel are consecutive gems of that pot, so their outcomes are

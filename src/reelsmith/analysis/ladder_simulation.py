@@ -4,10 +4,11 @@ merged in order (the chunk driver shared with every title: :mod:`reelsmith.analy
 
 Reproducibility
 ---------------
-The rounds are split into chunks of ``chunk_size`` (the last one shorter). Chunk ``i`` draws
-from ``PCG64(SeedSequence(seed, spawn_key=(i,)))`` whatever the number of chunks; what it
-returns depends only on the seed, its index and its size, and chunks are merged in index
-order, so a seed gives the same result for any number of workers, locally or on Ray.
+The rounds are split into chunks of ``chunk_size`` (the last one shorter) by the shared driver
+(:mod:`reelsmith.analysis.chunks`). Chunk ``i`` draws from
+``PCG64(SeedSequence(seed, spawn_key=(i,)))`` whatever the number of chunks; what it returns
+depends only on the seed, its index and its size, and chunks are merged in index order, so a
+seed gives the same result for any number of workers, locally or on Ray.
 
 Each chunk is one player's sequence of rounds
 ------------------------------------------------
@@ -36,10 +37,8 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -49,20 +48,27 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.analysis import ladder_kernel as k
-from reelsmith.analysis.simulation import Z_95, Z_99, check_cluster_address, chunk_stream
+from reelsmith.analysis.chunks import (
+    CHUNK_ROUNDS,
+    Z_95,
+    Z_99,
+    ProgressCallback,
+    check_run,
+    chunk_stream,
+    merge_counts,
+    merge_sums,
+    plan_chunks,
+    run_chunks,
+)
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import game_folder, load_game
 
-#: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
-CHUNK_ROUNDS = 500_000
 #: Rounds per batch kept by the kernel for the batch-means interval (fewer in short runs, so
 #: that there are at least ``MIN_BATCHES`` of them).
 BATCH_ROUNDS = 1_000
 #: Batches (or chunks) the interval needs at least.
 MIN_BATCHES = 30
 STARTS = ("stationary", "fresh")
-
-ProgressCallback = Callable[[int], None]
 
 
 def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
@@ -84,7 +90,7 @@ def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
 
 @dataclass(frozen=True, eq=False)
 class KernelGame:
-    """A variant prepared for the kernel (one line bet on each of the 40 paylines)."""
+    """A variant prepared for the kernel (one line bet on each payline)."""
 
     model: GameModel
     variant_id: str
@@ -100,6 +106,7 @@ class KernelGame:
     spots: int
     per_spot: int
     meter_cdf: npt.NDArray[np.float64]
+    slots: k.StatSlots  # where the per-reel, per-level and meter statistics sit
 
     @classmethod
     def build(cls, model: GameModel, variant_id: str | None = None) -> KernelGame:
@@ -107,8 +114,6 @@ class KernelGame:
 
         rules = ladder_rules(model)  # checks the variants (spacing, reveal table)
         variant = model.variant(variant_id)
-        if model.reels != 5 or rules.levels > 5 or rules.spots > 5:
-            raise ValueError("the Sultan Spins kernel needs 5 reels, at most 5 levels and spots")
         reveal = rules.gem_reveal(variant)
         symbols = [
             k.WILD_REEL_OUTCOME if o == WILD_REEL else model.symbol_index(o)
@@ -135,6 +140,7 @@ class KernelGame:
             spots=rules.spots,
             per_spot=rules.main_game_bonus_per_spot,
             meter_cdf=np.cumsum(law),
+            slots=k.StatSlots.of(model.reels, rules.levels, rules.spots),
         )
 
     def start_state(
@@ -221,10 +227,10 @@ class KernelGame:
         """Play ``rounds`` rounds from a start state drawn from ``rng``: the statistics (the
         kernel's ``S_*`` slots) and the win per batch of ``batch_size`` rounds."""
         state = self.start_state(rng, start)
-        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        stats = np.zeros(self.slots.size, dtype=np.int64)
         float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
         batches = np.zeros(math.ceil(rounds / batch_size), dtype=np.int64)
-        unused = np.zeros((1, k.ROUND_FIELDS), dtype=np.int64)
+        unused = np.zeros((1, k.round_fields(self.model.reels)), dtype=np.int64)
         self._play(
             rng,
             rounds,
@@ -251,12 +257,12 @@ class KernelGame:
         results and its draws ``(kind, bound, value)`` (for the parity test)."""
         pots, triggers, meter = self.start_state(rng, start)
         start_state = (pots.copy(), triggers.copy(), int(meter[0]))
-        results = np.zeros((rounds, k.ROUND_FIELDS), dtype=np.int64)
+        results = np.zeros((rounds, k.round_fields(self.model.reels)), dtype=np.int64)
         draws: list[npt.NDArray[np.int64]] = []
         capacity = max(rounds * 12, 4 * k.TRACE_ROUND_RESERVE)
         log = np.zeros((capacity, 3), dtype=np.int64)
         ends = np.zeros(rounds, dtype=np.int64)
-        stats = np.zeros(k.N_INT_STATS, dtype=np.int64)
+        stats = np.zeros(self.slots.size, dtype=np.int64)
         float_stats = np.zeros(k.N_FLOAT_STATS, dtype=np.float64)
         batches = np.zeros(1, dtype=np.int64)
         done = 0
@@ -318,16 +324,6 @@ def run_chunk(
     return index, stats, float_stats, [int(b) for b in batches], time.perf_counter() - started
 
 
-def run_job(job: Job) -> ChunkResult:
-    """:func:`run_chunk` with its arguments in one tuple (a Ray task)."""
-    return run_chunk(*job)
-
-
-def _chunks(spins: int, chunk_size: int) -> list[tuple[int, int]]:
-    count = math.ceil(spins / chunk_size)
-    return [(i, min(chunk_size, spins - i * chunk_size)) for i in range(count)]
-
-
 def batch_means(
     batches: Sequence[Sequence[int]], sizes: Sequence[Sequence[int]], lines: int
 ) -> tuple[float, float, int, str]:
@@ -376,6 +372,7 @@ class SimulationResult:
     kernel_seconds: float
     lines: int
     levels: int
+    spots: int
     pot_names: tuple[str, ...]
     stats: tuple[int, ...]
     float_stats: tuple[float, ...]
@@ -431,8 +428,14 @@ class SimulationResult:
     def spins_per_second_per_core(self) -> float:
         return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
 
+    @property
+    def slots(self) -> k.StatSlots:
+        """Where this run's per-pot, per-level and meter statistics sit in :attr:`stats`."""
+        return k.StatSlots.of(len(self.pot_names), self.levels, self.spots)
+
     def to_json(self) -> dict[str, Any]:
         s = self.stats
+        at = self.slots
         n = self.rounds
         bet = n * self.lines
         triggers = s[k.S_TRIGGERS]
@@ -444,11 +447,11 @@ class SimulationResult:
         ]
         pots = {
             name: {
-                "rtp": s[k.S_POT_BETS + i] / n,
-                "hits_per_round": s[k.S_POT_HITS + i] / n,
-                "gems_per_round": s[k.S_GEMS + i] / n,
-                "mean_award_x_bet": s[k.S_POT_BETS + i] / s[k.S_POT_HITS + i]
-                if s[k.S_POT_HITS + i]
+                "rtp": s[at.pot_bets + i] / n,
+                "hits_per_round": s[at.pot_hits + i] / n,
+                "gems_per_round": s[at.gems + i] / n,
+                "mean_award_x_bet": s[at.pot_bets + i] / s[at.pot_hits + i]
+                if s[at.pot_hits + i]
                 else None,
             }
             for i, name in enumerate(self.pot_names)
@@ -473,7 +476,7 @@ class SimulationResult:
                 "main_game_lines": s[k.S_BASE_LINE] / bet,
                 "free_spins_lines": s[k.S_FREE_LINE] / bet,
                 "free_spins_lines_by_level": {
-                    str(lv + 1): s[k.S_LEVEL_LINE + lv] / bet for lv in range(self.levels)
+                    str(lv + 1): s[at.level_line + lv] / bet for lv in range(self.levels)
                 },
                 "jackpots": s[k.S_JACKPOT_BETS] / n,
                 "jackpots_by_pot": {name: v["rtp"] for name, v in pots.items()},
@@ -483,17 +486,17 @@ class SimulationResult:
             "free_spins_frequency": triggers / n,
             "free_spins_per_trigger": s[k.S_FREE_SPINS] / triggers if triggers else None,
             "level_reached": {
-                str(lv + 1): s[k.S_LEVEL_REACHED + lv] / triggers if triggers else None
+                str(lv + 1): s[at.level_reached + lv] / triggers if triggers else None
                 for lv in range(self.levels)
             },
             "pots": pots,
             "std_dev": self.std_dev,
             "max_win_x_bet": s[k.S_MAX_WIN] / self.lines,
             "win_distribution": [
-                {"win_x_bet": label, "probability": s[k.S_BANDS + i] / n}
+                {"win_x_bet": label, "probability": s[at.bands + i] / n}
                 for i, label in enumerate(labels)
             ],
-            "meter_after_round": [s[k.S_METER_ENDS + m] / n for m in range(6)],
+            "meter_after_round": [s[at.meter_ends + m] / n for m in range(self.spots + 1)],
             "seconds": self.seconds,
             "spins_per_second": self.spins_per_second,
             "spins_per_second_per_core": self.spins_per_second_per_core,
@@ -506,59 +509,6 @@ class SimulationResult:
 
 def _listed(interval: tuple[float, float] | None) -> list[float] | None:
     return None if interval is None else list(interval)
-
-
-def _run_local(
-    jobs: Sequence[Job],
-    workers: int,
-    progress: ProgressCallback | None,
-) -> dict[int, tuple[list[int], list[float], list[int], float]]:
-    results: dict[int, tuple[list[int], list[float], list[int], float]] = {}
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            index, stats, float_stats, batches, seconds = run_chunk(*job)
-            results[index] = (stats, float_stats, batches, seconds)
-            if progress:
-                progress(job[5])
-        return results
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(run_chunk, *job): job for job in jobs}
-        for future in as_completed(futures):
-            index, stats, float_stats, batches, seconds = future.result()
-            results[index] = (stats, float_stats, batches, seconds)
-            if progress:
-                progress(futures[future][5])
-    return results
-
-
-def _run_ray(
-    jobs: Sequence[Job],
-    address: str,
-    progress: ProgressCallback | None,
-) -> dict[int, tuple[list[int], list[float], list[int], float]]:
-    import ray
-
-    started_here = not ray.is_initialized()
-    if started_here:
-        check_cluster_address(address)
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = ray.remote(run_job)
-        pending = {remote.remote(job): job for job in jobs}
-        results: dict[int, tuple[list[int], list[float], list[int], float]] = {}
-        waiting = list(pending)
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            for ref in done:
-                index, stats, float_stats, batches, seconds = ray.get(ref)
-                results[index] = (stats, float_stats, batches, seconds)
-                if progress:
-                    progress(pending[ref][5])
-        return results
-    finally:
-        if started_here:
-            ray.shutdown()
 
 
 def simulate(
@@ -580,14 +530,7 @@ def simulate(
     Ray address (``"local"`` starts a local Ray instance); ``start`` is the state each chunk's
     player starts from (see the module notes).
     """
-    if spins < 1:
-        raise ValueError(f"spins must be at least 1, got {spins}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    check_run(spins, seed, workers, chunk_size, noun="spins")
     if start not in STARTS:
         raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
     folder_text = None if folder is None or folder == game_folder(game_id) else str(folder)
@@ -595,29 +538,31 @@ def simulate(
     variant = model.variant(variant_id)
     game = _kernel_game(game_id, folder_text, variant.id)  # builds (and checks) here first
     batch_size = batch_size_for(spins)
-    jobs = [
-        (game_id, folder_text, variant.id, seed, index, rounds, start, batch_size)
-        for index, rounds in _chunks(spins, chunk_size)
-    ]
+    chunks = plan_chunks(spins, chunk_size)
+
+    def job(index: int, rounds: int) -> Job:
+        return (game_id, folder_text, variant.id, seed, index, rounds, start, batch_size)
+
     started = time.perf_counter()
-    if cluster is not None:
-        results = _run_ray(jobs, cluster, progress)
-        backend = f"ray ({cluster})"
-    else:
-        results = _run_local(jobs, workers, progress)
-        backend = "local" if workers <= 1 or len(jobs) <= 1 else f"{workers} processes"
+    results, backend = run_chunks(
+        chunks,
+        here=lambda index, rounds: run_chunk(*job(index, rounds))[1:],
+        job=job,
+        worker=run_chunk,
+        workers=workers,
+        cluster=cluster,
+        progress=progress,
+    )
     seconds = time.perf_counter() - started
-    stats = [0] * k.N_INT_STATS
+    stats = [0] * game.slots.size
     float_stats = [0.0] * k.N_FLOAT_STATS
     batches = []
     kernel_seconds = 0.0
-    for index in range(len(jobs)):
+    for index in range(len(chunks)):
         chunk_stats, chunk_floats, chunk_batches, chunk_seconds = results[index]
         kernel_seconds += chunk_seconds
-        for slot, value in enumerate(chunk_stats):
-            stats[slot] = max(stats[slot], value) if slot == k.S_MAX_WIN else stats[slot] + value
-        for slot, fvalue in enumerate(chunk_floats):
-            float_stats[slot] += fvalue
+        merge_counts(stats, chunk_stats, (k.S_MAX_WIN,))
+        merge_sums(float_stats, chunk_floats)
         batches.append(tuple(chunk_batches))
     from reelsmith.engine.ladder import ladder_rules
 
@@ -628,7 +573,7 @@ def simulate(
         seed=seed,
         rounds=spins,
         chunk_size=chunk_size,
-        chunks=len(jobs),
+        chunks=len(chunks),
         workers=workers,
         backend=backend,
         start=start,
@@ -636,6 +581,7 @@ def simulate(
         kernel_seconds=kernel_seconds,
         lines=game.lines,
         levels=rules.levels,
+        spots=rules.spots,
         pot_names=tuple(j.name for j in rules.jackpots),
         stats=tuple(stats),
         float_stats=tuple(float_stats),

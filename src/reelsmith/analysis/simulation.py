@@ -4,13 +4,13 @@ cluster, merged in chunk order; a report with the exact figures beside the simul
 
 Reproducibility
 ---------------
-The rounds are split into chunks of ``chunk_size`` (the last one shorter). Chunk ``i`` draws
-from ``PCG64(SeedSequence(seed, spawn_key=(i,)))`` - the ``i``-th child of
-``SeedSequence(seed).spawn(...)``, whatever the number of chunks. What a chunk returns depends
-only on the model, the seed, its index and its size, and the chunks are merged in index order,
-so the same seed and chunk size give the same result for any number of workers, locally or on
-Ray. Worker processes load the model from its folder (``model.source``); a model built in
-memory is simulated in this process only.
+The chunks, their seeded streams, the workers and the Ray cluster are the shared driver's
+(:mod:`reelsmith.analysis.chunks`): chunk ``i`` draws from
+``PCG64(SeedSequence(seed, spawn_key=(i,)))``, what it returns depends only on the model, the
+seed, its index and its size, and the chunks are merged in index order, so the same seed and
+chunk size give the same result for any number of workers, locally or on Ray. Worker
+processes load the model from its folder (``model.source``); a model built in memory is
+simulated in this process only.
 
 Confidence
 ----------
@@ -28,42 +28,31 @@ unchanged, so a simulated round does not gamble.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import socket
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import CatalogueFigures, analyze_rtp
-from reelsmith.analysis.pcg64 import stream_state
+from reelsmith.analysis.chunks import CHUNK_ROUNDS as CHUNK_ROUNDS
+from reelsmith.analysis.chunks import Z_95 as Z_95
+from reelsmith.analysis.chunks import Z_99 as Z_99
+from reelsmith.analysis.chunks import ClusterError as ClusterError
+from reelsmith.analysis.chunks import ProgressCallback as ProgressCallback
+from reelsmith.analysis.chunks import check_cluster_address as check_cluster_address
+from reelsmith.analysis.chunks import check_run, merge_sums, plan_chunks, run_chunks
+from reelsmith.analysis.chunks import chunk_stream as chunk_stream
 from reelsmith.engine.catalogue import is_catalogue
 from reelsmith.engine.model import GameModel, ModelError, load_model
-
-#: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
-CHUNK_ROUNDS = 500_000
-Z_95 = 1.959963984540054
-Z_99 = 2.5758293035489004
-
-ProgressCallback = Callable[[int], None]
 
 #: A chunk's job for a worker: (model folder, variant, seed, chunk index, rounds).
 Job = tuple[str, str, int, int, int]
 ChunkResult = tuple[list[int], list[float], float]
-
-
-def chunk_stream(seed: int, index: int) -> npt.NDArray[np.uint64]:
-    """The packed PCG64 state of chunk ``index``: ``SeedSequence(seed).spawn(n)[index]``."""
-    return stream_state(np.random.SeedSequence(seed, spawn_key=(index,)))
 
 
 @cache
@@ -220,88 +209,6 @@ class CatalogueSimulation:
         }
 
 
-def _chunks(rounds: int, chunk_size: int) -> list[tuple[int, int]]:
-    count = math.ceil(rounds / chunk_size)
-    return [(i, min(chunk_size, rounds - i * chunk_size)) for i in range(count)]
-
-
-def _run_here(
-    game: k.KernelGame,
-    seed: int,
-    chunks: Sequence[tuple[int, int]],
-    progress: ProgressCallback | None,
-) -> dict[int, ChunkResult]:
-    results: dict[int, ChunkResult] = {}
-    for index, rounds in chunks:
-        results[index] = play_chunk(game, seed, index, rounds)
-        if progress:
-            progress(rounds)
-    return results
-
-
-def _run_pool(
-    jobs: Sequence[Job], workers: int, progress: ProgressCallback | None
-) -> dict[int, ChunkResult]:
-    results: dict[int, ChunkResult] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(run_chunk, *job): job for job in jobs}
-        for future in as_completed(futures):
-            index, stats, float_stats, seconds = future.result()
-            results[index] = (stats, float_stats, seconds)
-            if progress:
-                progress(futures[future][-1])
-    return results
-
-
-class ClusterError(ConnectionError):
-    """A Ray cluster address that cannot be reached."""
-
-
-def check_cluster_address(address: str, timeout: float = 5.0) -> None:
-    """Fail fast on an unreachable ``host:port`` or ``ray://host:port`` address (Ray itself
-    retries for minutes). ``local`` and ``auto`` are left to Ray."""
-    if address in ("local", "auto"):
-        return
-    target = address.removeprefix("ray://")
-    host, _, port_text = target.rpartition(":")
-    if not host or not port_text.isdigit():
-        raise ClusterError(f"--cluster {address!r}: expected host:port, ray://host:port or local")
-    try:
-        socket.create_connection((host, int(port_text)), timeout=timeout).close()
-    except OSError as exc:
-        raise ClusterError(
-            f"--cluster {address}: cannot reach a Ray cluster there ({exc.strerror or exc})"
-        ) from None
-
-
-def _run_ray(
-    jobs: Sequence[Job], address: str, progress: ProgressCallback | None
-) -> dict[int, ChunkResult]:
-    import ray
-
-    started_here = not ray.is_initialized()
-    if started_here:
-        check_cluster_address(address)
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = ray.remote(run_chunk)
-        pending = {remote.remote(*job): job for job in jobs}
-        results: dict[int, ChunkResult] = {}
-        waiting = list(pending)
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            for ref in done:
-                index, stats, float_stats, seconds = ray.get(ref)
-                results[index] = (stats, float_stats, seconds)
-                if progress:
-                    progress(pending[ref][-1])
-        return results
-    finally:
-        if started_here:
-            ray.shutdown()
-
-
 def _folder_of(model: GameModel) -> str | None:
     return None if model.source is None else str(Path(model.source).parent)
 
@@ -354,18 +261,11 @@ def _simulate(
     """:func:`simulate`, also returning the exact figures it checked the variant with."""
     if not is_catalogue(model):
         raise ModelError(f'{model.id}: not a catalogue model (mechanics = "catalogue" is missing)')
-    if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    check_run(rounds, seed, workers, chunk_size, noun="rounds")
     variant = model.variant(variant_id)
     figures = analyze_rtp(model, variant.id)  # refuses free spins that never end
     game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
-    chunks = _chunks(rounds, chunk_size)
+    chunks = plan_chunks(rounds, chunk_size)
     folder = _folder_of(model)
     if (workers > 1 or cluster is not None) and folder is None:
         raise ValueError(
@@ -373,19 +273,15 @@ def _simulate(
             "only: use one worker and no cluster"
         )
     started = time.perf_counter()
-    if cluster is not None:
-        assert folder is not None
-        jobs = [(folder, variant.id, seed, index, size) for index, size in chunks]
-        results = _run_ray(jobs, cluster, progress)
-        backend = f"ray ({cluster})"
-    elif workers > 1 and len(chunks) > 1:
-        assert folder is not None
-        jobs = [(folder, variant.id, seed, index, size) for index, size in chunks]
-        results = _run_pool(jobs, workers, progress)
-        backend = f"{workers} processes"
-    else:
-        results = _run_here(game, seed, chunks, progress)
-        backend = "local"
+    results, backend = run_chunks(
+        chunks,
+        here=lambda index, size: play_chunk(game, seed, index, size),
+        job=lambda index, size: (folder, variant.id, seed, index, size),
+        worker=run_chunk,
+        workers=workers,
+        cluster=cluster,
+        progress=progress,
+    )
     seconds = time.perf_counter() - started
     stats = [0] * k.N_INT_STATS
     float_stats = [0.0] * k.N_FLOAT_STATS
@@ -394,8 +290,7 @@ def _simulate(
         chunk_stats, chunk_floats, chunk_seconds = results[index]
         kernel_seconds += chunk_seconds
         k.merge_stats(stats, chunk_stats)
-        for slot, value in enumerate(chunk_floats):
-            float_stats[slot] += value
+        merge_sums(float_stats, chunk_floats)
     result = CatalogueSimulation(
         game=model.id,
         variant=variant.id,
