@@ -1,4 +1,5 @@
-"""The math lab's commands for Sultan Spins: analyze, simulate - output, files, bad input."""
+"""The math lab's commands on a ladder-and-pots title (Sultan Spins): analyze, simulate - output,
+files, bad input, and the generic lab serving a copy of its folder."""
 
 from __future__ import annotations
 
@@ -124,3 +125,29 @@ def test_simulate_text_prints_a_random_seed():
     assert result.exit_code == 0, result.output
     assert "seed" in result.stdout and "spins per second" in result.stdout
     assert "batch means" in result.stdout
+
+
+def test_a_copy_of_the_folder_is_served_by_the_generic_lab(tmp_path):
+    """The lab finds the ladder from the model, not from the title's id or folder name: a copy
+    of the folder under another name analyses and simulates as the shipped title does, through
+    the generic entry points."""
+    import shutil
+
+    from reelsmith.analysis import catalogue
+    from reelsmith.analysis.titles import title_function
+    from reelsmith.engine.model import load_model
+    from reelsmith.games import game_folder
+
+    copy = tmp_path / "my_ladder_game"
+    shutil.copytree(game_folder(GAME), copy)
+    model = load_model(copy)
+    assert title_function(model.id, "analyze", model) is catalogue.analyze_title
+    assert title_function(GAME, "simulate") is catalogue.simulate_title
+    shipped = json.loads(run("analyze", GAME, "--json").stdout)
+    copied = json.loads(run("analyze", str(copy), "--json").stdout)
+    for key in ("rtp", "hit_frequency", "std_dev", "free_spins_frequency"):
+        assert copied[key] == shipped[key], key
+    args = ("--spins", "20_000", "--seed", "5", "--workers", "1", "--json")
+    from_copy = json.loads(run("simulate", str(copy), *args).stdout)
+    from_id = json.loads(run("simulate", GAME, *args).stdout)
+    assert from_copy["rtp"] == from_id["rtp"] and from_copy["pots"] == from_id["pots"]
