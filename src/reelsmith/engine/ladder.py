@@ -72,7 +72,14 @@ from reelsmith.engine.bet_ladder import BetLevels
 from reelsmith.engine.catalogue import is_catalogue
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
-from reelsmith.engine.features.ladder_steps import collect, trigger_point
+from reelsmith.engine.features.ladder_steps import (
+    advance,
+    collect,
+    fill_spot,
+    raise_pot,
+    start_ladder,
+    trigger_point,
+)
 from reelsmith.engine.features.ladder_tables import read_tables
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.engine.model import (
@@ -533,9 +540,9 @@ def reveal_gems(
             if grid[row, reel] != rules.gem:
                 continue
             jackpot = rules.jackpots[reel]
-            pots[reel] += 1
-            pot = pots[reel]
-            if pot >= triggers[reel]:
+            pot, hit = raise_pot(pots[reel], triggers[reel])
+            pots[reel] = pot
+            if hit:
                 outcome, won = JACKPOT, pot
                 pots[reel] = jackpot.seed
                 triggers[reel] = draw_trigger(jackpot, rng)
@@ -644,11 +651,10 @@ def start_round(
         level = unlocked = spins_left = 0
         phase = Phase.COMPLETE
         if spin.bonus >= rules.trigger_count:
-            phase, level, unlocked, spins_left = Phase.FREE_SPINS, 1, 1, rules.spins_per_level
-            if meter >= rules.spots:  # a full carried meter unlocks level 2 at once
-                unlocked, meter = 2, meter - rules.spots
+            phase, level, spins_left = Phase.FREE_SPINS, 1, rules.spins_per_level
+            unlocked, meter = start_ladder(meter, rules.spots)
         elif spin.bonus == rules.main_game_bonus_per_spot:
-            meter = min(meter + 1, rules.spots)
+            meter = fill_spot(meter, rules.spots)
         current = replace(current, meter=meter)
         spin = replace(spin, meter_after=meter)
         return replace(
@@ -685,12 +691,10 @@ def play_free_spin(model: GameModel, round_: LadderRound, rng: RandomSource) -> 
         meter, unlocked = collect_bonus(rules, current.meter, round_.unlocked, spin.bonus)
         current = replace(current, meter=meter)
         spin = replace(spin, meter_after=meter)
-        level, left, phase = round_.level, round_.level_spins_left - 1, Phase.FREE_SPINS
-        if left == 0:
-            if unlocked > level:
-                level, left = level + 1, rules.spins_per_level
-            else:
-                phase = Phase.COMPLETE
+        level, left, over = advance(
+            round_.level, round_.level_spins_left, unlocked, rules.spins_per_level
+        )
+        phase = Phase.COMPLETE if over else Phase.FREE_SPINS
         return replace(
             round_,
             phase=phase,
