@@ -139,12 +139,21 @@ def model(game: GameArg, variant: VariantOpt = None, as_json: JsonOpt = False) -
     v = document["variant"]
     console.print(f"[bold]{loaded.name}[/] variant {v['id']}: {v['description']}")
     for name, strips in v["reel_sets"].items():
+        # a weighted reel set shows each reel's total weight and a stop of weight w as "id*w"
+        weights = v.get("stop_weights", {}).get(name)
         table = Table(title=f"reel set {name}", title_justify="left")
         table.add_column("reel")
         table.add_column("stops", justify="right")
+        if weights is not None:
+            table.add_column("total weight", justify="right")
         table.add_column("strip")
         for reel, strip in enumerate(strips, start=1):
-            table.add_row(str(reel), str(len(strip)), " ".join(strip))
+            if weights is None:
+                table.add_row(str(reel), str(len(strip)), " ".join(strip))
+                continue
+            w = weights[reel - 1]
+            shown = " ".join(s if x == 1 else f"{s}*{x}" for s, x in zip(strip, w, strict=True))
+            table.add_row(str(reel), str(len(strip)), str(sum(w)), shown)
         console.print(table)
     console.print("figures: " + ", ".join(f"{k} = {val}" for k, val in v["figures"].items()))
     console.print("(use --json for the complete model)")

@@ -53,7 +53,7 @@ from reelsmith.analysis.compound import (
     weighted_moments,
 )
 from reelsmith.analysis.enumeration import ScreenDistribution, enumerate_screens, run_decided
-from reelsmith.analysis.exact import symbol_counts
+from reelsmith.analysis.exact import row_symbol_weights, symbol_counts
 from reelsmith.analysis.volatility import volatility_class
 from reelsmith.engine.catalogue import (
     Mechanics,
@@ -157,33 +157,63 @@ class LineFigures:
 def line_figures(
     model: GameModel, reel_set: ReelSet, line_pays: npt.NDArray[np.int64] | None = None
 ) -> LineFigures:
-    """A payline's exact award distribution and expected pay (every payline has the same:
-    each row of a reel shows each stop equally often)."""
+    """A payline's exact award distribution and expected pay. Unweighted, every payline has
+    the same (each row of a reel shows each stop equally often) and one walk serves them all.
+    With stop weights each row shows its own mix, so every payline is walked on the symbol
+    weights of its rows and the figures are their average: sums over the paylines, with
+    ``cycle`` the weighted cycle times the number of paylines."""
     pays = model.line_pays if line_pays is None else line_pays
-    counts = symbol_counts(model, reel_set)
     ways = np.zeros((len(model.symbols) + 1, model.reels + 1), dtype=np.int64)
     pay_sums = np.zeros_like(ways)
     args = (model.wild, model.substitutable, model.wild_multiplier, model.ties_to_wild)
-    pay_sum = int(line_walk(counts, pays, *args, ways, pay_sums))
-    if int(ways.sum()) != reel_set.cycle:  # pragma: no cover - a broken walk must not pass
-        raise AssertionError(f"line walk counted {int(ways.sum())} of {reel_set.cycle}")
-    return LineFigures(ways, pay_sums, pay_sum, reel_set.cycle)
+    if not reel_set.weighted:
+        counts = symbol_counts(model, reel_set)
+        pay_sum = int(line_walk(counts, pays, *args, ways, pay_sums))
+        cycle = reel_set.cycle
+    else:
+        check_exact_range(model, reel_set, pays)
+        pay_sum = 0
+        for line in model.paylines:
+            counts = row_symbol_weights(model, reel_set, [int(row) for row in line])
+            pay_sum += int(line_walk(counts, pays, *args, ways, pay_sums))
+        cycle = reel_set.cycle * model.line_count
+    if int(ways.sum()) != cycle:  # pragma: no cover - a broken walk must not pass
+        raise AssertionError(f"line walk counted {int(ways.sum())} of {cycle}")
+    return LineFigures(ways, pay_sums, pay_sum, cycle)
+
+
+def check_exact_range(
+    model: GameModel, reel_set: ReelSet, line_pays: npt.NDArray[np.int64]
+) -> None:
+    """Refuse a weighted reel set whose cycle is too large for the exact sums' 64-bit
+    integers (every payline's largest pay on every combination must fit). Unweighted reel
+    sets are left to the sums' own checks, as they always were."""
+    bound = reel_set.cycle * model.line_count * max(1, int(line_pays.max()))
+    if bound * model.wild_multiplier >= 1 << 63:
+        raise ModelError(
+            f"{model.id}: reel set {reel_set.name}'s weighted cycle ({reel_set.cycle:,} stop "
+            "combinations, the product of the reels' total weights) is too large for the exact "
+            "analysis' 64-bit sums: use smaller stop weights"
+        )
 
 
 def count_ways(
     model: GameModel, reel_set: ReelSet, symbol: int, reels_mask: npt.NDArray[np.bool_]
 ) -> list[int]:
     """``ways[k]``: stop combinations showing ``symbol`` exactly ``k`` times on the reels of
-    ``reels_mask`` (the convolution of the per-reel window counts)."""
+    ``reels_mask`` (the convolution of the per-reel window counts), each combination counted
+    with its stops' weights."""
     ways = [1]
     for reel, length in enumerate(reel_set.lengths):
         window = np.lib.stride_tricks.sliding_window_view(reel_set.padded[reel], model.rows)
         shown = (window[: int(length)] == symbol).sum(axis=1) if reels_mask[reel] else None
-        row = (
-            [int(x) for x in np.bincount(shown, minlength=1)]
-            if shown is not None
-            else [int(length)]
-        )
+        weights = reel_set.stop_weights(reel)
+        if shown is None:
+            row = [int(reel_set.totals[reel])]
+        else:
+            by_count = np.zeros(int(shown.max()) + 1, dtype=np.int64)
+            np.add.at(by_count, shown, weights)  # each stop counted with its weight
+            row = [int(x) for x in by_count]
         combined = [0] * (len(ways) + len(row) - 1)
         for i, a in enumerate(ways):
             if a:

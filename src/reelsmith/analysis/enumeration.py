@@ -25,6 +25,7 @@ probability of every paytable award.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -120,15 +121,20 @@ def lowest_bit(bits: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _add_awards(
-    award_ways: npt.NDArray[np.int64], awards: int, scatter: int, tail: npt.NDArray[np.int64]
+    award_ways: npt.NDArray[np.int64],
+    awards: int,
+    scatter: int,
+    tail: npt.NDArray[np.int64],
+    weight: int,
 ) -> None:
-    """``award_ways[a, scatter + k] += tail[k]`` for every award bit ``a`` set in ``awards``."""
+    """``award_ways[a, scatter + k] += weight * tail[k]`` for every award bit ``a`` set in
+    ``awards``."""
     bits = awards
     while bits != 0:
         award = lowest_bit(bits)
         bits &= bits - 1
         for k in range(tail.shape[0]):
-            award_ways[award, scatter + k] += tail[k]
+            award_ways[award, scatter + k] += weight * tail[k]
 
 
 @njit(cache=True, nogil=True)
@@ -136,6 +142,7 @@ def _enumerate_tree(
     windows: npt.NDArray[np.int8],
     stop_lists: npt.NDArray[np.int64],
     n_stops: npt.NDArray[np.int64],
+    stop_weights: npt.NDArray[np.int64],
     scatters: npt.NDArray[np.int64],
     tail_ways: npt.NDArray[np.int64],
     paylines: npt.NDArray[np.int8],
@@ -156,6 +163,10 @@ def _enumerate_tree(
     the run decides the line, and its pay is then taken from ``line_win``. The last reel is
     a tight loop over its stops: the open lines' pays for each symbol the last cell can show
     are computed once (with ``line_win``) and looked up per stop.
+
+    Each combination counts with the product of its stops' weights (``stop_weights[reel,
+    stop]``, all 1 for an unweighted reel set): ``path_weight[d]`` is the product over the
+    stops chosen on the first ``d`` reels, and ``tail_ways`` already weighs the reels below.
     """
     reels = windows.shape[0]
     n_symbols = line_pays.shape[0]
@@ -168,6 +179,7 @@ def _enumerate_tree(
     pay_at = np.zeros(reels + 1, dtype=np.int64)
     awards_at = np.zeros(reels + 1, dtype=np.int64)
     scatter_at = np.zeros(reels + 1, dtype=np.int64)
+    path_weight = np.ones(reels + 1, dtype=np.int64)
     cells = np.empty(reels, dtype=np.int8)
     last_pay = np.zeros((n_lines, n_symbols), dtype=np.int64)
     last_award = np.zeros((n_lines, n_symbols), dtype=np.int64)
@@ -190,6 +202,7 @@ def _enumerate_tree(
         stop = stop_lists[depth, position[depth]]
         current[depth] = stop
         scatter = scatter_at[depth] + scatters[depth, stop]
+        weight = path_weight[depth] * stop_weights[depth, stop]
         pay = pay_at[depth]
         awards = awards_at[depth]
         reached = depth + 1
@@ -228,9 +241,11 @@ def _enumerate_tree(
                 still_open += 1
 
         if still_open == 0:
-            ways[scatter : scatter + tail_ways.shape[1], pay] += tail_ways[reached]
+            tail = tail_ways[reached]
+            for k in range(tail.shape[0]):
+                ways[scatter + k, pay] += weight * tail[k]
             if awards != 0:
-                _add_awards(award_ways, awards, scatter, tail_ways[reached])
+                _add_awards(award_ways, awards, scatter, tail, weight)
             position[depth] += 1
             continue
 
@@ -263,9 +278,10 @@ def _enumerate_tree(
                         first_break[0] = symbol_shown
                 first_break[0] = -1
             if awards != 0:
-                _add_awards(award_ways, awards, scatter, tail_ways[last])
+                _add_awards(award_ways, awards, scatter, tail_ways[last], weight)
             for j in range(n_stops[last]):
                 last_stop = stop_lists[last, j]
+                combinations = weight * stop_weights[last, last_stop]
                 total = pay
                 found = np.int64(0)
                 for i in range(still_open):
@@ -273,10 +289,10 @@ def _enumerate_tree(
                     total += last_pay[i, shown]
                     found |= last_award[i, shown]
                 k = scatter + scatters[last, last_stop]
-                ways[k, total] += 1
+                ways[k, total] += combinations
                 found &= ~awards
                 while found != 0:
-                    award_ways[lowest_bit(found), k] += 1
+                    award_ways[lowest_bit(found), k] += combinations
                     found &= found - 1
             position[depth] += 1
             continue
@@ -287,6 +303,7 @@ def _enumerate_tree(
         pay_at[depth] = pay
         awards_at[depth] = awards
         scatter_at[depth] = scatter
+        path_weight[depth] = weight
 
 
 @dataclass(frozen=True, eq=False)
@@ -375,11 +392,17 @@ def enumerate_screens(
 
     scatters = scatter_in_windows(windows, counted) * counted_reels[:, None]
     max_scatter = sum(int(scatters[r, lists[r, : n_stops[r]]].max()) for r in range(reels))
-    # tail_ways[d, k]: combinations of reels d.. (their chosen stops) showing k scatters.
+    stop_weights = np.zeros(windows.shape[:2], dtype=np.int64)
+    for reel in range(reels):
+        stop_weights[reel, : int(reel_set.lengths[reel])] = reel_set.stop_weights(reel)
+    # tail_ways[d, k]: combinations of reels d.. (their chosen stops, with their weights)
+    # showing k scatters.
     tail_ways = np.zeros((reels + 1, max_scatter + 1), dtype=np.int64)
     tail_ways[reels, 0] = 1
     for reel in range(reels - 1, -1, -1):
-        per_stop = np.bincount(scatters[reel, lists[reel, : n_stops[reel]]], minlength=1)
+        chosen = lists[reel, : n_stops[reel]]
+        per_stop = np.zeros(int(scatters[reel, chosen].max()) + 1, dtype=np.int64)
+        np.add.at(per_stop, scatters[reel, chosen], stop_weights[reel, chosen])
         for k, count in enumerate(per_stop):
             if count:
                 tail_ways[reel, k:] += int(count) * tail_ways[reel + 1, : max_scatter + 1 - k]
@@ -395,6 +418,7 @@ def enumerate_screens(
         windows,
         lists,
         n_stops,
+        stop_weights,
         scatters,
         tail_ways,
         model.paylines,
@@ -408,7 +432,7 @@ def enumerate_screens(
         ways,
         award_ways,
     )
-    cycle = int(np.prod(n_stops, dtype=np.int64))
+    cycle = math.prod(int(stop_weights[r, lists[r, : n_stops[r]]].sum()) for r in range(reels))
     if int(ways.sum()) != cycle:  # pragma: no cover - a broken walk must never pass silently
         raise AssertionError(f"enumeration counted {int(ways.sum())} of {cycle} combinations")
     return ScreenDistribution(ways, award_ways, awards, cycle, lines, nodes)

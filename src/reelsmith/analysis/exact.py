@@ -6,6 +6,7 @@ them are exact fractions; floats appear only when a figure is printed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,6 +23,21 @@ def symbol_counts(model: GameModel, reel_set: ReelSet) -> npt.NDArray[np.int64]:
     counts = np.zeros((model.reels, len(model.symbols)), dtype=np.int64)
     for reel, strip in enumerate(reel_set.strips):
         counts[reel] = np.bincount(strip, minlength=len(model.symbols))
+    return counts
+
+
+def row_symbol_weights(
+    model: GameModel, reel_set: ReelSet, rows: Sequence[int]
+) -> npt.NDArray[np.int64]:
+    """``counts[reel, symbol]``: the stop weights of ``reel`` whose window shows ``symbol`` on
+    row ``rows[reel]``. Unweighted, every row of a reel shows each stop once, so this is
+    :func:`symbol_counts` whatever the rows; with stop weights the rows differ (the row below
+    the top shows the stop after the weighted one)."""
+    counts = np.zeros((model.reels, len(model.symbols)), dtype=np.int64)
+    for reel, row in enumerate(rows):
+        length = int(reel_set.lengths[reel])
+        shown = reel_set.padded[reel, row : row + length]
+        np.add.at(counts[reel], shown, reel_set.stop_weights(reel))  # integers, kept exact
     return counts
 
 

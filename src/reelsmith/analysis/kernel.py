@@ -5,8 +5,10 @@ number of paylines.
 Same draws, same rules
 ----------------------
 :func:`play_rounds` makes the draws live play makes (:mod:`reelsmith.engine.catalogue_round`),
-in the same order: one ``reel_stop`` per reel, ``randbelow(len(strip))``; on a trigger whose
-award is revealed, one draw below the reveal table's total weight per triggering symbol,
+in the same order: one ``reel_stop`` per reel, ``randbelow(len(strip))`` (below the reel's
+total weight on a reel set with ``stop_weights``, the stop then found in the cumulative
+weights by :func:`reelsmith.engine.stops.stop_for_draw`, as live play finds it); on a
+trigger whose award is revealed, one draw below the reveal table's total weight per triggering symbol,
 looked up in the cumulative weights (as :func:`reelsmith.rng.weighted_index` does); then each
 free spin's reel stops on the free-spin reel set. The rules are the engine's own compiled
 functions, called here and by live play alike: the line rule
@@ -68,6 +70,7 @@ from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.stops import stop_for_draw
 from reelsmith.rng import Draw
 
 # Draw kinds in a trace (the purposes live play records: reel stops, then the reveal table's).
@@ -388,6 +391,11 @@ class ReelTables:
     scatter_shown: npt.NDArray[np.int64]  # [reel, stop]
     trigger_shown: npt.NDArray[np.int64]  # [reel, stop]
     lengths: npt.NDArray[np.int64]
+    #: Per reel the bound of its stop draw (the strip's length, or its total stop weight) and
+    #: ``[reel, stop]`` the cumulative weights a weighted draw is looked up in.
+    totals: npt.NDArray[np.int64]
+    cumulative: npt.NDArray[np.int64]
+    weighted: bool
     depth: int
     automaton: LineAutomaton
     entry_of: npt.NDArray[np.int64]
@@ -435,6 +443,9 @@ class ReelTables:
             scatter_shown=scatter_shown,
             trigger_shown=trigger_shown,
             lengths=lengths,
+            totals=reel_set.totals.astype(np.int64),
+            cumulative=reel_set.cumulative,
+            weighted=reel_set.weighted,
             depth=depth,
             automaton=automaton,
             entry_of=entry_of,
@@ -457,6 +468,10 @@ class StackedTables:
     #: shows times 2^COUNT_BITS (a screen's counts are the sum over its reels).
     shown_counts: npt.NDArray[np.int32]
     lengths: npt.NDArray[np.int64]  # [set, reel]
+    totals: npt.NDArray[np.int64]  # [set, reel]: the stop draw's bound
+    cumulative: npt.NDArray[np.int64]  # [set, reel, stop]: cumulative stop weights
+    #: Whether either reel set weighs its stops (else every stop is drawn below the length).
+    weighted: bool
     depth: npt.NDArray[np.int64]  # [set]
     prefix: npt.NDArray[Any]  # [set, index]: uint16 (or uint32) entry numbers
     entries: npt.NDArray[np.int64]  # [set, entry, E_*]: one entry's figures side by side
@@ -485,6 +500,9 @@ class StackedTables:
                 [t.scatter_shown + (t.trigger_shown << COUNT_BITS) for t in sets], np.int32
             ),
             lengths=stacked([t.lengths for t in sets], np.int64),
+            totals=stacked([t.totals for t in sets], np.int64),
+            cumulative=stacked([t.cumulative for t in sets], np.int64),
+            weighted=any(t.weighted for t in sets),
             depth=np.array([t.depth for t in sets], dtype=np.int64),
             prefix=stacked([t.entry_of for t in sets], np.uint16 if narrow else np.uint32),
             entries=stacked(
@@ -544,6 +562,9 @@ def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
         windows,
         shown_counts,
         lengths,
+        totals,
+        cumulative,
+        weighted,
         depth,
         prefix,
         entries,
@@ -597,16 +618,23 @@ def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
             index = 0  # the prefix's, in mixed radix
             packed = 0  # the counted symbols' (scatter, trigger) word, summed over the reels
             for reel in range(reels):
-                bound = lengths[reel_set, reel]
-                stream, stop = stream_bounded(stream, bound)
+                length = lengths[reel_set, reel]
+                if weighted:  # one draw below the total weight, looked up as live play does
+                    bound = totals[reel_set, reel]
+                    stream, value = stream_bounded(stream, bound)
+                    stop = stop_for_draw(cumulative[reel_set, reel], length, value)
+                else:
+                    bound = length
+                    stream, value = stream_bounded(stream, bound)
+                    stop = value
                 stops[reel] = stop
                 if reel < depth[reel_set]:
-                    index = index * bound + stop
+                    index = index * length + stop
                 packed += shown_counts[reel_set, reel, stop]
                 if record:
                     log[log_at, 0] = DRAW_REEL_STOP
                     log[log_at, 1] = bound
-                    log[log_at, 2] = stop
+                    log[log_at, 2] = value
                     log_at += 1
             entry = entries[reel_set, prefix[reel_set, index]]
             line_pay = entry[E_PAY]
@@ -809,6 +837,9 @@ class KernelGame:
             t.windows,
             t.shown_counts,
             t.lengths,
+            t.totals,
+            t.cumulative,
+            t.weighted,
             t.depth,
             t.prefix,
             t.entries,

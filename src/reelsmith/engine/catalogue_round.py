@@ -15,9 +15,11 @@ The gamble is offered only where the model has a ``[gamble]`` table and the roun
 allow it. A malfunction (an unexpected error while a step runs) voids the round: it pays
 nothing, its bet is returned, and the record says so with the reason.
 
-Draw order (the kernel makes the same draws): one ``reel_stop`` per reel, then, on a trigger
-whose award is revealed, one draw of the reveal table per triggering symbol; each free spin
-draws its reel stops; each gamble one ``gamble_card``.
+Draw order (the kernel makes the same draws): one ``reel_stop`` per reel (below the strip's
+length, or below the reel's total weight where the reel set gives ``stop_weights``: see
+:mod:`reelsmith.engine.stops`), then, on a trigger whose award is revealed, one draw of the
+reveal table per triggering symbol; each free spin draws its reel stops; each gamble one
+``gamble_card``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from reelsmith.engine.lines import count_symbol_on
 from reelsmith.engine.model import GameModel, Variant
 from reelsmith.engine.rounds import guarded_step, replaced
 from reelsmith.engine.screen import Screen, to_screen, window
+from reelsmith.engine.stops import draw_stops
 from reelsmith.rng import Draw, RandomSource, RecordingSource, ReplaySource, weighted_index
 
 
@@ -236,7 +239,7 @@ def _spin(
     model = rules.model
     name = rules.free_spins.reel_set if free and rules.free_spins else "base"
     reel_set = variant.reel_sets[name]
-    stops = tuple(rng.randbelow(int(n), "reel_stop") for n in reel_set.lengths)
+    stops = draw_stops(reel_set, rng)
     grid = window(reel_set, stops, model.rows)
     if free:
         wins = evaluate_screen(

@@ -9,6 +9,7 @@ is what the evaluation kernels work on. Every problem in a model file is reporte
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,14 @@ _WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
 _SCATTER_KEYS = frozenset({"symbol", "pays", "reels", "pays_in_free_spins", "max_per_reel"})
 
 
+#: Keys of a ``[reel_sets.<name>]`` table.
+_REEL_SET_KEYS = frozenset({"strips", "stop_weights"})
+
+#: A reel's stop weights total below this: its stop draw is one draw below the total, and the
+#: simulation kernel's bounded draw (numpy's) takes bounds below 2^32.
+REEL_WEIGHT_LIMIT = 1 << 32
+
+
 class ModelError(ValueError):
     """A model file is missing something or contradicts itself."""
 
@@ -57,27 +66,82 @@ class ReelSet:
 
     ``padded`` repeats the first ``rows - 1`` stops of each strip after its end, so the window
     shown for stop ``s`` is ``padded[reel, s : s + rows]`` without wrap-around arithmetic.
+
+    ``weights`` (``stop_weights`` in the variant file) gives each stop of each strip an integer
+    weight: a reel stops at ``s`` with probability ``weights[reel][s] / totals[reel]``. ``None``
+    means every stop weighs 1, the reel set as it was before weights existed: its draws, records
+    and figures do not change.
     """
 
     name: str
     strips: tuple[npt.NDArray[np.int8], ...]
     lengths: npt.NDArray[np.int64]
     padded: npt.NDArray[np.int8]
+    weights: tuple[npt.NDArray[np.int64], ...] | None = None
 
     @classmethod
-    def build(cls, name: str, strips: Sequence[npt.NDArray[np.int8]], rows: int) -> ReelSet:
+    def build(
+        cls,
+        name: str,
+        strips: Sequence[npt.NDArray[np.int8]],
+        rows: int,
+        weights: Sequence[npt.NDArray[np.int64]] | None = None,
+    ) -> ReelSet:
         lengths = np.array([len(s) for s in strips], dtype=np.int64)
         width = int(lengths.max()) + rows - 1
         padded = np.full((len(strips), width), -1, dtype=np.int8)
         for reel, strip in enumerate(strips):
             extended = np.concatenate([strip, strip[: rows - 1]])
             padded[reel, : len(extended)] = extended
-        return cls(name, tuple(strips), lengths, padded)
+        kept = None
+        if weights is not None:
+            kept = tuple(np.asarray(w, dtype=np.int64) for w in weights)
+            if len(kept) != len(strips) or any(
+                len(w) != len(s) or (w < 0).any() or not w.any()
+                for w, s in zip(kept, strips, strict=True)
+            ):
+                raise ValueError(
+                    f"reel set {name}: stop weights need one non-negative, not all zero "
+                    "weight per stop of each strip"
+                )
+        return cls(name, tuple(strips), lengths, padded, kept)
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the reel set gives its stops weights (else every stop weighs 1)."""
+        return self.weights is not None
+
+    def stop_weights(self, reel: int) -> npt.NDArray[np.int64]:
+        """Each stop's weight on ``reel`` (ones for an unweighted reel set)."""
+        if self.weights is None:
+            return np.ones(int(self.lengths[reel]), dtype=np.int64)
+        return self.weights[reel]
+
+    @cached_property
+    def totals(self) -> npt.NDArray[np.int64]:
+        """Per reel, the total weight of its stops: the bound of its stop draw (its length
+        when the reel set is unweighted)."""
+        if self.weights is None:
+            return self.lengths
+        return np.array([int(w.sum()) for w in self.weights], dtype=np.int64)
+
+    @cached_property
+    def cumulative(self) -> npt.NDArray[np.int64]:
+        """``cumulative[reel, s]``: the weights of stops 0..s of ``reel`` (past a short strip's
+        end, its total), what a weighted stop draw is looked up in."""
+        out = np.zeros((len(self.strips), int(self.lengths.max())), dtype=np.int64)
+        for reel in range(len(self.strips)):
+            running = np.cumsum(self.stop_weights(reel))
+            out[reel, : len(running)] = running
+            out[reel, len(running) :] = running[-1]
+        return out
 
     @property
     def cycle(self) -> int:
-        """Number of stop combinations: the product of the strip lengths."""
-        return int(np.prod(self.lengths, dtype=np.int64))
+        """The weighted number of stop combinations: the product of the reels' total weights
+        (of the strip lengths when unweighted). Exact figures are integer sums over the
+        combinations, each counted with the product of its stops' weights, divided by this."""
+        return math.prod(int(t) for t in self.totals)
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,6 +313,46 @@ def _strips(
     return strips
 
 
+def _stop_weights(
+    raw: Any, where: str, strips: Sequence[npt.NDArray[np.int8]]
+) -> list[npt.NDArray[np.int64]]:
+    """A reel set's ``stop_weights``: one list per reel, as long as its strip, of integers
+    >= 0 that are not all 0 (the first problem found, as :func:`stop_weight_problems` names
+    it)."""
+    problems = stop_weight_problems(raw, where, [len(s) for s in strips])
+    if problems:
+        raise ModelError(problems[0])
+    return [np.array(weights, dtype=np.int64) for weights in raw]
+
+
+def stop_weight_problems(raw: Any, where: str, lengths: Sequence[int]) -> list[str]:
+    """Every problem of a reel set's ``stop_weights`` given its strips' ``lengths``, one
+    message each (``reelsmith validate`` prints them all; loading stops at the first)."""
+    at = f"{where}.stop_weights"
+    if not isinstance(raw, list) or len(raw) != len(lengths):
+        return [f"{at} must list {len(lengths)} weight lists, one per reel"]
+    problems = []
+    for reel, (weights, length) in enumerate(zip(raw, lengths, strict=True), start=1):
+        here = f"{at}[{reel - 1}] (reel {reel})"
+        if not isinstance(weights, list):
+            problems.append(f"{here} must be a list of {length} weights")
+            continue
+        if len(weights) != length:
+            problems.append(f"{here} lists {len(weights)} weights; its strip has {length} stops")
+        integers = True
+        for stop, weight in enumerate(weights):
+            if not isinstance(weight, int) or isinstance(weight, bool):
+                problems.append(f"{here}: stop {stop} weight {weight!r} is not an integer")
+                integers = False
+            elif weight < 0:
+                problems.append(f"{here}: stop {stop} weight {weight} is negative")
+        if integers and weights and all(w == 0 for w in weights):
+            problems.append(f"{here}: every weight is 0; a reel needs a stop it can stop at")
+        elif integers and sum(weights) >= REEL_WEIGHT_LIMIT:
+            problems.append(f"{here}: the weights total {sum(weights)}, not below 2^32")
+    return problems
+
+
 def load_variant(
     path: Path, model_id: str, reels: int, rows: int, index_of: Mapping[str, int]
 ) -> Variant:
@@ -266,8 +370,12 @@ def load_variant(
         at = f"{where}: reel_sets.{name}"
         if not isinstance(table, dict):
             raise ModelError(f"{at} must be a table")
+        check_keys(table, _REEL_SET_KEYS, at)
         strips = _strips(table.get("strips"), at, reels, rows, index_of)
-        reel_sets[name] = ReelSet.build(name, strips, rows)
+        weights = (
+            _stop_weights(table["stop_weights"], at, strips) if "stop_weights" in table else None
+        )
+        reel_sets[name] = ReelSet.build(name, strips, rows, weights)
     parameters = {
         k: v for k, v in raw.items() if k not in {"id", "description", "reel_sets", "figures"}
     }
@@ -404,6 +512,7 @@ def load_model(folder: Path) -> GameModel:
     variants: dict[str, Variant] = {}
     for variant_path in sorted((folder / "variants").glob("*.toml")):
         variant = load_variant(variant_path, model_id, reels, rows, index_of)
+        _check_weighted_mechanics(variant, raw.get("mechanics"))
         for kept, allowed, what in (
             (wilds, wild_reels, "wild.reels"),
             (scatters, scatter_reels, "scatter.reels"),
@@ -470,6 +579,20 @@ def _reel_list(value: Any, where: str, reels: int) -> tuple[int, ...]:
     ):
         raise ModelError(f"{where} must list distinct reel numbers 1..{reels}, got {value!r}")
     return tuple(sorted(r - 1 for r in value))
+
+
+def _check_weighted_mechanics(variant: Variant, declared: Any) -> None:
+    """Refuse stop weights where the title's rules are not the catalogue's: only the
+    catalogue's live play, kernel and exact analysis draw and count weighted stops."""
+    if declared == "catalogue":
+        return
+    for name, reel_set in variant.reel_sets.items():
+        if reel_set.weighted:
+            raise ModelError(
+                f"{variant.source or variant.id}: reel_sets.{name}.stop_weights: weighted stops "
+                'are a catalogue mechanic (mechanics = "catalogue"); this title has rules of '
+                "its own"
+            )
 
 
 def _check_one_per_window(variant: Variant, symbol: Symbol, rows: int) -> None:
@@ -603,6 +726,17 @@ def model_document(model: GameModel, variant_id: str | None = None) -> dict[str,
                 name: [[symbol_ids[int(s)] for s in strip] for strip in reel_set.strips]
                 for name, reel_set in variant.reel_sets.items()
             },
+            **(
+                {
+                    "stop_weights": {
+                        name: [[int(w) for w in weights] for weights in reel_set.weights]
+                        for name, reel_set in variant.reel_sets.items()
+                        if reel_set.weights is not None
+                    }
+                }
+                if any(rs.weighted for rs in variant.reel_sets.values())
+                else {}
+            ),
             **{k: v for k, v in variant.parameters.items()},
             "figures": dict(variant.figures),
         },

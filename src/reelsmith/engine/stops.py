@@ -1,0 +1,49 @@
+"""Reel stops: the draw that picks where each reel stops, written once for live play and the
+simulation kernel.
+
+An unweighted reel draws its stop directly, ``randbelow(len(strip))``. A reel whose stops carry
+weights (``stop_weights``) draws one number below its total weight ``W`` and stops at the first
+stop whose cumulative weight exceeds it (:func:`stop_for_draw`), so stop ``s`` comes up with
+probability ``w_s / W`` and a stop of weight 0 never does. Both record one ``reel_stop`` draw
+per reel; a replay feeds the recorded number through the same mapping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from reelsmith.engine.model import ReelSet
+from reelsmith.rng import RandomSource
+
+#: The purpose every reel's stop draw is recorded with.
+REEL_STOP = "reel_stop"
+
+
+@njit(cache=True, nogil=True)
+def stop_for_draw(cumulative: npt.NDArray[np.int64], length: int, value: int) -> int:
+    """The stop a draw ``value`` below the total weight lands on: the first of the ``length``
+    stops whose cumulative weight ``cumulative[s]`` (the weights of stops 0..s) is above
+    ``value`` (a binary search; the kernel calls the same function)."""
+    low = 0
+    high = length - 1
+    while low < high:
+        middle = (low + high) >> 1
+        if cumulative[middle] > value:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def draw_stops(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]:
+    """Each reel's stop, one recorded ``reel_stop`` draw per reel: below the strip's length
+    for an unweighted reel set, below the reel's total weight for a weighted one."""
+    if reel_set.weights is None:
+        return tuple(rng.randbelow(int(n), REEL_STOP) for n in reel_set.lengths)
+    cumulative = reel_set.cumulative
+    return tuple(
+        int(stop_for_draw(cumulative[reel], int(n), rng.randbelow(int(total), REEL_STOP)))
+        for reel, (n, total) in enumerate(zip(reel_set.lengths, reel_set.totals, strict=True))
+    )
