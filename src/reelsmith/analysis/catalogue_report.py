@@ -19,7 +19,7 @@ from rich.table import Table
 
 from reelsmith.analysis.catalogue_awards import AwardFigures, spins_bands
 from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, initial_law
-from reelsmith.analysis.exact import symbol_counts
+from reelsmith.analysis.exact import symbol_counts, symbol_weights
 from reelsmith.analysis.report import (
     esc,
     figure_png,
@@ -32,6 +32,7 @@ from reelsmith.analysis.report import (
 )
 from reelsmith.analysis.volatility import describe_classes
 from reelsmith.engine.catalogue import mechanics
+from reelsmith.engine.model import GameModel, ReelSet
 
 #: Two-sided normal quantiles for the volatility index and the RTP confidence band.
 Z_90 = 1.6448536269514722
@@ -122,6 +123,28 @@ def _trigger_name(a: CatalogueAnalysis) -> str:
 
 def award_name(award: AwardFigures, names: dict[str, str]) -> str:
     return f"{award.count} x {names[award.symbol]}"
+
+
+def weights_json(model: GameModel, reel_set: ReelSet) -> dict[str, Any]:
+    """A weighted reel set's weights for the PAR sheet's document: per reel the stop weights,
+    their total and the weight each symbol carries."""
+    carried = symbol_weights(model, reel_set)
+    return {
+        "stop_weights": [[int(w) for w in reel_set.stop_weights(r)] for r in range(model.reels)],
+        "total_weights": [int(t) for t in reel_set.totals],
+        "symbol_weights": {
+            model.symbol_ids[s]: [int(c) for c in carried[:, s]] for s in range(len(model.symbols))
+        },
+    }
+
+
+def _combinations(a: CatalogueAnalysis) -> str:
+    """What the cycles count: stop combinations, or weighted ones (each counted with the
+    product of its stops' weights) where a reel set weighs its stops."""
+    reel_sets = a.model.variant(a.variant_id).reel_sets.values()
+    if any(rs.weighted for rs in reel_sets):
+        return "weighted stop combinations"
+    return "stop combinations"
 
 
 def analysis_document(a: CatalogueAnalysis) -> dict[str, Any]:
@@ -246,6 +269,7 @@ def analysis_document(a: CatalogueAnalysis) -> dict[str, Any]:
                     model.symbol_ids[s]: [int(c) for c in symbol_counts(model, rs)[:, s]]
                     for s in range(len(model.symbols))
                 },
+                **(weights_json(model, rs) if rs.weighted else {}),
             }
             for name, rs in model.variant(a.variant_id).reel_sets.items()
         },
@@ -254,7 +278,7 @@ def analysis_document(a: CatalogueAnalysis) -> dict[str, Any]:
             "stop combinations; scatter by convolving per-reel window tables; free spins by "
             "Wald's identity, or the capped feature's Markov chain (exact fractions)",
             "hit_frequency": f"exact: full-cycle enumeration of all {a.base.cycle:,} base "
-            "stop combinations",
+            f"{_combinations(a)}",
             "std_dev": "exact: full-cycle enumeration of both reel sets, then the closed-form "
             "second moment of the retriggering free spins (compound sums, exact fractions)",
             "volatility_index": "exact: z x std_dev, z = 1.645 (90%) and 1.960 (95%)",
@@ -352,7 +376,7 @@ class CatalogueReport:
         console.print(band)
         free_cycle = f" and {a.free.cycle:,} free-spin" if a.free is not None else ""
         console.print(
-            f"exact: full cycles of {a.base.cycle:,} base{free_cycle} stop combinations, "
+            f"exact: full cycles of {a.base.cycle:,} base{free_cycle} {_combinations(a)}, "
             f"closed-form free spins; {a.seconds:.1f} s"
         )
 

@@ -2,6 +2,9 @@
 for a target RTP and optionally a volatility class, verified by the exact analyzer and written
 as a variant file with its figures beside the strips.
 
+A variant whose reel sets weigh their stops (``stop_weights``) is refused
+(:func:`refuse_weighted`): the moves and the gradient below count stops, not weights.
+
 What the search may change
 --------------------------
 A *move* replaces the symbol of one stop by another regular symbol, on one reel of one reel set.
@@ -320,6 +323,20 @@ def _volatility_move(state: _State, rules: Mechanics, up: bool) -> bool:
     return True
 
 
+def refuse_weighted(variant: Variant) -> None:
+    """Refuse to tune from a variant whose reel sets weigh their stops: the search's exact
+    step (one stop's symbol replaced, the gradient of the unweighted symbol counts) and the
+    variant file it writes know nothing of weights, so a weighted variant is tuned by hand
+    (its weights or its strips) and checked with ``analyze``."""
+    weighted = sorted(name for name, reel_set in variant.reel_sets.items() if reel_set.weighted)
+    if weighted:
+        raise ValueError(
+            f"variant {variant.id} weighs its stops (stop_weights on reel_sets."
+            f"{', reel_sets.'.join(weighted)}); tune moves symbols on unweighted strips only: "
+            "start from an unweighted variant (--from) or edit the weights and run analyze"
+        )
+
+
 def tune_variant(
     model: GameModel,
     folder: Path,
@@ -339,6 +356,7 @@ def tune_variant(
     if volatility is not None and volatility not in classes:
         raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
     source = model.variant(base_variant)
+    refuse_weighted(source)
     start_rtp = analyze_rtp(model, source.id).rtp
     free = rules.free_spins
     names = ["base"] + ([free.reel_set] if free and free.reel_set != "base" else [])

@@ -26,6 +26,12 @@ def symbol_counts(model: GameModel, reel_set: ReelSet) -> npt.NDArray[np.int64]:
     return counts
 
 
+def symbol_weights(model: GameModel, reel_set: ReelSet) -> npt.NDArray[np.int64]:
+    """``weights[reel, symbol]``: the stop weights each strip's stops of each symbol carry
+    (:func:`symbol_counts` when the reel set is unweighted)."""
+    return row_symbol_weights(model, reel_set, [0] * model.reels)
+
+
 def row_symbol_weights(
     model: GameModel, reel_set: ReelSet, rows: Sequence[int]
 ) -> npt.NDArray[np.int64]:

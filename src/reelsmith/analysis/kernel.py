@@ -7,8 +7,8 @@ Same draws, same rules
 :func:`play_rounds` makes the draws live play makes (:mod:`reelsmith.engine.catalogue_round`),
 in the same order: one ``reel_stop`` per reel, ``randbelow(len(strip))`` (below the reel's
 total weight on a reel set with ``stop_weights``, the stop then found in the cumulative
-weights by :func:`reelsmith.engine.stops.stop_for_draw`, as live play finds it); on a
-trigger whose award is revealed, one draw below the reveal table's total weight per triggering symbol,
+weights by :func:`reelsmith.engine.stops.stop_for_draw`, as live play finds it); on a trigger
+whose award is revealed, one draw below the reveal table's total weight per triggering symbol,
 looked up in the cumulative weights (as :func:`reelsmith.rng.weighted_index` does); then each
 free spin's reel stops on the free-spin reel set. The rules are the engine's own compiled
 functions, called here and by live play alike: the line rule

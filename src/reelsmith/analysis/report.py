@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from reelsmith.analysis.exact import symbol_counts
+from reelsmith.analysis.exact import symbol_counts, symbol_weights
 from reelsmith.engine.model import GameModel
 
 
@@ -105,19 +105,44 @@ def one_in(p: float) -> str:
 
 
 def strip_rows(model: GameModel, variant_id: str, name: str) -> str:
-    """A PAR sheet's view of one reel set: each strip, then the symbol counts per reel."""
+    """A PAR sheet's view of one reel set: each strip, then the symbol counts per reel. A
+    weighted reel set shows each stop of weight w as ``id*w`` (weight 1 as the id alone), each
+    reel's total weight, and a second table of the weight each symbol carries per reel."""
     reel_set = model.variant(variant_id).reel_sets[name]
-    rows = [
-        (f"reel {reel + 1} ({len(strip)} stops)", " ".join(model.symbol_id(int(s)) for s in strip))
-        for reel, strip in enumerate(reel_set.strips)
-    ]
+    weighted = reel_set.weighted
+    rows = []
+    for reel, strip in enumerate(reel_set.strips):
+        weights = reel_set.stop_weights(reel)
+        cells = [
+            model.symbol_id(int(s)) if not weighted or w == 1 else f"{model.symbol_id(int(s))}*{w}"
+            for s, w in zip(strip, weights, strict=True)
+        ]
+        label = f"reel {reel + 1} ({len(strip)} stops"
+        label += f", total weight {int(reel_set.totals[reel]):,})" if weighted else ")"
+        rows.append((label, " ".join(cells)))
     counts = symbol_counts(model, reel_set)
     count_rows = [
         (model.symbols[s].name, *(str(int(counts[r, s])) for r in range(model.reels)))
         for s in range(len(model.symbols))
     ]
+    reel_headers = ("symbol", *(f"reel {r + 1}" for r in range(model.reels)))
+    if not weighted:
+        return (
+            f"<h3>{esc(name)} ({reel_set.cycle:,} stop combinations)</h3>"
+            + table(("reel", "strip (top row = stop)"), rows, "strips text")
+            + table(reel_headers, count_rows)
+        )
+    carried = symbol_weights(model, reel_set)
+    weight_rows = [
+        (model.symbols[s].name, *(str(int(carried[r, s])) for r in range(model.reels)))
+        for s in range(len(model.symbols))
+    ]
     return (
-        f"<h3>{esc(name)} ({reel_set.cycle:,} stop combinations)</h3>"
-        + table(("reel", "strip (top row = stop)"), rows, "strips text")
-        + table(("symbol", *(f"reel {r + 1}" for r in range(model.reels))), count_rows)
+        f"<h3>{esc(name)} (weighted stops: {reel_set.cycle:,} weighted stop combinations, the "
+        "product of the reels' total weights)</h3>"
+        + table(("reel", "strip (top row = stop; id*w: stop weight w)"), rows, "strips text")
+        + "<p>Stops per symbol:</p>"
+        + table(reel_headers, count_rows)
+        + "<p>Stop weight per symbol (a reel stops on a symbol with its weight over the "
+        "reel's total weight):</p>" + table(reel_headers, weight_rows)
     )
