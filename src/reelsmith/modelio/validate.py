@@ -89,8 +89,15 @@ def _strips(path: Path, raw: dict[str, Any], symbols: set[str], problems: list[s
     for name, table in (raw.get("reel_sets") or {}).items():
         strips = table.get("strips") if isinstance(table, dict) else None
         if not isinstance(strips, list):
+            if isinstance(table, dict) and "stop_weights" in table:
+                problems.append(
+                    f"{path}: reel_sets.{name}.stop_weights weighs a reel set that does not "
+                    f"exist: reel_sets.{name} has no strips"
+                )
+                continue
             problems.append(f"{path}: reel_sets.{name} has no strips list")
             continue
+        _stop_weights(path, name, table, strips, problems)
         for reel, strip in enumerate(strips, start=1):
             if not isinstance(strip, list):
                 problems.append(f"{path}: reel_sets.{name} reel {reel} is not a list")
@@ -101,6 +108,19 @@ def _strips(path: Path, raw: dict[str, Any], symbols: set[str], problems: list[s
                         f"{path}: reel_sets.{name} reel {reel} stop {stop} holds {symbol!r}, "
                         "not a declared symbol"
                     )
+
+
+def _stop_weights(
+    path: Path, name: str, table: dict[str, Any], strips: list[Any], problems: list[str]
+) -> None:
+    """Each problem of a reel set's ``stop_weights`` (the loader's checks, all of them)."""
+    from reelsmith.engine.model import stop_weight_problems
+
+    if "stop_weights" in table:
+        lengths = [len(s) if isinstance(s, list) else 0 for s in strips]
+        problems.extend(
+            stop_weight_problems(table["stop_weights"], f"{path}: reel_sets.{name}", lengths)
+        )
 
 
 def validate_folder(folder: Path) -> list[str]:
