@@ -403,9 +403,9 @@ def enumerate_screens(
         chosen = lists[reel, : n_stops[reel]]
         per_stop = np.zeros(int(scatters[reel, chosen].max()) + 1, dtype=np.int64)
         np.add.at(per_stop, scatters[reel, chosen], stop_weights[reel, chosen])
-        for k, count in enumerate(per_stop):
-            if count:
-                tail_ways[reel, k:] += int(count) * tail_ways[reel + 1, : max_scatter + 1 - k]
+        for k, weight in enumerate(per_stop.tolist()):
+            if weight:
+                tail_ways[reel, k:] += weight * tail_ways[reel + 1, : max_scatter + 1 - k]
 
     awards = line_awards(model, line_pays)
     award_of = np.full(line_pays.shape, -1, dtype=np.int64)
