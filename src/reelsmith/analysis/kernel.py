@@ -548,15 +548,21 @@ def play_rounds(
     and the call returns early. Returns the rounds played.
     """
     run = (rng, n_rounds, game, stats, float_stats, results, log, log_ends)
-    if record:  # two loops compiled: the one that only counts has none of the trace's branches
-        return _round_loop(True, run)
-    return _round_loop(False, run)
+    # four loops compiled: the one that only counts has none of the trace's branches, and the
+    # one of unweighted reels none of the weighted stop draw's
+    if game[5]:  # the stacked tables' ``weighted``
+        if record:
+            return _round_loop(True, True, run)
+        return _round_loop(False, True, run)
+    if record:
+        return _round_loop(True, False, run)
+    return _round_loop(False, False, run)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
-    """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record`` a
-    constant where it is inlined."""
+def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
+    """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record`` and
+    ``weighted`` (whether a reel set weighs its stops) constants where it is inlined."""
     rng, n_rounds, game, stats, float_stats, results, log, log_ends = run
     (
         windows,
@@ -564,7 +570,7 @@ def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
         lengths,
         totals,
         cumulative,
-        weighted,
+        _weighted,  # dispatched on by play_rounds, a constant here
         depth,
         prefix,
         entries,
