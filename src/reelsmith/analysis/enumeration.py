@@ -133,7 +133,7 @@ def _add_awards(
     while bits != 0:
         award = lowest_bit(bits)
         bits &= bits - 1
-        for k in range(tail.shape[0]):
+        for k in range(min(tail.shape[0], award_ways.shape[1] - scatter)):
             award_ways[award, scatter + k] += weight * tail[k]
 
 
@@ -242,7 +242,8 @@ def _enumerate_tree(
 
         if still_open == 0:
             tail = tail_ways[reached]
-            for k in range(tail.shape[0]):
+            # counts past the table's end have no combinations: stay inside ``ways``
+            for k in range(min(tail.shape[0], ways.shape[0] - scatter)):
                 ways[scatter + k, pay] += weight * tail[k]
             if awards != 0:
                 _add_awards(award_ways, awards, scatter, tail, weight)
