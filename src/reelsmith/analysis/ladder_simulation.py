@@ -60,6 +60,8 @@ from reelsmith.analysis.chunks import (
     plan_chunks,
     run_chunks,
 )
+from reelsmith.engine.features.ladder_steps import trigger_point
+from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import game_folder, load_game
 
@@ -74,7 +76,6 @@ STARTS = ("stationary", "fresh")
 def meter_law(model: GameModel, variant_id: str) -> npt.NDArray[np.float64]:
     """The carried meter's stationary law at the start of a round (exact analyzer)."""
     from reelsmith.analysis import ladder as exact
-    from reelsmith.engine.ladder import ladder_rules
 
     rules = ladder_rules(model)
     variant = model.variant(variant_id)
@@ -110,7 +111,6 @@ class KernelGame:
 
     @classmethod
     def build(cls, model: GameModel, variant_id: str | None = None) -> KernelGame:
-        from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 
         rules = ladder_rules(model)  # checks the variants (spacing, reveal table)
         variant = model.variant(variant_id)
@@ -154,7 +154,6 @@ class KernelGame:
             k.stationary_state(rng, self.seeds, self.lasts, self.meter_cdf, pots, triggers, meter)
         elif start == "fresh":
             from reelsmith.analysis.pcg64 import bounded_block
-            from reelsmith.engine.features.ladder_steps import trigger_point
 
             pots[:] = self.seeds
             drawn = bounded_block(rng, self.lasts - self.seeds)
@@ -564,7 +563,6 @@ def simulate(
         merge_counts(stats, chunk_stats, (k.S_MAX_WIN,))
         merge_sums(float_stats, chunk_floats)
         batches.append(tuple(chunk_batches))
-    from reelsmith.engine.ladder import ladder_rules
 
     rules = ladder_rules(game.model)
     return SimulationResult(
