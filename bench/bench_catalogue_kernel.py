@@ -31,9 +31,8 @@ from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
-from reelsmith.engine.catalogue import is_catalogue
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, load_model
+from reelsmith.engine.title import CATALOGUE_KIND, kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.rng import SeededSource
 
@@ -43,12 +42,7 @@ GAMES = ("netent-spellcast", "ct-discobabylon")
 
 def catalogue_titles() -> list[str]:
     """The shipped titles the generic catalogue kernel plays."""
-    models = {game_id: load_game(game_id) for game_id in sorted(TITLE_FOLDERS)}
-    return [
-        game_id
-        for game_id, model in models.items()
-        if is_catalogue(model) and not declares_ladder(model)
-    ]
+    return [g for g in sorted(TITLE_FOLDERS) if kind_of(load_game(g)) is CATALOGUE_KIND]
 
 
 def corpus_converter() -> ModuleType:

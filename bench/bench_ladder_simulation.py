@@ -20,13 +20,14 @@ import numpy as np
 from reelsmith.analysis.chunks import chunk_stream
 from reelsmith.analysis.ladder_kernel import S_WIN
 from reelsmith.analysis.ladder_simulation import KernelGame
-from reelsmith.engine.ladder import WILD_REEL, declares_ladder, ladder_rules
+from reelsmith.engine.ladder import WILD_REEL, ladder_rules
+from reelsmith.engine.title import LADDER_KIND, kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
 
 
 def ladder_titles() -> list[str]:
     """The shipped titles the ladder kernel plays."""
-    return [game_id for game_id in sorted(TITLE_FOLDERS) if declares_ladder(load_game(game_id))]
+    return [g for g in sorted(TITLE_FOLDERS) if kind_of(load_game(g)) is LADDER_KIND]
 
 
 def naive_line_pay(cells, line_pays, wild, substitutable):

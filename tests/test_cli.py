@@ -241,7 +241,7 @@ def test_play_session_from_the_command_line():
 
 
 def test_play_rejects_a_bad_balance():
-    result = run("play", "--balance", "1.234")
+    result = run("play", "days-of-the-tsar", "--balance", "1.234")
     assert result.exit_code != 0 and "at most 2 decimals" in result.stderr
 
 

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 from reelsmith.engine.bets import BetError, parse_decimal
-from reelsmith.engine.model import ModelError, model_document
+from reelsmith.engine.model import GameModel, ModelError, model_document
 from reelsmith.engine.screen import GridError, parse_grid
+from reelsmith.engine.title import Kind, kind_of
 from reelsmith.games import UnknownGameError, resolve_title
+
+if TYPE_CHECKING:
+    from reelsmith.terminal.evaluation import Grid, GridEvaluator
 
 app = typer.Typer(
     help="reelsmith: slot titles to the letter of their rules, and the mathematics to prove them.",
@@ -29,7 +31,7 @@ err_console = Console(stderr=True)
 
 GameArg = Annotated[
     str,
-    typer.Argument(help="Title id (e.g. days-of-the-tsar) or a title folder / model.toml path."),
+    typer.Argument(help="Title id (see `reelsmith titles`) or a title folder / model.toml path."),
 ]
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", help="RTP variant id, e.g. 96.00 (default: the model's).")
@@ -53,13 +55,15 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _load(game: str, variant: str | None = None):  # type: ignore[no-untyped-def]
+def _load(game: str, variant: str | None = None) -> tuple[GameModel, Kind]:
+    """The title ``game`` names (an id or a path) and the kind that plays it; a title that
+    does not load, a variant it lacks or mechanics no kind plays end the command by name."""
     try:
         model = resolve_title(game)
         model.variant(variant)
+        return model, kind_of(model)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    return model
 
 
 def _print_json(data: object) -> None:
@@ -91,7 +95,7 @@ def rules(
     from reelsmith.help import LanguageError, language_of
     from reelsmith.rules_page import render_rules, rules_document
 
-    model = _load(game, variant)
+    model, _ = _load(game, variant)
     try:
         language = language_of(lang)
     except LanguageError as exc:
@@ -129,7 +133,7 @@ def _market_rules(model: Any, market_id: str, language: str) -> dict[str, Any]:
 @app.command()
 def model(game: GameArg, variant: VariantOpt = None, as_json: JsonOpt = False) -> None:
     """The complete model of a title, reel strips included."""
-    loaded = _load(game, variant)
+    loaded, _ = _load(game, variant)
     document = model_document(loaded, variant)
     if as_json:
         _print_json(document)
@@ -191,7 +195,7 @@ def evaluate(
     as_json: JsonOpt = False,
 ) -> None:
     """Evaluate screens: line wins, scatter win, total, free-spins trigger."""
-    loaded = _load(game, variant)
+    loaded, kind = _load(game, variant)
     texts: list[tuple[str, str]] = [(f"--grid {i + 1}", g) for i, g in enumerate(grid or [])]
     if grids is not None:
         try:
@@ -204,22 +208,13 @@ def evaluate(
     if not texts:
         fail("give at least one --grid or a --grids file")
 
-    from reelsmith.engine.catalogue import is_catalogue
-    from reelsmith.engine.ladder import declares_ladder
+    from reelsmith.terminal.evaluation import EvaluateOptionError, EvaluateOptions
 
-    if declares_ladder(loaded):
-        if lines is not None or coins_per_line is not None or coin_size is not None:
-            fail(f"{loaded.name} takes --bet, not --lines, --coins-per-line or --coin-size")
-        evaluator = _ladder_evaluator(loaded, bet, level)
-    elif is_catalogue(loaded):
-        if bet is not None or level:
-            fail(
-                f"{loaded.name} takes --lines, --coins-per-line and --coin-size, "
-                "not --bet or --level"
-            )
-        evaluator = _catalogue_evaluator(loaded, lines, coins_per_line, coin_size)
-    else:
-        fail(f"{loaded.name} cannot be evaluated: it is not a catalogue title")
+    options = EvaluateOptions(lines, coins_per_line, coin_size, bet, level)
+    try:
+        evaluator = kind.grid_evaluator()(loaded, options)
+    except EvaluateOptionError as exc:
+        fail(str(exc))
 
     # Parse everything first: a bad grid anywhere stops the batch before any output.
     parsed = []
@@ -231,120 +226,114 @@ def evaluate(
             fail(f"{where}: {exc}")
         parsed.append((text, g))
 
+    from reelsmith.engine.errors import RuleError
+
     for text, g in parsed:
-        result = evaluator.evaluate(g)
+        try:
+            result = evaluator.evaluate(g)
+        except RuleError as exc:
+            fail(str(exc))
         if as_json:
             _print_json(result)
         else:
-            _print_evaluation(loaded, text, g, evaluator.describe, result)
+            _print_evaluation(loaded, text, g, evaluator, result)
 
 
-class _Evaluator:
-    def __init__(
-        self,
-        check: Callable[..., Any],
-        evaluate: Callable[..., Any],
-        describe: str,
-    ) -> None:
-        self.check, self.evaluate, self.describe = check, evaluate, describe
-
-
-def _catalogue_evaluator(loaded, lines, coins_per_line, coin_size) -> _Evaluator:  # type: ignore[no-untyped-def]
-    from reelsmith.engine import catalogue_round as catalogue
-    from reelsmith.engine.catalogue import check_screen
-
-    options = catalogue.bet_options(loaded)
-    default = options.default
-    try:
-        the_bet = options.validate(
-            default.lines if lines is None else lines,
-            default.coins_per_line if coins_per_line is None else coins_per_line,
-            default.coin_size if coin_size is None else parse_decimal(coin_size, "coin size"),
-        )
-    except BetError as exc:
-        fail(str(exc))
-    describe = (
-        f"bet {the_bet.lines} lines x {the_bet.coins_per_line} coins x {the_bet.coin_size} = "
-        f"{the_bet.total_coins} coins"
-    )
-    return _Evaluator(
-        check_screen,
-        lambda g: catalogue.evaluate_grid(loaded, g, the_bet),
-        describe,
-    )
-
-
-def _ladder_evaluator(loaded, bet, level) -> _Evaluator:  # type: ignore[no-untyped-def]
-    from reelsmith.engine import ladder
-    from reelsmith.engine.errors import RuleError
-    from reelsmith.terminal.ladder import PLAY_STAKE_UNIT
-
-    rules = ladder.ladder_rules(loaded)
-    sizes = [n * PLAY_STAKE_UNIT for n in rules.bets.levels]
-    try:  # the bet as an amount of play money, priced as the terminal prices it
-        amount = rules.bets.default * PLAY_STAKE_UNIT if bet is None else parse_decimal(bet, "bet")
-        if amount not in sizes:
-            listed = ", ".join(str(a) for a in sizes)
-            raise BetError(f"bet {bet} is not offered; the bets are {listed}")
-    except BetError as exc:
-        fail(str(exc))
-    bet_level = rules.bets.levels[sizes.index(amount)]
-    if not 0 <= level <= rules.levels:
-        fail(f"--level must be 0 (main game) or 1 to {rules.levels}, got {level}")
-    multiplier = rules.multipliers[level - 1] if level else 1
-    describe = f"bet {amount} over {rules.lines} paylines" + (
-        f", free-spins level {level} ({multiplier}x line wins)" if level else ""
-    )
-
-    def evaluate_one(g):  # type: ignore[no-untyped-def]
-        try:
-            result = ladder.evaluate_grid(loaded, g, bet_level, level)
-        except RuleError as exc:
-            fail(str(exc))
-        stake = Fraction(str(result["total_stake"]))
-        return {
-            **result,
-            "bet": str(sizes[rules.bets.levels.index(bet_level)]),
-            "total_amount": f"{stake.numerator * PLAY_STAKE_UNIT / stake.denominator:.2f}",
-        }
-
-    return _Evaluator(ladder.check_screen, evaluate_one, describe)
-
-
-def _print_evaluation(loaded, text, g, describe, result) -> None:  # type: ignore[no-untyped-def]
+def _print_evaluation(
+    loaded: GameModel, text: str, g: Grid, evaluator: GridEvaluator, result: dict[str, Any]
+) -> None:
     from reelsmith.engine.screen import to_screen
     from reelsmith.terminal.screen import screen_table
 
     names = {s.id: s.name for s in loaded.symbols}
     console.print(screen_table(to_screen(loaded, g), names, {}, (), title=text))
-    console.print(describe)
-    unit = "coins" if "total_credits" in result else "line bets"
+    console.print(evaluator.describe)
     for win in result["line_wins"]:
         console.print(
             f"  payline {win['line']}: {win['count']} x {names[win['symbol']]} "
-            f"= {win['coins']:,} {unit}"
+            f"= {win['coins']:,} {evaluator.unit}"
         )
     if result.get("scatter_win"):
         s = result["scatter_win"]
         scatter = loaded.symbols[loaded.scatter].name if loaded.scatter >= 0 else "scatter"
         console.print(f"  scatter: {s['count']} x {scatter} = {s['coins']:,} coins")
-    if "total_credits" in result:
-        total = f"{result['total_coins']:,} coins = {result['total_credits']} credits"
-    else:
-        total = f"{result['total_coins']:,} line bets = {result['total_amount']}"
-        if result["bonus"]:
-            total += f"   {result['bonus']} bonus symbols"
-        if result["collection_spot"]:
-            total += " (one collection spot)"
+    total = evaluator.total(result)
     console.print(
         f"  total {total}"
         + ("   [bold green]free spins triggered[/]" if result["free_spins_triggered"] else "")
     )
 
 
+TitlesDirOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--titles",
+        help="Also the titles in DIR (a title folder with model.toml, or a folder of them), "
+        "as `reelsmith serve --titles DIR` serves them; repeatable.",
+        metavar="DIR",
+    ),
+]
+
+
+def _registry(dirs: list[Path] | None) -> Any:
+    """The titles in the registry's order: the shipped ones, then those in ``dirs``."""
+    from reelsmith.server.registry import TitleError, TitleRegistry
+
+    try:
+        return TitleRegistry.load(dirs or ())
+    except TitleError as exc:
+        fail(str(exc))
+
+
+def _title_listing(registry: Any) -> list[dict[str, Any]]:
+    listing = []
+    for game_id, title in registry.items():
+        model = title.model
+        listing.append(
+            {
+                "id": game_id,
+                "name": model.name,
+                "kind": kind_of(model).name,
+                "variants": list(model.variants),
+                "default_variant": model.default_variant,
+            }
+        )
+    return listing
+
+
+def _titles_table(listing: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for column in ("id", "name", "kind", "variants"):
+        table.add_column(column)
+    for row in listing:
+        variants = " ".join(f"{v}*" if v == row["default_variant"] else v for v in row["variants"])
+        table.add_row(row["id"], row["name"], row["kind"], variants)
+    return table
+
+
+@app.command()
+def titles(extra: TitlesDirOpt = None, as_json: JsonOpt = False) -> None:
+    """The titles reelsmith plays, in the registry's order (shipped titles first): id, name,
+    kind of mechanics and RTP variants (* the default)."""
+    listing = _title_listing(_registry(extra))
+    if as_json:
+        _print_json(listing)
+    else:
+        console.print(_titles_table(listing))
+
+
 @app.command()
 def play(
-    game: GameArg = "days-of-the-tsar",
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="Title id or a title folder / model.toml path. Without one, the titles are "
+            "listed (as `reelsmith titles` lists them) and the command exits with status 2.",
+            show_default=False,
+        ),
+    ] = None,
     balance: Annotated[
         str, typer.Option("--balance", help="Starting play-money credits.")
     ] = "1000.00",
@@ -356,7 +345,10 @@ def play(
     """Play a title in the terminal with play money."""
     from reelsmith.rng import SeededSource, SystemSource
 
-    loaded = _load(game, variant)
+    if game is None:
+        err_console.print(_titles_table(_title_listing(_registry(None))))
+        fail("name the title to play: one of the ids above, or a title folder's path")
+    loaded, kind = _load(game, variant)
     try:
         start = parse_decimal(balance, "balance")
     except BetError as exc:
@@ -373,17 +365,7 @@ def play(
             raise EOFError
         return line.rstrip("\n")
 
-    from reelsmith.engine.catalogue import is_catalogue
-    from reelsmith.engine.ladder import declares_ladder
-    from reelsmith.terminal.catalogue import CatalogueTerminal
-    from reelsmith.terminal.ladder import LadderTerminal
-
-    if not is_catalogue(loaded):
-        fail(f"{loaded.name} cannot be played in the terminal: it is not a catalogue title")
-    terminal: type[LadderTerminal] | type[CatalogueTerminal] = (
-        LadderTerminal if declares_ladder(loaded) else CatalogueTerminal
-    )
-    terminal(loaded, console, rng, start, read, variant=variant).run()
+    kind.terminal_game()(loaded, console, rng, start, read, variant=variant).run()
 
 
 @app.command()
@@ -603,11 +585,6 @@ def audit_verify(
         )
     if not ok:
         raise typer.Exit(1)
-
-
-from reelsmith.analysis.commands import register as _register_math_lab  # noqa: E402
-
-_register_math_lab(app)
 
 
 def main() -> None:  # pragma: no cover - console-script entry

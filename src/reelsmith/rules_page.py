@@ -1,12 +1,13 @@
 """The paytable and rules page, rendered from the model (the same data the engine pays from).
 
 :func:`rules_document` builds a plain dict (the ``--json`` output and what the web client
-renders); :func:`render_rules` draws it for the terminal, paylines included.
+renders); :func:`render_rules` draws it for the terminal, paylines included. The rules of the
+features come from the help module of the model's kind (:mod:`reelsmith.engine.title`): the
+catalogue's, written from its tables, or the ladder's.
 """
 
 from __future__ import annotations
 
-import importlib
 from decimal import Decimal
 from typing import Any
 
@@ -19,30 +20,12 @@ from rich.table import Table
 from rich.text import Text
 
 from reelsmith.engine.model import GameModel
-from reelsmith.games import TITLE_FOLDERS
+from reelsmith.engine.title import kind_of
 from reelsmith.help import Phrases, Terms
 
 
 def _pays(row: Any, reels: int) -> dict[str, int]:
     return {str(k): int(row[k]) for k in range(1, reels + 1) if int(row[k]) > 0}
-
-
-def _help_module(model: GameModel) -> Any:
-    """The rules of the mechanics the model declares: the ladder's for a ladder title; a
-    shipped title's own help module if it has one (a plug-in mechanic); else the catalogue's,
-    written from its tables."""
-    from reelsmith.engine.ladder import declares_ladder
-
-    if declares_ladder(model):
-        return importlib.import_module("reelsmith.engine.ladder_help")
-    if model.id in TITLE_FOLDERS:
-        name = f"reelsmith.games.{TITLE_FOLDERS[model.id]}.help"
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-    return importlib.import_module("reelsmith.engine.catalogue_help")
 
 
 def rules_document(
@@ -56,7 +39,7 @@ def rules_document(
     """The page in ``language`` (numbers formatted for ``locale``, by default the language's
     own); ``terms``: the player's market and the server's settings (None: the model alone)."""
     variant = model.variant(variant_id)
-    help_module = _help_module(model)
+    help_module = kind_of(model).help_module()  # UnknownKindError for mechanics no kind plays
     p = Phrases(model, language, locale)
     paytable = [
         {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -78,20 +79,17 @@ def test_report_path_that_is_a_folder(tmp_path):
     )
 
 
-def test_other_titles_say_not_available_yet(monkeypatch):
-    from reelsmith.analysis import titles
-    from reelsmith.games import TITLE_FOLDERS
+def test_every_shipped_title_has_the_lab_commands_of_its_kind():
+    from reelsmith.engine.title import LAB_COMMANDS, kind_of
+    from reelsmith.games import TITLE_FOLDERS, load_game
 
-    others = [g for g in TITLE_FOLDERS if g != "days-of-the-tsar"]
-    for game in others:
-        for command in ("analyze", "simulate", "tune"):
-            try:
-                titles.title_function(game, command)
-            except titles.NotAvailableError as exc:
-                assert str(exc) == f"{command} is not available for {game} yet"
-    # A title without a math-lab module at all:
-    monkeypatch.setitem(TITLE_FOLDERS, "test-title", "no_such_folder")
-    one_error_line(run("analyze", "test-title"), "analyze is not available for test-title yet")
+    for game in TITLE_FOLDERS:
+        kind = kind_of(load_game(game))
+        lab = importlib.import_module(kind.lab)
+        for command, function in LAB_COMMANDS.items():
+            assert kind.lab_function(command) is getattr(lab, function)
+    with pytest.raises(ValueError, match="no lab command 'price'"):
+        kind.lab_function("price")
 
 
 def test_simulate_json():

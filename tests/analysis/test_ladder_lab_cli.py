@@ -127,22 +127,22 @@ def test_simulate_text_prints_a_random_seed():
     assert "batch means" in result.stdout
 
 
-def test_a_copy_of_the_folder_is_served_by_the_generic_lab(tmp_path):
+def test_a_copy_of_the_folder_is_served_by_the_ladder_lab(tmp_path):
     """The lab finds the ladder from the model, not from the title's id or folder name: a copy
     of the folder under another name analyses and simulates as the shipped title does, through
-    the generic entry points."""
+    the ladder kind's entry points."""
     import shutil
 
-    from reelsmith.analysis import catalogue
-    from reelsmith.analysis.titles import title_function
+    from reelsmith.analysis import ladder
     from reelsmith.engine.model import load_model
+    from reelsmith.engine.title import kind_of
     from reelsmith.games import game_folder
 
     copy = tmp_path / "my_ladder_game"
     shutil.copytree(game_folder(GAME), copy)
     model = load_model(copy)
-    assert title_function(model.id, "analyze", model) is catalogue.analyze_title
-    assert title_function(GAME, "simulate") is catalogue.simulate_title
+    assert kind_of(model).lab_function("analyze") is ladder.analyze_title
+    assert kind_of(model).lab_function("simulate") is ladder.simulate_title
     shipped = json.loads(run("analyze", GAME, "--json").stdout)
     copied = json.loads(run("analyze", str(copy), "--json").stdout)
     for key in ("rtp", "hit_frequency", "std_dev", "free_spins_frequency"):

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import shutil
 
-from reelsmith.analysis.titles import title_function
-from reelsmith.games import game_folder
+from reelsmith.engine.title import kind_of
+from reelsmith.games import game_folder, load_game
 
 GAME = "days-of-the-tsar"
 
 
 def simulate(rounds, seed, **options):
-    return title_function(GAME, "simulate")(GAME, rounds, seed, **options).result
+    return kind_of(load_game(GAME)).lab_function("simulate")(GAME, rounds, seed, **options).result
 
 
 def test_same_seed_same_result_whatever_the_worker_count():

@@ -3,8 +3,9 @@ the exact analysis, the exact analysis lies inside a seeded simulation's 99% int
 a variant is named by its RTP.
 
 Both the analysis and the simulation are reached through the math lab's own entry points
-(``reelsmith analyze`` and ``reelsmith simulate``: ``reelsmith.analysis.titles``), as a user
-reaches them; the stored figures through the title's adapter.
+(``reelsmith analyze`` and ``reelsmith simulate``: the lab part of the model's kind,
+:mod:`reelsmith.engine.title`), as a user reaches them; the stored figures through the title's
+adapter.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from reelsmith.analysis.titles import title_function
+from reelsmith.engine.title import kind_of
 from reelsmith.games import game_folder
 from tests.contract.titles import adapter, contract_titles, model, variants
 
@@ -29,7 +30,7 @@ SIMULATED_ROUNDS = 2_000_000
 @cache
 def analysis(game_id: str, variant_id: str) -> dict[str, Any]:
     """``reelsmith analyze GAME --variant V --json``."""
-    report = title_function(game_id, "analyze")(model(game_id), variant_id)
+    report = kind_of(model(game_id)).lab_function("analyze")(model(game_id), variant_id)
     return dict(report.to_json())
 
 
@@ -84,7 +85,7 @@ def test_variant_is_named_by_its_rtp(game_id, variant_id):
 @pytest.mark.parametrize(("game_id", "variant_id"), CASES)
 def test_exact_figures_inside_simulated_99_percent_intervals(game_id, variant_id):
     exact = analysis(game_id, variant_id)
-    simulate = title_function(game_id, "simulate")
+    simulate = kind_of(model(game_id)).lab_function("simulate")
     doc = simulate(game_id, SIMULATED_ROUNDS, 31, variant_id=variant_id, workers=1).to_json()
     assert doc["variant"] == variant_id and doc["seed"] == 31
     n = doc["rounds"] if "rounds" in doc else doc["spins"]  # the catalogue's report counts rounds

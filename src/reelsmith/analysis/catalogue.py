@@ -1,11 +1,12 @@
-"""The math lab's entry points for every catalogue title: ``analyze`` (with its PAR sheet),
-``tune`` and ``simulate``, the same for a shipped title and for a model file of one's own.
+"""The math lab's entry points for the catalogue's free spins: ``analyze`` (with its PAR
+sheet), ``tune`` and ``simulate``, the same for a shipped title and for a model file of one's
+own.
 
-:mod:`reelsmith.analysis.titles` dispatches here for any model with
-``mechanics = "catalogue"`` and for any model that declares the free-spins ladder with local
-pots (:func:`reelsmith.engine.ladder.declares_ladder`). The ladder's carried state (pots,
-hidden trigger points, meter) has its own exact analysis, kernel and tuner, so such a model is
-handed to :mod:`reelsmith.analysis.ladder`. Nothing in this module names a title.
+This module is the lab part of the catalogue kind (:data:`reelsmith.engine.title.CATALOGUE_KIND`):
+the lab's commands reach it through the kind of the model, never by a title's id. The ladder
+kind's carried state (pots, hidden trigger points, meter) has its own exact analysis, kernel
+and tuner, whose entry points of the same names are in :mod:`reelsmith.analysis.ladder`.
+Nothing in this module names a title.
 """
 
 from __future__ import annotations
@@ -19,16 +20,11 @@ from typing import Any
 from reelsmith.analysis.catalogue_exact import analyze_full
 from reelsmith.analysis.catalogue_report import CatalogueReport
 from reelsmith.analysis.catalogue_tuning import tune_variant
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel
 
 
 def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
     """``reelsmith analyze``: the exact analysis as a report (text, JSON, PAR sheet)."""
-    if declares_ladder(model):
-        from reelsmith.analysis import ladder
-
-        return ladder.analyze_title(model, variant_id)
     return CatalogueReport(analyze_full(model, variant_id))
 
 
@@ -42,17 +38,6 @@ def tune_title(
     progress: Callable[[int], None] | None = None,
 ) -> Any:
     """``reelsmith tune``: a new variant file for a target RTP (and volatility class)."""
-    if declares_ladder(model):
-        from reelsmith.analysis import ladder
-
-        return ladder.tune_title(
-            model,
-            folder,
-            target_rtp,
-            volatility=volatility,
-            base_variant=base_variant,
-            progress=progress,
-        )
     return tune_variant(
         model,
         folder,
@@ -82,19 +67,6 @@ def simulate_title(
     from reelsmith.games import load_game
 
     model = load_game(game_id) if folder is None else load_model(Path(folder))
-    if declares_ladder(model):
-        from reelsmith.analysis import ladder
-
-        return ladder.simulate_title(
-            game_id,
-            rounds,
-            seed,
-            variant_id=variant_id,
-            folder=folder,
-            workers=workers,
-            cluster=cluster,
-            progress=progress,
-        )
     return simulate_catalogue(
         model,
         rounds,

@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import sys
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -21,9 +22,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
 
-from reelsmith.analysis.titles import NotAvailableError, title_function
 from reelsmith.analysis.volatility import VOLATILITIES
 from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.engine.title import kind_of
 from reelsmith.extras import MissingExtraError, require
 from reelsmith.games import UnknownGameError, is_path_reference, resolve_title, title_folder
 
@@ -32,7 +33,7 @@ err_console = Console(stderr=True)
 
 GameArg = Annotated[
     str,
-    typer.Argument(help="Title id (e.g. days-of-the-tsar) or a title folder / model.toml path."),
+    typer.Argument(help="Title id (see `reelsmith titles`) or a title folder / model.toml path."),
 ]
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", help="RTP variant id, e.g. 96.00 (default: the model's).")
@@ -57,24 +58,19 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _function(game: str, command: str, model: GameModel | None = None) -> Any:
-    """The lab function for ``game``; a title given by path is decided by its ``model``."""
-    try:
-        if model is None:
-            return title_function(game, command)
-        return title_function(model.id, command, model)
-    except (UnknownGameError, NotAvailableError) as exc:
-        fail(str(exc))
-
-
-def _model(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
-    """The title named by ``game`` (a shipped id or a path), or the model in ``folder``."""
+def _model(
+    game: str, variant: str | None, command: str, folder: Path | None = None
+) -> tuple[GameModel, Callable[..., Any]]:
+    """The title named by ``game`` (a shipped id or a path), or the model in ``folder``, and
+    the lab's entry point for ``command`` of the kind that plays it
+    (:mod:`reelsmith.engine.title`); a model that does not load, a variant it lacks or
+    mechanics no kind plays end the command by name."""
     try:
         model = resolve_title(game) if folder is None else load_model(folder)
         model.variant(variant)
+        return model, kind_of(model).lab_function(command)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    return model
 
 
 def _folder(game: str) -> Path | None:
@@ -154,9 +150,7 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
-    function = None if is_path_reference(game) else _function(game, "analyze")
-    model = _model(game, variant)
-    function = function or _function(game, "analyze", model)
+    model, function = _model(game, variant, "analyze")
     result = function(model, variant)
     if report is not None:
         try:
@@ -206,9 +200,7 @@ def simulate(
             raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
     except LabInputError as exc:
         fail(str(exc))
-    function = None if is_path_reference(game) else _function(game, "simulate")
-    model = _model(game, variant)
-    function = function or _function(game, "simulate", model)
+    model, function = _model(game, variant, "simulate")
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
@@ -278,13 +270,11 @@ def tune(
             raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
     except LabInputError as exc:
         fail(str(exc))
-    function = None if is_path_reference(game) else _function(game, "tune")
     try:
         folder = game_dir if game_dir is not None else title_folder(game)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    model = _model(game, base_variant, folder)
-    function = function or _function(game, "tune", model)
+    model, function = _model(game, base_variant, "tune", folder)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")

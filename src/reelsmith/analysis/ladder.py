@@ -1,7 +1,7 @@
-"""The math lab of the free-spins ladder with local must-hit-by pots (any model for which
-:func:`reelsmith.engine.ladder.declares_ladder` holds): the long-run return to player from its
+"""The math lab of the free-spins ladder with local must-hit-by pots (any model of the ladder
+kind, :data:`reelsmith.engine.title.LADDER_KIND`): the long-run return to player from its
 strips, reveal weights and rules, and the entry points ``reelsmith analyze|simulate|tune`` reach
-through :mod:`reelsmith.analysis.catalogue`. Every size (reels, rows, paylines, levels, spins
+through that kind. Every size (reels, rows, paylines, levels, spins
 per level, spots, pots) comes from the model through :class:`~reelsmith.engine.ladder.LadderRules`.
 
 This module keeps the compact RTP route (below); the complete analysis (second moments, hit
@@ -330,7 +330,7 @@ def figures_from_analysis(a: Any) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------------------
-# Math-lab entry points (see reelsmith.analysis.titles)
+# Math-lab entry points (the ladder kind's lab part, see reelsmith.engine.title)
 # ---------------------------------------------------------------------------------------
 
 

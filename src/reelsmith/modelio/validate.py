@@ -6,9 +6,11 @@ table does not hide the next: the TOML of every file, the top-level keys, the sy
 paylines, the paytable (a pay for an undeclared symbol), the ladder and its local pots (a pot
 on a reel the grid lacks, a multiplier list whose length is not the level count, a meter fed
 by an undeclared symbol, ...), each variant's strips (a strip holding an undeclared symbol),
-and then, if the parts are sound, the whole model as the engine loads it, its mechanics, and
-for each variant whether the free spins end on average (a ladder always ends: it has a last
-level).
+and then, if the parts are sound, the whole model as the engine loads it and the checks of the
+kind that plays it (:mod:`reelsmith.engine.title`; a model whose mechanics no kind plays is a
+problem): for the catalogue its mechanics, and for each variant whether the free spins end on
+average; for the ladder its rules under every rules version (a ladder always ends: it has a
+last level).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from reelsmith.engine.features.ladder_tables import LADDER_TABLES, read_tables, symbol_roles
-from reelsmith.engine.model import MAX_REELS, MAX_ROWS, MIN_REELS, MIN_ROWS, ModelError
+from reelsmith.engine.model import (
+    MAX_REELS,
+    MAX_ROWS,
+    MIN_REELS,
+    MIN_ROWS,
+    GameModel,
+    ModelError,
+)
 
 
 def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
@@ -149,27 +158,45 @@ def validate_folder(folder: Path) -> list[str]:
         model = load_model(folder)
     except ModelError as exc:
         return [str(exc)]
-    from reelsmith.engine.ladder import RULES_VERSIONS, declares_ladder, ladder_rules
+    from reelsmith.engine.title import kind_of
 
-    if declares_ladder(model):
-        for version in RULES_VERSIONS:
-            try:
-                ladder_rules(model, version)
-            except ModelError as exc:
-                problems.append(str(exc))
-    elif model.raw.get("mechanics") == "catalogue":
-        from reelsmith.analysis.catalogue_exact import analyze_rtp
-        from reelsmith.engine.catalogue import mechanics
-        from reelsmith.engine.catalogue_round import bet_options
+    try:
+        kind = kind_of(model)
+    except ModelError as exc:
+        return [str(exc)]
+    return kind.problems(model)
 
+
+def ladder_problems(model: GameModel) -> list[str]:
+    """The ladder kind's checks: its rules read under every rules version a stored round may
+    have been played under."""
+    from reelsmith.engine.ladder import RULES_VERSIONS, ladder_rules
+
+    problems = []
+    for version in RULES_VERSIONS:
         try:
-            mechanics(model)
-            bet_options(model)
+            ladder_rules(model, version)
         except ModelError as exc:
-            return [str(exc)]
-        for variant_id in model.variants:
-            try:
-                analyze_rtp(model, variant_id)
-            except ModelError as exc:
-                problems.append(str(exc))
+            problems.append(str(exc))
+    return problems
+
+
+def catalogue_problems(model: GameModel) -> list[str]:
+    """The catalogue kind's checks: its mechanics and bets, and for each variant whether the
+    free spins end on average (the exact RTP is finite)."""
+    from reelsmith.analysis.catalogue_exact import analyze_rtp
+    from reelsmith.engine.catalogue import mechanics
+    from reelsmith.engine.catalogue_round import bet_options
+
+    try:
+        mechanics(model)
+        bet_options(model)
+    except ModelError as exc:
+        return [str(exc)]
+    problems = []
+    for variant_id in model.variants:
+        try:
+            analyze_rtp(model, variant_id)
+        except ModelError as exc:
+            problems.append(str(exc))
     return problems

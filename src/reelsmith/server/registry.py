@@ -2,12 +2,13 @@
 
 Every shipped title is found by its folder (``games/<folder>/model.toml``, see
 :mod:`reelsmith.games`); folders of model files given to ``reelsmith serve --titles DIR`` add
-more. Every title must be a catalogue model; the adapter is chosen by the mechanics the model
-declares, never by its id: a model with the free-spins ladder and local pots is played by
-:class:`~reelsmith.server.ladder_title.LadderTitle`, every other by
-:class:`~reelsmith.server.catalogue_title.CatalogueTitle`. The server, the markets and the
-tests reach titles only through this registry and the :class:`~reelsmith.server.titles.Title`
-interface.
+more. The adapter is the one the model's kind names (:mod:`reelsmith.engine.title`, the one
+table of kinds every face dispatches through), chosen by the mechanics the model declares,
+never by its id: the free-spins ladder with local pots is played by
+:class:`~reelsmith.server.ladder_title.LadderTitle`, the catalogue's free spins by
+:class:`~reelsmith.server.catalogue_title.CatalogueTitle`; a model no kind plays is refused,
+named. The server, the markets, ``reelsmith titles`` and the tests reach titles only through
+this registry and the :class:`~reelsmith.server.titles.Title` interface.
 """
 
 from __future__ import annotations
@@ -15,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from reelsmith.engine.catalogue import is_catalogue
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.engine.title import kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
-from reelsmith.server.catalogue_title import CatalogueTitle
-from reelsmith.server.ladder_title import LadderTitle
 from reelsmith.server.titles import Title
 
 
@@ -29,15 +27,10 @@ class TitleError(ValueError):
 
 
 def title_for(model: GameModel) -> Title:
-    """The adapter that plays ``model``, by the mechanics it declares."""
-    if not is_catalogue(model):
-        where = model.source or model.id
-        raise TitleError(
-            f"{where}: the server plays a title from its model file only with "
-            f'mechanics = "catalogue" (this one declares {model.raw.get("mechanics")!r})'
-        )
+    """The adapter of the kind that plays ``model`` (:func:`reelsmith.engine.title.kind_of`),
+    by the mechanics it declares; TitleError naming the model when no kind plays them."""
     try:
-        return LadderTitle(model) if declares_ladder(model) else CatalogueTitle(model)
+        return kind_of(model).server_adapter()(model)
     except ModelError as exc:
         raise TitleError(str(exc)) from None
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from reelsmith.engine import catalogue_round as play
-from reelsmith.engine.bets import BetError, CoinBet, credits
-from reelsmith.engine.catalogue import mechanics
+from reelsmith.engine.bets import BetError, CoinBet, credits, parse_decimal
+from reelsmith.engine.catalogue import check_screen, mechanics
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.model import GameModel
 from reelsmith.rng import RandomSource
+from reelsmith.terminal.evaluation import EvaluateOptionError, EvaluateOptions, GridEvaluator
 from reelsmith.terminal.screen import screen_table
 from reelsmith.terminal.session import TerminalGame
 
@@ -215,3 +217,39 @@ class CatalogueTerminal(TerminalGame):
         else:
             return False
         return True
+
+
+def grid_evaluator(model: GameModel, options: EvaluateOptions) -> GridEvaluator:
+    """``reelsmith evaluate`` for a catalogue title: a coin bet (the model's default for any
+    part not given), wins in coins and credits."""
+    if options.bet is not None or options.level:
+        raise EvaluateOptionError(
+            f"{model.name} takes --lines, --coins-per-line and --coin-size, not --bet or --level"
+        )
+    bet_options = play.bet_options(model)
+    default = bet_options.default
+    try:
+        bet = bet_options.validate(
+            default.lines if options.lines is None else options.lines,
+            default.coins_per_line if options.coins_per_line is None else options.coins_per_line,
+            default.coin_size
+            if options.coin_size is None
+            else parse_decimal(options.coin_size, "coin size"),
+        )
+    except BetError as exc:
+        raise EvaluateOptionError(str(exc)) from None
+    describe = (
+        f"bet {bet.lines} lines x {bet.coins_per_line} coins x {bet.coin_size} = "
+        f"{bet.total_coins} coins"
+    )
+
+    def total(result: dict[str, Any]) -> str:
+        return f"{result['total_coins']:,} coins = {result['total_credits']} credits"
+
+    return GridEvaluator(
+        describe=describe,
+        unit="coins",
+        check=check_screen,
+        evaluate=lambda grid: dict(play.evaluate_grid(model, grid, bet)),
+        total=total,
+    )

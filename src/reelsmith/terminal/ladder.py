@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -27,6 +28,7 @@ from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.ladder_state import BetState, PlayerState
 from reelsmith.engine.model import GameModel
 from reelsmith.rng import RandomSource
+from reelsmith.terminal.evaluation import EvaluateOptionError, EvaluateOptions, Grid, GridEvaluator
 from reelsmith.terminal.screen import screen_table
 from reelsmith.terminal.session import TerminalGame
 
@@ -225,3 +227,60 @@ class LadderTerminal(TerminalGame):
         except BetError as exc:
             self.console.print(f"[red]{exc}[/]")
         return True
+
+
+def grid_evaluator(model: GameModel, options: EvaluateOptions) -> GridEvaluator:
+    """``reelsmith evaluate`` for a ladder title: a bet size priced as the terminal prices it
+    (:data:`PLAY_STAKE_UNIT`) and a free-spins level, wins in line bets and play money."""
+    if (
+        options.lines is not None
+        or options.coins_per_line is not None
+        or options.coin_size is not None
+    ):
+        raise EvaluateOptionError(
+            f"{model.name} takes --bet, not --lines, --coins-per-line or --coin-size"
+        )
+    rules = live.ladder_rules(model)
+    sizes = [n * PLAY_STAKE_UNIT for n in rules.bets.levels]
+    try:
+        amount = (
+            rules.bets.default * PLAY_STAKE_UNIT
+            if options.bet is None
+            else parse_decimal(options.bet, "bet")
+        )
+    except BetError as exc:
+        raise EvaluateOptionError(str(exc)) from None
+    if amount not in sizes:
+        listed = ", ".join(str(a) for a in sizes)
+        raise EvaluateOptionError(f"bet {options.bet} is not offered; the bets are {listed}")
+    bet_level = rules.bets.levels[sizes.index(amount)]
+    level = options.level
+    if not 0 <= level <= rules.levels:
+        raise EvaluateOptionError(
+            f"--level must be 0 (main game) or 1 to {rules.levels}, got {level}"
+        )
+    multiplier = rules.multipliers[level - 1] if level else 1
+    describe = f"bet {amount} over {rules.lines} paylines" + (
+        f", free-spins level {level} ({multiplier}x line wins)" if level else ""
+    )
+
+    def evaluate(grid: Grid) -> dict[str, Any]:
+        result = live.evaluate_grid(model, grid, bet_level, level)
+        stake = Fraction(str(result["total_stake"]))
+        return {
+            **result,
+            "bet": str(amount),
+            "total_amount": f"{stake.numerator * PLAY_STAKE_UNIT / stake.denominator:.2f}",
+        }
+
+    def total(result: dict[str, Any]) -> str:
+        text = f"{result['total_coins']:,} line bets = {result['total_amount']}"
+        if result["bonus"]:
+            text += f"   {result['bonus']} bonus symbols"
+        if result["collection_spot"]:
+            text += " (one collection spot)"
+        return text
+
+    return GridEvaluator(
+        describe=describe, unit="line bets", check=live.check_screen, evaluate=evaluate, total=total
+    )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Protocol
 
 from rich.console import Console
 
 from reelsmith.engine.model import GameModel
+from reelsmith.rng import RandomSource
 from reelsmith.rules_page import render_rules, rules_document
 
 
@@ -67,3 +69,19 @@ class TerminalGame:
             f"Goodbye: {self.rounds_played} rounds played, "
             f"balance {self.balance:,.2f}{self.balance_unit}."
         )
+
+
+class TerminalGameClass(Protocol):
+    """What a kind of title names for ``reelsmith play`` (:mod:`reelsmith.engine.title`): a
+    terminal game made from the model, the console, the random source, the starting balance,
+    the line reader and the variant."""
+
+    def __call__(
+        self,
+        model: GameModel,
+        console: Console,
+        rng: RandomSource,
+        balance: Decimal,
+        read: Callable[[str], str],
+        variant: str | None = None,
+    ) -> TerminalGame: ...
