@@ -207,3 +207,28 @@ def test_the_rules_and_history_of_a_catalogue_title(page: Page, server: Server) 
     text = rules.inner_text()
     assert "Snowy Owl" in text and "During free spins every win is multiplied by 2." in text
     assert rules.locator(".pay-art use[href='#aurora-fox-fox']").count() == 1
+
+
+def test_the_rules_page_prices_a_line_pay_by_the_coin_not_by_the_paylines(
+    page: Page, server: Server
+) -> None:
+    """A coin-bet title's line pay at the bet is pays x coins per line x coin size, whatever
+    the paylines enabled: the page reads the bet's shape, not the title's id."""
+    player = server.new_player()
+    open_game(page, server, player, GAME)
+
+    def top_pay_at_bet() -> str:
+        page.click("#menu")
+        page.click("#rules")
+        dialog = page.locator("#rules-dialog[open]")
+        dialog.wait_for()
+        text = dialog.locator(".pay-card dd small").first.inner_text()
+        page.keyboard.press("Escape")
+        return text
+
+    all_lines = top_pay_at_bet()
+    assert re.search(r"[1-9]", all_lines), all_lines
+    lines = int(page.inner_text("#lines-value"))
+    page.click("#lines-down")
+    assert int(page.inner_text("#lines-value")) == lines - 1
+    assert top_pay_at_bet() == all_lines

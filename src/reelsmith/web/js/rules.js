@@ -22,11 +22,12 @@ export class RulesDialog {
     this.dialog.show();
   }
 
-  /** What one paytable entry pays at the current bet, in money. */
+  /** What one paytable entry pays at the current bet, in money: a coin bet's line pay is in
+   * coins per line coin, whatever the paylines; a bet size's is spread over every payline. */
   atBet(pay) {
     const { game } = this;
     const bet = game.ui.bet();
-    if (game.id === 'days-of-the-tsar') {
+    if (bet.coin_size !== undefined) {
       return pay * bet.coins_per_line * game.money.toMinor(bet.coin_size);
     }
     return Math.round((pay * game.ui.betMinor()) / game.rules.paylines.length);
