@@ -27,8 +27,9 @@ $(CORE_STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(CORE_STAMP)
 	$(BIN)/reelsmith serve --demo --host 127.0.0.1 --port 8000
 
+# make play TITLE=<id or folder>; without TITLE the titles are listed
 play: $(CORE_STAMP)
-	$(BIN)/reelsmith play days-of-the-tsar
+	$(BIN)/reelsmith play $(TITLE)
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -301,16 +301,17 @@ def _title_listing(registry: Any) -> list[dict[str, Any]]:
     return listing
 
 
-def _titles_table(listing: list[dict[str, Any]]) -> Any:
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False)
-    for column in ("id", "name", "kind", "variants"):
-        table.add_column(column)
+def _titles_text(listing: list[dict[str, Any]]) -> str:
+    """The listing as aligned columns: id, name, kind and variants (* the default)."""
+    rows = [("id", "name", "kind", "variants")]
     for row in listing:
         variants = " ".join(f"{v}*" if v == row["default_variant"] else v for v in row["variants"])
-        table.add_row(row["id"], row["name"], row["kind"], variants)
-    return table
+        rows.append((row["id"], row["name"], row["kind"], variants))
+    widths = [max(len(row[column]) for row in rows) for column in range(3)] + [0]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
 
 
 @app.command()
@@ -321,7 +322,7 @@ def titles(extra: TitlesDirOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(listing)
     else:
-        console.print(_titles_table(listing))
+        console.print(_titles_text(listing), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -346,7 +347,8 @@ def play(
     from reelsmith.rng import SeededSource, SystemSource
 
     if game is None:
-        err_console.print(_titles_table(_title_listing(_registry(None))))
+        listing = _titles_text(_title_listing(_registry(None)))
+        err_console.print(listing, markup=False, highlight=False, soft_wrap=True)
         fail("name the title to play: one of the ids above, or a title folder's path")
     loaded, kind = _load(game, variant)
     try:

@@ -178,8 +178,10 @@ def test_the_readme_operator_and_player_sessions_run_as_printed(live_server) -> 
 def test_the_readme_names_the_make_targets_that_do_what_it_says() -> None:
     makefile = (ROOT / "Makefile").read_text()
     recipe = re.search(r"^play:.*\n\t(.+)$", makefile, flags=re.M)
-    assert recipe and recipe.group(1).endswith("reelsmith play days-of-the-tsar")
-    assert "`make play` plays Days of the Tsar" in section("Play in the terminal")
+    assert recipe and recipe.group(1).endswith("reelsmith play $(TITLE)")
+    play = " ".join(section("Play in the terminal").split())
+    assert "`make play TITLE=days-of-the-tsar`) plays Days of the Tsar" in play
+    assert "Without a title, `reelsmith play` lists the titles" in play
     assert "make run" in README and "make test" in README
 
 

@@ -108,8 +108,8 @@ RETIRED_VARIANTS = "variants/rules-{version}"
 
 def declares_ladder(model: GameModel) -> bool:
     """Whether ``model`` declares the free-spins ladder with local pots (a catalogue model with
-    a ``[ladder]`` table, played by these rules): the question every face (server, terminal,
-    lab) asks instead of the title's id."""
+    a ``[ladder]`` table, played by these rules): the question the ladder kind of
+    :mod:`reelsmith.engine.title` asks, through which every face finds these rules."""
     return is_catalogue(model) and "ladder" in model.features
 
 

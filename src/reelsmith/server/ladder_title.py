@@ -1,7 +1,7 @@
 """Any ladder title, served from its model alone.
 
 :class:`LadderTitle` drives :mod:`reelsmith.engine.ladder` for a model that declares the
-free-spins ladder with local pots (:func:`reelsmith.engine.ladder.declares_ladder`). The engine
+free-spins ladder with local pots (the ladder kind of :mod:`reelsmith.engine.title`). The engine
 counts bets in bet levels (stake units) and settles in stake units; this adapter prices them
 with the market's stake unit and converts every amount once, to the currency's minor units,
 exactly (the market loader refuses a pricing that cannot be exact). The player's carried state

@@ -4,10 +4,13 @@ suite and the tools reach a title, and the pieces its adapters share.
 A title turns the market's money into its engine's bets, starts and continues rounds, stores
 and restores them, gives the player's view of a round, settles it in minor units, keeps the
 player's carried state and renders its rules page for a market. Every title is a model file
-played by the adapter of the mechanics it declares: the catalogue's free spins by
+played by the adapter its kind names (:mod:`reelsmith.engine.title`, the one table of kinds
+every face dispatches through): the catalogue's free spins by
 :class:`reelsmith.server.catalogue_title.CatalogueTitle`, the free-spins ladder with local
 pots by :class:`reelsmith.server.ladder_title.LadderTitle`; the registry
-(:mod:`reelsmith.server.registry`) finds every title and picks its adapter.
+(:mod:`reelsmith.server.registry`) finds every title and builds it with that adapter. The
+protocol lives here rather than in the engine because every method takes a market, which
+prices bets in money.
 
 A stored round is the *record* that replays it (bet, options or starting state, variant,
 actions, draws): to continue an open round the server replays its record, which also proves
