@@ -14,10 +14,10 @@ from rich.console import Console
 from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.model import GameModel, ModelError, model_document
 from reelsmith.engine.screen import GridError, parse_grid
-from reelsmith.engine.title import Kind, kind_of
 from reelsmith.games import UnknownGameError, resolve_title
 
 if TYPE_CHECKING:
+    from reelsmith.engine.title import Kind
     from reelsmith.terminal.evaluation import Grid, GridEvaluator
 
 app = typer.Typer(
@@ -58,6 +58,8 @@ def fail(message: str) -> NoReturn:
 def _load(game: str, variant: str | None = None) -> tuple[GameModel, Kind]:
     """The title ``game`` names (an id or a path) and the kind that plays it; a title that
     does not load, a variant it lacks or mechanics no kind plays end the command by name."""
+    from reelsmith.engine.title import kind_of
+
     try:
         model = resolve_title(game)
         model.variant(variant)
@@ -286,6 +288,8 @@ def _registry(dirs: list[Path] | None) -> Any:
 
 
 def _title_listing(registry: Any) -> list[dict[str, Any]]:
+    from reelsmith.engine.title import kind_of
+
     listing = []
     for game_id, title in registry.items():
         model = title.model

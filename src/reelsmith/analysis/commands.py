@@ -24,7 +24,6 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRe
 
 from reelsmith.analysis.volatility import VOLATILITIES
 from reelsmith.engine.model import GameModel, ModelError, load_model
-from reelsmith.engine.title import kind_of
 from reelsmith.extras import MissingExtraError, require
 from reelsmith.games import UnknownGameError, is_path_reference, resolve_title, title_folder
 
@@ -65,6 +64,8 @@ def _model(
     the lab's entry point for ``command`` of the kind that plays it
     (:mod:`reelsmith.engine.title`); a model that does not load, a variant it lacks or
     mechanics no kind plays end the command by name."""
+    from reelsmith.engine.title import kind_of
+
     try:
         model = resolve_title(game) if folder is None else load_model(folder)
         model.variant(variant)
