@@ -27,7 +27,9 @@ $(CORE_STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(CORE_STAMP)
 	$(BIN)/reelsmith serve --demo --host 127.0.0.1 --port 8000
 
-# make play TITLE=<id or folder>; without TITLE the titles are listed
+# The title `make play` plays (any id `reelsmith titles` lists): make play TITLE=sultan-spins
+TITLE ?= days-of-the-tsar
+
 play: $(CORE_STAMP)
 	$(BIN)/reelsmith play $(TITLE)
 

@@ -179,8 +179,9 @@ def test_the_readme_names_the_make_targets_that_do_what_it_says() -> None:
     makefile = (ROOT / "Makefile").read_text()
     recipe = re.search(r"^play:.*\n\t(.+)$", makefile, flags=re.M)
     assert recipe and recipe.group(1).endswith("reelsmith play $(TITLE)")
+    assert re.search(r"^TITLE \?= days-of-the-tsar$", makefile, flags=re.M)
     play = " ".join(section("Play in the terminal").split())
-    assert "`make play TITLE=days-of-the-tsar`) plays Days of the Tsar" in play
+    assert "`reelsmith play days-of-the-tsar` (or `make play`) plays Days of the Tsar" in play
     assert "Without a title, `reelsmith play` lists the titles" in play
     assert "make run" in README and "make test" in README
 
