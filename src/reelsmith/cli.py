@@ -264,6 +264,12 @@ def _print_evaluation(
         f"  total {total}"
         + ("   [bold green]free spins triggered[/]" if result["free_spins_triggered"] else "")
     )
+    if "plugin" in result:  # a plug-in's draw is not part of the screen: the law it leads to
+        outcomes = ", ".join(
+            f"{w['total_coins']:,} coins ({100 * w['probability']:.2f}%)"
+            for w in result["plugin"]["wins"]
+        )
+        console.print(f"  after the {result['plugin']['name']}: {outcomes}")
 
 
 TitlesDirOpt = Annotated[

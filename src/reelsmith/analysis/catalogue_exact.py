@@ -63,6 +63,7 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.lines import NO_SYMBOL, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
+from reelsmith.engine.plugins import Plugin
 
 
 @njit(cache=True)
@@ -328,12 +329,16 @@ class CatalogueFigures:
     expected_initial_spins: Fraction  # per trigger
     expected_free_spins: Fraction  # per trigger, retriggers included
     added_per_free_spin: Fraction  # m
-    free_spin_win: Fraction  # E[W] of one free spin per unit bet
-    base_spin_rtp: Fraction  # lines + scatter of a base spin
+    free_spin_win: Fraction  # E[W] of one free spin per unit bet (after a plug-in)
+    base_spin_rtp: Fraction  # lines + scatter of a base spin (and what a plug-in adds to it)
+    #: What a plug-in adds to the base spins' wins (``line_rtp`` and ``scatter_rtp`` are the
+    #: pays before it), and to the free spins' (a part of ``free_spins_rtp``); 0 without one.
+    plugin_rtp: Fraction = Fraction(0)
+    plugin_free_spins_rtp: Fraction = Fraction(0)
 
     @property
     def rtp(self) -> Fraction:
-        return self.line_rtp + self.scatter_rtp + self.free_spins_rtp
+        return self.line_rtp + self.scatter_rtp + self.plugin_rtp + self.free_spins_rtp
 
 
 def _added(rules: Mechanics, k: int) -> int:
@@ -360,11 +365,89 @@ def _check_ends(rules: Mechanics, m: Fraction, where: str) -> None:
         )
 
 
+def _counted(model: GameModel, rules: Mechanics) -> tuple[int, npt.NDArray[np.bool_]]:
+    """The symbol a full-cycle enumeration counts per screen (the trigger symbol, else the
+    scatter) and the reels it counts on; refuses a bonus trigger beside a paying scatter."""
+    free = rules.free_spins
+    counted = free.symbol if free is not None else model.scatter
+    mask = rules.trigger_mask if free is not None else model.scatter_mask
+    if counted != model.scatter and model.scatter >= 0:
+        raise ModelError(
+            f"{model.id}: the full analysis counts one symbol per screen; a bonus trigger "
+            "beside a paying scatter needs the RTP route (analyze_rtp)"
+        )
+    return counted, mask
+
+
+def _screen_distributions(
+    model: GameModel, rules: Mechanics, variant_id: str
+) -> tuple[ScreenDistribution, ScreenDistribution | None]:
+    """The full-cycle enumerations of the base reel set and the free spins' (None without
+    free spins), counting :func:`_counted`'s symbol."""
+    variant = model.variant(variant_id)
+    free = rules.free_spins
+    counted, mask = _counted(model, rules)
+    lines = model.line_count
+    # The two full cycles are independent and the enumeration releases the GIL: run them on
+    # two threads.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        base_job = pool.submit(
+            enumerate_screens,
+            model,
+            variant.reel_sets["base"],
+            lines,
+            counted=counted,
+            counted_reels=mask,
+        )
+        free_job = (
+            pool.submit(
+                enumerate_screens,
+                model,
+                variant.reel_sets[free.reel_set],
+                lines,
+                line_pays=rules.free_line_pays,
+                counted=counted,
+                counted_reels=mask,
+            )
+            if free is not None
+            else None
+        )
+        return base_job.result(), free_job.result() if free_job is not None else None
+
+
+def _scatter_pays(model: GameModel, free: bool, rules: Mechanics) -> list[int]:
+    if model.scatter < 0:
+        return [0]
+    return [int(p) for p in (rules.free_scatter_pays if free else model.scatter_pays)]
+
+
+def _plugin_gains(model: GameModel, rules: Mechanics, variant_id: str) -> tuple[Fraction, Fraction]:
+    """What the model's plug-in adds to a base spin's expected win and to a free spin's, per
+    unit bet: the full-cycle law of a screen's win with the plug-in's law of its new win,
+    less the law without it (the plug-in needs a screen's win, which the per-line route
+    does not hold)."""
+    plugin = rules.plugin
+    assert plugin is not None
+    lines = model.line_count
+    base, free = _screen_distributions(model, rules, variant_id)
+
+    def gain(distribution: ScreenDistribution, is_free: bool) -> Fraction:
+        pays = _scatter_pays(model, is_free, rules)
+        with_plugin = screen_law(distribution, pays, lines, plugin=plugin, free=is_free)
+        return with_plugin.mean - screen_law(distribution, pays, lines).mean
+
+    return gain(base, False), gain(free, True) if free is not None else Fraction(0)
+
+
 def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFigures:
-    """The exact RTP of a catalogue variant and its parts (any reel-set size)."""
+    """The exact RTP of a catalogue variant and its parts (any reel-set size; with a plug-in,
+    whose step needs a screen's win, a reel set's full cycle is enumerated)."""
     rules = mechanics(model)
     variant = model.variant(variant_id)
     where = f"{model.id} {variant.id}"
+    base_gain = free_gain = Fraction(0)
+    if rules.plugin is not None:
+        base_gain, free_gain = _plugin_gains(model, rules, variant.id)
     base = variant.reel_sets["base"]
     lines = line_figures(model, base)
     scatter_pays = [int(p) for p in model.scatter_pays]
@@ -376,12 +459,12 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
             base.cycle,
             [scatter_pays[min(k, len(scatter_pays) - 1)] for k in range(len(ways))],
         )
-    base_rtp = lines.rtp + scatter_rtp
+    base_rtp = lines.rtp + scatter_rtp + base_gain
     free = rules.free_spins
     if free is None:
         zero = Fraction(0)
         return CatalogueFigures(
-            lines.rtp, scatter_rtp, zero, zero, zero, zero, zero, zero, base_rtp
+            lines.rtp, scatter_rtp, zero, zero, zero, zero, zero, zero, base_rtp, base_gain
         )
     trigger_ways = count_ways(model, base, free.symbol, rules.trigger_mask)
     trigger_probability = sum(
@@ -408,7 +491,7 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
     fs_trigger_ways = count_ways(model, fs, free.symbol, rules.trigger_mask)
     m = _expect(fs_trigger_ways, fs.cycle, [_added(rules, k) for k in range(len(fs_trigger_ways))])
     _check_ends(rules, m, where)
-    free_win = free_lines.rtp + free_scatter
+    free_win = free_lines.rtp + free_scatter + free_gain
     if free.max_spins:
         # Spins played, by Wald's identity E[F] = E[N] E[W]: the capped chain with W = 1.
         laws = [
@@ -447,6 +530,8 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
         added_per_free_spin=m,
         free_spin_win=free_win,
         base_spin_rtp=base_rtp,
+        plugin_rtp=base_gain,
+        plugin_free_spins_rtp=spins_per_round * free_gain,
     )
 
 
@@ -458,57 +543,100 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
 @dataclass(frozen=True)
 class ScreenLaw:
     """Exact sums over a reel set's cycle by trigger count ``k``: (ways, sum of wins, sum of
-    squared wins), wins in coins at one coin on each of ``lines`` paylines."""
+    squared wins), wins in coins at one coin on each of ``lines`` paylines.
+
+    With a plug-in acting on the screens each stop combination splits into ``scale`` equally
+    likely cases (the plug-in's outcomes, weighted), so the sums count ``total`` = ``cycle`` x
+    ``scale`` cases; ``scale`` is 1 without one."""
 
     cycle: int
     lines: int
     by_count: tuple[tuple[int, int, int], ...]
     no_win_ways: int
     max_win: int
+    scale: int = 1
+
+    @property
+    def total(self) -> int:
+        """The cases the sums count: the cycle's stop combinations times ``scale``."""
+        return self.cycle * self.scale
 
     def probability(self, k: int) -> Fraction:
-        return Fraction(self.by_count[k][0], self.cycle)
+        return Fraction(self.by_count[k][0], self.total)
 
     def win_given(self, k: int) -> Fraction:
         """E[W 1{K = k}] per unit bet."""
-        return Fraction(self.by_count[k][1], self.cycle * self.lines)
+        return Fraction(self.by_count[k][1], self.total * self.lines)
 
     @property
     def mean(self) -> Fraction:
-        return Fraction(sum(s for _, s, _ in self.by_count), self.cycle * self.lines)
+        return Fraction(sum(s for _, s, _ in self.by_count), self.total * self.lines)
 
     @property
     def second(self) -> Fraction:
-        return Fraction(sum(q for _, _, q in self.by_count), self.cycle * self.lines**2)
+        return Fraction(sum(q for _, _, q in self.by_count), self.total * self.lines**2)
+
+
+def plugin_laws(
+    plugin: Plugin | None, free: bool, wins: set[int], lines: int
+) -> tuple[dict[int, list[tuple[int, int]]], int]:
+    """The plug-in's exact law of a screen's new win for each screen win in ``wins`` (at one
+    coin on each of ``lines`` paylines), its weights rescaled to one common total; returns
+    ``({win: [(new win, weight)]}, total)``, empty and 1 where no plug-in acts."""
+    if plugin is None or not plugin.acts(free):
+        return {}, 1
+    laws = {x: plugin.law(free, x, lines) for x in sorted(wins)}
+    scale = 1
+    for x, law in laws.items():
+        weight = sum(n for _, n in law)
+        if weight <= 0 or any(n < 0 for _, n in law):
+            raise ModelError(
+                f"plug-in {plugin.source}: win_law of a win of {x} coins has weights "
+                f"{[n for _, n in law]}; they must be >= 0 and add up to more than 0"
+            )
+        scale = math.lcm(scale, weight)
+    return {
+        x: [(y, n * (scale // sum(m for _, m in law))) for y, n in law if n]
+        for x, law in laws.items()
+    }, scale
 
 
 def screen_law(
-    distribution: ScreenDistribution, scatter_pays: list[int], lines: int, trigger: int = 0
+    distribution: ScreenDistribution,
+    scatter_pays: list[int],
+    lines: int,
+    trigger: int = 0,
+    plugin: Plugin | None = None,
+    free: bool = False,
 ) -> ScreenLaw:
     """The law of one reel set's screens; a screen with ``trigger`` or more counted symbols
-    (``trigger`` > 0) is no losing screen even if it pays nothing itself."""
-    rows = []
+    (``trigger`` > 0) is no losing screen even if it pays nothing itself. ``plugin`` (acting
+    on ``free`` spins or base spins) maps each screen's win to its exact law of new wins
+    (:func:`plugin_laws`): the plug-in's draw is independent of the screen given its win, so the
+    new win's law is the mixture over the screens' wins."""
     last = len(scatter_pays) - 1
-    no_win = 0
-    best = 0
+    by_k: list[list[tuple[int, int]]] = []  # (win, ways) of each trigger count
     for k in range(distribution.ways.shape[0]):
         row = distribution.ways[k]
         scatter_win = scatter_pays[min(k, last)] * lines
-        pays = np.flatnonzero(row)
-        ways = [int(row[p]) for p in pays]
-        wins = [int(p) + scatter_win for p in pays]
+        by_k.append([(int(p) + scatter_win, int(row[p])) for p in np.flatnonzero(row)])
+    laws, scale = plugin_laws(plugin, free, {x for cells in by_k for x, _ in cells}, lines)
+    rows = []
+    no_win = 0
+    best = 0
+    for k, cells in enumerate(by_k):
+        outcomes = [(y, w * n) for x, w in cells for y, n in laws.get(x, [(x, scale)])]
         rows.append(
             (
-                sum(ways),
-                sum(w * x for w, x in zip(ways, wins, strict=True)),
-                sum(w * x * x for w, x in zip(ways, wins, strict=True)),
+                sum(w for _, w in outcomes),
+                sum(w * y for y, w in outcomes),
+                sum(w * y * y for y, w in outcomes),
             )
         )
         if trigger == 0 or k < trigger:
-            no_win += sum(w for w, x in zip(ways, wins, strict=True) if x == 0)
-        if wins:
-            best = max(best, wins[-1])
-    return ScreenLaw(distribution.cycle, lines, tuple(rows), no_win, best)
+            no_win += sum(w for y, w in outcomes if y == 0)
+        best = max([best, *(y for y, _ in outcomes)])
+    return ScreenLaw(distribution.cycle, lines, tuple(rows), no_win, best, scale)
 
 
 @dataclass(frozen=True)
@@ -524,7 +652,8 @@ class CatalogueAnalysis:
     spins_given: dict[int, Moments]
     trigger: int
     seconds: float
-    #: ``{win: ways}`` of a base spin's own win, in coins at one coin on every payline.
+    #: ``{win: ways}`` of a base spin's own win, in coins at one coin on every payline, over
+    #: ``base.total`` cases (the cycle, times the plug-in's outcomes where one acts).
     base_wins: dict[int, int]
     base_line: LineFigures
     free_line: LineFigures | None
@@ -573,7 +702,7 @@ class CatalogueAnalysis:
     @property
     def hit_frequency(self) -> Fraction:
         """P(a base spin pays or triggers the feature)."""
-        return 1 - Fraction(self.base.no_win_ways, self.base.cycle)
+        return 1 - Fraction(self.base.no_win_ways, self.base.total)
 
     @property
     def volatility(self) -> str:
@@ -607,12 +736,12 @@ def _spin_moments(law: ScreenLaw, added: list[int]) -> SpinMoments:
     return SpinMoments(
         win=law.mean,
         win_sq=law.second,
-        added=sum((Fraction(a(k) * law.by_count[k][0], law.cycle) for k in range(n)), Fraction(0)),
+        added=sum((Fraction(a(k) * law.by_count[k][0], law.total) for k in range(n)), Fraction(0)),
         added_sq=sum(
-            (Fraction(a(k) ** 2 * law.by_count[k][0], law.cycle) for k in range(n)), Fraction(0)
+            (Fraction(a(k) ** 2 * law.by_count[k][0], law.total) for k in range(n)), Fraction(0)
         ),
         win_added=sum(
-            (Fraction(a(k) * law.by_count[k][1], law.cycle * law.lines) for k in range(n)),
+            (Fraction(a(k) * law.by_count[k][1], law.total * law.lines) for k in range(n)),
             Fraction(0),
         ),
     )
@@ -626,63 +755,34 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
     variant = model.variant(variant_id)
     figures = analyze_rtp(model, variant.id)
     free = rules.free_spins
+    plugin = rules.plugin
     lines = model.line_count
-    counted = free.symbol if free is not None else model.scatter
-    mask = rules.trigger_mask if free is not None else model.scatter_mask
-    if counted != model.scatter and model.scatter >= 0:
-        raise ModelError(
-            f"{model.id}: the full analysis counts one symbol per screen; a bonus trigger "
-            "beside a paying scatter needs the RTP route (analyze_rtp)"
-        )
-    base_pays = [int(p) for p in model.scatter_pays] if model.scatter >= 0 else [0]
-    # The two full cycles are independent and the enumeration releases the GIL: run them on
-    # two threads.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        base_job = pool.submit(
-            enumerate_screens,
-            model,
-            variant.reel_sets["base"],
-            lines,
-            counted=counted,
-            counted_reels=mask,
-        )
-        free_job = (
-            pool.submit(
-                enumerate_screens,
-                model,
-                variant.reel_sets[free.reel_set],
-                lines,
-                line_pays=rules.free_line_pays,
-                counted=counted,
-                counted_reels=mask,
-            )
-            if free is not None
-            else None
-        )
-        base_distribution = base_job.result()
-        free_distribution = free_job.result() if free_job is not None else None
-    base = screen_law(base_distribution, base_pays, lines, free.trigger if free else 0)
+    base_pays = _scatter_pays(model, False, rules)
+    base_distribution, free_distribution = _screen_distributions(model, rules, variant.id)
+    base = screen_law(
+        base_distribution, base_pays, lines, free.trigger if free else 0, plugin, free=False
+    )
     free_law: ScreenLaw | None = None
     free_given: dict[int, Moments] = {}
     spins_given: dict[int, Moments] = {}
     if free is not None:
         assert free_distribution is not None
-        fs_pays = [int(p) for p in rules.free_scatter_pays] if model.scatter >= 0 else [0]
-        free_law = screen_law(free_distribution, fs_pays, lines)
+        fs_pays = _scatter_pays(model, True, rules)
+        free_law = screen_law(free_distribution, fs_pays, lines, plugin=plugin, free=True)
         if free.max_spins:
-            scale = free_law.cycle * free_law.lines
+            scale = free_law.total * free_law.lines
             laws = [
                 (
-                    Fraction(ways, free_law.cycle),
+                    Fraction(ways, free_law.total),
                     Fraction(wins, scale),
                     Fraction(squares, scale * free_law.lines),
                 )
                 for ways, wins, squares in free_law.by_count
             ]
             trigger_ways = [ways for ways, _, _ in base.by_count]
-            free_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, laws)
+            free_given = _capped_given(rules, variant.id, trigger_ways, base.total, laws)
             counting = [(p, p, p) for p, _, _ in laws]
-            spins_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, counting)
+            spins_given = _capped_given(rules, variant.id, trigger_ways, base.total, counting)
         else:
             added = [_added(rules, k) for k in range(len(free_law.by_count))]
             spin = _spin_moments(free_law, added)
@@ -761,8 +861,17 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
         trigger=free.trigger if free else 0,
         spins_per_round=spins_per_round,
     )
-    if sum((a.rtp for a in awards), Fraction(0)) != figures.rtp:
-        raise AssertionError("the awards' returns do not add up to the RTP")
+    plugin_total = figures.plugin_rtp + figures.plugin_free_spins_rtp
+    if sum((a.rtp for a in awards), Fraction(0)) + plugin_total != figures.rtp:
+        raise AssertionError("the awards' returns (and the plug-in's) do not add up to the RTP")
+    base_wins = base_distribution.screen_wins(np.asarray(base_pays, dtype=np.int64), lines)
+    if plugin is not None and plugin.in_base:
+        new_wins, _scale = plugin_laws(plugin, False, set(base_wins), lines)
+        plugin_wins: dict[int, int] = {}
+        for x, ways in base_wins.items():
+            for y, n in new_wins[x]:
+                plugin_wins[y] = plugin_wins.get(y, 0) + ways * n
+        base_wins = plugin_wins  # counted over base.total cases, as base's sums
     return CatalogueAnalysis(
         model=model,
         variant_id=variant.id,
@@ -773,7 +882,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
         spins_given=spins_given,
         trigger=free.trigger if free else 0,
         seconds=time.perf_counter() - started,
-        base_wins=base_distribution.screen_wins(np.asarray(base_pays, dtype=np.int64), lines),
+        base_wins=base_wins,
         base_line=base_line,
         free_line=free_line,
         initial_given=initial_given,

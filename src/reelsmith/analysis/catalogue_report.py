@@ -77,7 +77,7 @@ def win_bands(a: CatalogueAnalysis) -> list[tuple[str, float]]:
             for win, w in a.base_wins.items()
             if (win == 0 if high == 0 else low * bet < win <= high * bet)
         )
-        out.append((band_label(low, high), ways / a.base.cycle))
+        out.append((band_label(low, high), ways / a.base.total))
     return out
 
 
@@ -316,9 +316,11 @@ class CatalogueReport:
             f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis "
             f"({model.line_count} lines x 1 coin = {a.total_bet} coins per spin)"
         )
+        plugin = mechanics(model).plugin
+        plugin_part = f", {plugin.name} {pct(f.plugin_rtp)}" if plugin and plugin.in_base else ""
         console.print(
-            f"RTP {pct(a.rtp)}  (line wins {pct(f.line_rtp)}, {scatter} {pct(f.scatter_rtp)},"
-            f" free spins {pct(f.free_spins_rtp)})"
+            f"RTP {pct(a.rtp)}  (line wins {pct(f.line_rtp)}, {scatter} {pct(f.scatter_rtp)}"
+            f"{plugin_part}, free spins {pct(f.free_spins_rtp)})"
         )
         console.print(
             f"hit frequency {pct(a.hit_frequency, 3)} ({one_in(float(a.hit_frequency))} spins)"

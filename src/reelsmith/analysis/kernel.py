@@ -70,12 +70,15 @@ from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.plugins import Plugin
 from reelsmith.engine.stops import stop_for_draw
 from reelsmith.rng import Draw
 
-# Draw kinds in a trace (the purposes live play records: reel stops, then the reveal table's).
+# Draw kinds in a trace (the purposes live play records: reel stops, the reveal table's, the
+# plug-in's).
 DRAW_REEL_STOP = 0
 DRAW_REVEAL = 1
+DRAW_PLUGIN = 2
 
 # Per-round results recorded by play_rounds (trace mode).
 R_WIN, R_BASE_LINE, R_BASE_SCATTER, R_BASE_TRIGGERS, R_AWARDED = range(5)
@@ -105,7 +108,10 @@ S_MAX_WIN = 11  # largest round win
 S_MAX_FREE_SPINS = 12  # most free spins in one round
 S_BANDS = 13  # round-win bands follow
 N_BANDS = 10
-N_INT_STATS = S_BANDS + N_BANDS
+#: What the plug-in adds to the base spins' wins (0 without one): the base spin's win is
+#: ``S_BASE_LINE + S_BASE_SCATTER + S_BASE_PLUGIN``.
+S_BASE_PLUGIN = S_BANDS + N_BANDS
+N_INT_STATS = S_BASE_PLUGIN + 1
 #: Slots merged by maximum rather than by sum.
 MAX_SLOTS = (S_MAX_WIN, S_MAX_FREE_SPINS)
 F_WIN_SQ = 0  # float64 slots: sum of squared round wins (coins^2)
@@ -549,20 +555,108 @@ def play_rounds(
     """
     run = (rng, n_rounds, game, stats, float_stats, results, log, log_ends)
     # four loops compiled: the one that only counts has none of the trace's branches, and the
-    # one of unweighted reels none of the weighted stop draw's
+    # one of unweighted reels none of the weighted stop draw's; none carries a plug-in's step
+    bound, apply, table = _no_plugin_bound, _no_plugin_apply, _NO_PLUGIN_TABLE
     if game[5]:  # the stacked tables' ``weighted``
         if record:
-            return _round_loop(True, True, run)
-        return _round_loop(False, True, run)
+            return _round_loop(True, True, run, False, bound, apply, table, False, False)
+        return _round_loop(False, True, run, False, bound, apply, table, False, False)
     if record:
-        return _round_loop(True, False, run)
-    return _round_loop(False, False, run)
+        return _round_loop(True, False, run, False, bound, apply, table, False, False)
+    return _round_loop(False, False, run, False, bound, apply, table, False, False)
+
+
+@njit(cache=True, nogil=True)
+def _no_plugin_bound(table: npt.NDArray[np.int64], free: bool, win: int, total_bet: int) -> int:
+    """The draw bound of a model without a plug-in (never called: the loop's flag is off)."""
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _no_plugin_apply(
+    table: npt.NDArray[np.int64], free: bool, win: int, total_bet: int, value: int
+) -> tuple[int, int]:
+    """The step of a model without a plug-in (never called: the loop's flag is off)."""
+    return win, 0
+
+
+_NO_PLUGIN_TABLE = np.zeros(1, dtype=np.int64)
+
+
+def play_plugin_rounds(
+    rng: npt.NDArray[np.uint64],
+    n_rounds: int,
+    game: tuple[Any, ...],
+    stats: npt.NDArray[np.int64],
+    float_stats: npt.NDArray[np.float64],
+    record: bool,
+    results: npt.NDArray[np.int64],
+    log: npt.NDArray[np.int64],
+    log_ends: npt.NDArray[np.int64],
+    plugin: Plugin,
+) -> int:
+    """:func:`play_rounds` for a model with a plug-in: the same round loop with the plug-in's
+    step compiled in (its module's own ``draw_bound`` and ``apply``). Each plug-in gets its own
+    compilation (numba types a function argument by the function), so the loop of a model
+    without one is untouched; the loop that records and the one that only counts are compiled
+    apart, each when first called. They are not cached on disk: a function argument's type is
+    new in every process, so the cache would only grow; the compilation costs some seconds per
+    process."""
+    loop = _plugin_trace if record else _plugin_count
+    module = plugin.module
+    played: int = loop(
+        (rng, n_rounds, game, stats, float_stats, results, log, log_ends),
+        module.draw_bound,
+        module.apply,
+        plugin.table,
+        plugin.in_base,
+        plugin.in_free,
+    )
+    return played
+
+
+@njit(nogil=True)
+def _plugin_count(
+    run: tuple[Any, ...],
+    bound: Any,
+    apply: Any,
+    table: npt.NDArray[np.int64],
+    in_base: bool,
+    in_free: bool,
+) -> int:
+    return _round_loop(False, run[2][5], run, True, bound, apply, table, in_base, in_free)
+
+
+@njit(nogil=True)
+def _plugin_trace(
+    run: tuple[Any, ...],
+    bound: Any,
+    apply: Any,
+    table: npt.NDArray[np.int64],
+    in_base: bool,
+    in_free: bool,
+) -> int:
+    return _round_loop(True, run[2][5], run, True, bound, apply, table, in_base, in_free)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
+def _round_loop(
+    record: bool,
+    weighted: bool,
+    run: tuple[Any, ...],
+    has_plugin: bool,
+    plugin_bound: Any,
+    plugin_apply: Any,
+    plugin_table: npt.NDArray[np.int64],
+    plugin_in_base: bool,
+    plugin_in_free: bool,
+) -> int:
     """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record`` and
-    ``weighted`` (whether a reel set weighs its stops) constants where it is inlined."""
+    ``weighted`` (whether a reel set weighs its stops) constants where it is inlined; with
+    ``has_plugin`` (a constant too) each screen's win goes through the plug-in's step
+    (``plugin_bound``, ``plugin_apply`` on ``plugin_table``, where ``plugin_in_base`` /
+    ``plugin_in_free`` say it acts) after its lines and scatter
+    are paid, its draw made and recorded as live play makes it (before any reveal)."""
     rng, n_rounds, game, stats, float_stats, results, log, log_ends = run
     (
         windows,
@@ -605,6 +699,7 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
     total = base_line_sum = base_scatter_sum = free_sum = 0
     base_hits = round_hits = triggers = free_spins_sum = retriggers = capped = 0
     max_win = max_free_spins = 0
+    base_plugin_sum = 0
     win_sq = base_win_sq = 0.0
     log_at = round_start = 0
     played_rounds = 0
@@ -613,7 +708,7 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
             saved = stream
             round_start = log_at
         reel_set = 0  # the base spin, then the free spins
-        base_line = base_scatter = base_triggers = awarded = 0
+        base_line = base_scatter = base_triggers = awarded = base_plugin = 0
         remaining = played = free_win = free_triggers = added_sum = 0
         overflow = False
         while True:
@@ -658,10 +753,29 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
             scattered = packed & COUNT_MASK
             shown = packed >> COUNT_BITS
             scatter_win = int(scatter_pays[reel_set, min(scattered, last_pay)]) * total_bet
+            spin_win = line_pay + scatter_win
+            if has_plugin:
+                free_spin = reel_set == 1
+                if plugin_in_free if free_spin else plugin_in_base:
+                    bound = plugin_bound(plugin_table, free_spin, spin_win, total_bet)
+                    value = 0
+                    if bound > 0:
+                        if record and log_at + 1 > log.shape[0]:
+                            overflow = True
+                            break
+                        stream, value = stream_bounded(stream, bound)
+                        if record:
+                            log[log_at, 0] = DRAW_PLUGIN
+                            log[log_at, 1] = bound
+                            log[log_at, 2] = value
+                            log_at += 1
+                    spin_win = plugin_apply(plugin_table, free_spin, spin_win, total_bet, value)[0]
 
             if reel_set == 0:
                 base_line = line_pay
                 base_scatter = scatter_win
+                if has_plugin:
+                    base_plugin = spin_win - line_pay - scatter_win
                 base_triggers = shown
                 if trigger > 0 and shown >= trigger:
                     revealed_sum = -1
@@ -687,7 +801,7 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
                 reel_set = 1
             else:
                 # a free spin: its win, and the trigger symbols it shows may add spins
-                free_win += line_pay + scatter_win
+                free_win += spin_win
                 free_triggers += shown
                 added = award_spins(
                     retrigger, retrigger_spins, spins_per_symbol, shown, awarded, max_spins
@@ -706,6 +820,8 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
             break
 
         win = base_line + base_scatter + free_win
+        if has_plugin:
+            win += base_plugin
         if record:
             out = results[i]
             out[R_WIN] = win
@@ -720,6 +836,9 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
             log_ends[i] = log_at
         played_rounds += 1
         base_win = base_line + base_scatter
+        if has_plugin:
+            base_win += base_plugin
+            base_plugin_sum += base_plugin
         total += win
         base_line_sum += base_line
         base_scatter_sum += base_scatter
@@ -747,6 +866,7 @@ def _round_loop(record: bool, weighted: bool, run: tuple[Any, ...]) -> int:
     stats[S_WIN] += total
     stats[S_BASE_LINE] += base_line_sum
     stats[S_BASE_SCATTER] += base_scatter_sum
+    stats[S_BASE_PLUGIN] += base_plugin_sum
     stats[S_FREE_WIN] += free_sum
     stats[S_BASE_HITS] += base_hits
     stats[S_ROUND_HITS] += round_hits
@@ -787,6 +907,7 @@ class KernelGame:
     retrigger_spins: npt.NDArray[np.int64]
     spins_per_symbol: int
     max_spins: int
+    plugin: Plugin | None = None  # the model's plug-in, compiled into its own loop
 
     @classmethod
     def build(
@@ -834,6 +955,7 @@ class KernelGame:
             retrigger_spins=free.retrigger_spins if free is not None else empty,
             spins_per_symbol=free.spins_per_symbol if free is not None else 0,
             max_spins=free.max_spins if free is not None else 0,
+            plugin=rules.plugin,
         )
 
     def kernel_args(self) -> tuple[Any, ...]:
@@ -879,10 +1001,14 @@ class KernelGame:
         log: npt.NDArray[np.int64],
         ends: npt.NDArray[np.int64],
     ) -> int:
-        """:func:`play_rounds` on this game's tables."""
-        played: int = play_rounds(
-            rng, rounds, self.kernel_args(), stats, float_stats, record, results, log, ends
-        )
+        """:func:`play_rounds` on this game's tables (:func:`play_plugin_rounds` with the
+        model's plug-in, if it has one)."""
+        args = (rng, rounds, self.kernel_args(), stats, float_stats, record, results, log, ends)
+        plugin = self.plugin
+        if plugin is None:
+            played: int = play_rounds(*args)
+            return played
+        played = play_plugin_rounds(*args, plugin)
         return played
 
     def run(self, rng: npt.NDArray[np.uint64], rounds: int) -> tuple[list[int], list[float]]:
@@ -905,7 +1031,7 @@ class KernelGame:
         stats = np.zeros(N_INT_STATS, dtype=np.int64)
         float_stats = np.zeros(N_FLOAT_STATS, dtype=np.float64)
         ends = np.zeros(rounds, dtype=np.int64)
-        capacity = max(rounds * (self.model.reels + 2), 1024)
+        capacity = max(rounds * (self.model.reels + 3), 1024)
         done = 0
         while done < rounds:
             log = np.zeros((capacity, 3), dtype=np.int64)
@@ -923,5 +1049,5 @@ class KernelGame:
 
     def draws_of(self, log: npt.NDArray[np.int64]) -> list[Draw]:
         """A trace's ``(kind, bound, value)`` rows as the draws live play records."""
-        purposes = ("reel_stop", self.reveal_purpose)
+        purposes = ("reel_stop", self.reveal_purpose, self.plugin.purpose if self.plugin else "")
         return [Draw(purposes[kind], int(bound), int(value)) for kind, bound, value in log]

@@ -126,7 +126,8 @@ class CatalogueSimulation:
         n = self.rounds
         if n < 2:
             return 0.0
-        mean = (self.stats[k.S_BASE_LINE] + self.stats[k.S_BASE_SCATTER]) / self.total_bet / n
+        base = self.stats[k.S_BASE_LINE] + self.stats[k.S_BASE_SCATTER]
+        mean = (base + self.stats[k.S_BASE_PLUGIN]) / self.total_bet / n
         second = self.float_stats[k.F_BASE_WIN_SQ] / (self.total_bet * self.total_bet) / n
         return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
 

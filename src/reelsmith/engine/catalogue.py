@@ -11,7 +11,9 @@ A model with ``mechanics = "catalogue"`` declares its game from the tables docum
   per symbol, cut at the cap on total spins;
 * :func:`free_spin_pays` - the pay tables a free spin is paid from (the multiplier applied to
   line and scatter pays, with the model's exceptions);
-* the line rule itself is :func:`reelsmith.engine.lines.line_award`.
+* the line rule itself is :func:`reelsmith.engine.lines.line_award`;
+* a mechanic the catalogue lacks comes as a plug-in module named in ``[plugin]``
+  (:mod:`reelsmith.engine.plugins`): it acts on each spin's win after the lines and scatter.
 
 The numba functions here are called by live play (:mod:`reelsmith.engine.catalogue_round`),
 by the simulation kernel (:mod:`reelsmith.analysis.kernel`) and by the exact analysis
@@ -38,6 +40,7 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.engine.model import GameModel, ModelError, Variant, check_keys, weight_table
+from reelsmith.engine.plugins import Plugin, model_plugin
 
 CATALOGUE = "catalogue"
 
@@ -79,6 +82,7 @@ TOP_KEYS = frozenset(
         "free_spins",
         "gamble",
         "bet",
+        "plugin",  # a mechanic the catalogue lacks, as a module (reelsmith.engine.plugins)
         "view",  # the names of the round's view for the title's client (read by the server)
     }
 )
@@ -134,6 +138,8 @@ class Mechanics:
     free_scatter_pays: npt.NDArray[np.int64]
     #: ``mask[reel]`` of the reels the trigger symbol counts on.
     trigger_mask: npt.NDArray[np.bool_]
+    #: The model's plug-in mechanic (``[plugin]``), acting on each spin's win.
+    plugin: Plugin | None = None
 
 
 def is_catalogue(model: GameModel) -> bool:
@@ -332,7 +338,8 @@ def mechanics(model: GameModel) -> Mechanics:
     trigger_mask = np.ones(model.reels, dtype=np.bool_)
     if free is not None and free.symbol == model.scatter:
         trigger_mask = model.scatter_mask.copy()
-    return Mechanics(model, free, gamble, free_line_pays, free_scatter_pays, trigger_mask)
+    plugin = model_plugin(model)
+    return Mechanics(model, free, gamble, free_line_pays, free_scatter_pays, trigger_mask, plugin)
 
 
 # ---------------------------------------------------------------------------------------

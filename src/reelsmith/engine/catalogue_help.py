@@ -305,6 +305,9 @@ def _max_win(p: Phrases, model: GameModel) -> list[str]:
             if model.substitutable[s.index]
         ]
     coins, _, top, with_wild = max(candidates)
+    if mechanics(model).plugin is not None:
+        # a plug-in changes a spin's win: the paytable's top line is no longer the top win
+        return [p("max_win.uncapped")]
     key = "max_win.top_line_wild" if with_wild else "max_win.top_line"
     names = {"symbol": p.symbol_at(top)}
     if with_wild:
@@ -588,6 +591,9 @@ def feature_rules(
         out["scatter"] = _scatter(phrases, model)
     if rules.free_spins is not None:
         out["free_spins"] = _free_spins(phrases, model, rules.free_spins, variant.id, gamble)
+    if rules.plugin is not None:
+        # the plug-in's own sentences (in the plug-in's language), under its name
+        out[rules.plugin.name.replace(" ", "_")] = rules.plugin.rules()
     if gamble:
         out["gamble"] = _gamble(phrases, model, terms)
     out["payouts"] = _payouts(phrases, model)

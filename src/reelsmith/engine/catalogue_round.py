@@ -17,9 +17,10 @@ nothing, its bet is returned, and the record says so with the reason.
 
 Draw order (the kernel makes the same draws): one ``reel_stop`` per reel (below the strip's
 length, or below the reel's total weight where the reel set gives ``stop_weights``: see
-:mod:`reelsmith.engine.stops`), then, on a trigger whose award is revealed, one draw of the
-reveal table per triggering symbol; each free spin draws its reel stops; each gamble one
-``gamble_card``.
+:mod:`reelsmith.engine.stops`), then, where the model's plug-in acts on the screen
+(:mod:`reelsmith.engine.plugins`), the plug-in's draw under its own purpose, if it makes one;
+then, on a trigger whose award is revealed, one draw of the reveal table per triggering symbol;
+each free spin draws its reel stops (and the plug-in's draw); each gamble one ``gamble_card``.
 """
 
 from __future__ import annotations
@@ -90,10 +91,15 @@ class SpinRecord:
     reveals: tuple[int, ...]  # base spin with a revealed award: each symbol's reveal
     spins_added: int  # free spins this screen added
     free_spins_remaining: int  # after this screen
+    #: Where the model's plug-in acted on this screen: its outcome (e.g. the multiplier drawn)
+    #: and the screen's win after it; None where no plug-in acted.
+    plugin_outcome: int | None = None
+    plugin_win: int | None = None
 
     @property
     def win_coins(self) -> int:
-        return self.wins.total_coins
+        """The screen's win: its lines and scatter, after the plug-in where one acted."""
+        return self.wins.total_coins if self.plugin_win is None else self.plugin_win
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -112,6 +118,11 @@ class SpinRecord:
             "spins_added": self.spins_added,
             "free_spins_remaining": self.free_spins_remaining,
             "win_coins": self.win_coins,
+            **(
+                {}
+                if self.plugin_outcome is None
+                else {"plugin": {"outcome": self.plugin_outcome, "win_coins": self.plugin_win}}
+            ),
         }
 
 
@@ -229,13 +240,25 @@ def _guarded(
     return guarded_step(round_, rng, action, step, _void)
 
 
+@dataclass(frozen=True)
+class _Spin:
+    stops: tuple[int, ...]
+    screen: Screen
+    wins: ScreenWins
+    triggers: int
+    plugin_outcome: int | None
+    plugin_win: int | None
+
+
 def _spin(
     rules: Mechanics,
     variant: Variant,
     free: bool,
     bet: CoinBet,
     rng: RandomSource,
-) -> tuple[tuple[int, ...], Screen, ScreenWins, int]:
+) -> _Spin:
+    """One screen: its reel stops, its pays and, where the model's plug-in acts, the plug-in's
+    step on the screen's win (after the lines and scatter, before any reveal)."""
     model = rules.model
     name = rules.free_spins.reel_set if free and rules.free_spins else "base"
     reel_set = variant.reel_sets[name]
@@ -253,10 +276,14 @@ def _spin(
         )
     else:
         wins = evaluate_screen(model, grid, bet.lines, bet.coins_per_line, bet.total_coins)
+    outcome = plugin_win = None
+    plugin = rules.plugin
+    if plugin is not None and plugin.acts(free):
+        plugin_win, outcome = plugin.step(free, wins.total_coins, bet.total_coins, rng)
     triggers = 0
     if rules.free_spins is not None:
         triggers = int(count_symbol_on(grid, rules.free_spins.symbol, rules.trigger_mask))
-    return stops, to_screen(model, grid), wins, triggers
+    return _Spin(stops, to_screen(model, grid), wins, triggers, outcome, plugin_win)
 
 
 def gamble_choices(
@@ -318,7 +345,8 @@ def start_round(
     free = rules.free_spins
 
     def step(round_: CatalogueRound, recorder: RecordingSource) -> CatalogueRound:
-        stops, screen, wins, triggers = _spin(rules, chosen, False, bet, recorder)
+        spin = _spin(rules, chosen, False, bet, recorder)
+        triggers = spin.triggers
         reveals: tuple[int, ...] = ()
         awarded = 0
         if free is not None and triggers >= free.trigger:
@@ -329,7 +357,18 @@ def start_round(
                 )
             revealed = sum(reveals) if free.reveal is not None else -1
             awarded = int(trigger_spins(free.spins, triggers, revealed, free.max_spins))
-        record = SpinRecord("base", stops, screen, wins, triggers, reveals, awarded, awarded)
+        record = SpinRecord(
+            "base",
+            spin.stops,
+            spin.screen,
+            spin.wins,
+            triggers,
+            reveals,
+            awarded,
+            awarded,
+            spin.plugin_outcome,
+            spin.plugin_win,
+        )
         round_ = replaced(
             round_, spins=(record,), free_spins_awarded=awarded, free_spins_remaining=awarded
         )
@@ -350,17 +389,28 @@ def play_free_spin(model: GameModel, round_: CatalogueRound, rng: RandomSource) 
     chosen = model.variant(round_.variant)
 
     def step(round_: CatalogueRound, recorder: RecordingSource) -> CatalogueRound:
-        stops, screen, wins, triggers = _spin(rules, chosen, True, round_.bet, recorder)
+        spin = _spin(rules, chosen, True, round_.bet, recorder)
         added = award_spins(
             free.retrigger,
             free.retrigger_spins,
             free.spins_per_symbol,
-            triggers,
+            spin.triggers,
             round_.free_spins_awarded,
             free.max_spins,
         )
         remaining = round_.free_spins_remaining - 1 + added
-        record = SpinRecord("free", stops, screen, wins, triggers, (), added, remaining)
+        record = SpinRecord(
+            "free",
+            spin.stops,
+            spin.screen,
+            spin.wins,
+            spin.triggers,
+            (),
+            added,
+            remaining,
+            spin.plugin_outcome,
+            spin.plugin_win,
+        )
         round_ = replaced(
             round_,
             spins=(*round_.spins, record),
@@ -470,10 +520,20 @@ def evaluate_grid(model: GameModel, grid: Any, bet: CoinBet) -> dict[str, object
     wins = evaluate_screen(model, grid, bet.lines, bet.coins_per_line, bet.total_coins)
     free = rules.free_spins
     triggers = int(count_symbol_on(grid, free.symbol, rules.trigger_mask)) if free else 0
-    return {
+    out: dict[str, object] = {
         "line_wins": [w.to_json() for w in wins.line_wins],
         "scatter_win": wins.scatter_win.to_json() if wins.scatter_win else None,
         "total_coins": wins.total_coins,
         "total_credits": str(credits(wins.total_coins, bet.coin_size)),
         "free_spins_triggered": free is not None and triggers >= free.trigger,
     }
+    plugin = rules.plugin
+    if plugin is not None and plugin.in_base:
+        # the plug-in's draw is not part of a screen: give the law of the win it leads to
+        law = plugin.law(False, wins.total_coins, bet.total_coins)
+        total = sum(weight for _, weight in law)
+        out["plugin"] = {
+            "name": plugin.name,
+            "wins": [{"total_coins": win, "probability": weight / total} for win, weight in law],
+        }
+    return out

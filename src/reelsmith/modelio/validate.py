@@ -6,11 +6,12 @@ table does not hide the next: the TOML of every file, the top-level keys, the sy
 paylines, the paytable (a pay for an undeclared symbol), the ladder and its local pots (a pot
 on a reel the grid lacks, a multiplier list whose length is not the level count, a meter fed
 by an undeclared symbol, ...), each variant's strips (a strip holding an undeclared symbol),
-and then, if the parts are sound, the whole model as the engine loads it and the checks of the
-kind that plays it (:mod:`reelsmith.engine.title`; a model whose mechanics no kind plays is a
-problem): for the catalogue its mechanics, and for each variant whether the free spins end on
-average; for the ladder its rules under every rules version (a ladder always ends: it has a
-last level).
+the ``[plugin]`` table (its keys, its module and the plug-in's check of its parameters: one
+line per problem), and then, if the parts are sound, the whole model as the engine loads it and
+the checks of the kind that plays it (:mod:`reelsmith.engine.title`; a model whose mechanics no
+kind plays is a problem): for the catalogue its mechanics, and for each variant whether the
+free spins end on average; for the ladder its rules under every rules version (a ladder always
+ends: it has a last level).
 """
 
 from __future__ import annotations
@@ -141,6 +142,10 @@ def validate_folder(folder: Path) -> list[str]:
     if raw is None:
         return problems
     symbols = _parts(model_path, raw, problems)
+    if raw.get("mechanics") == "catalogue":
+        from reelsmith.engine.plugins import plugin_problems
+
+        problems.extend(plugin_problems(raw, folder, str(model_path)))
     variant_paths = sorted((folder / "variants").glob("*.toml"))
     if not variant_paths:
         problems.append(f"{folder / 'variants'}: no variant files")
