@@ -8,8 +8,10 @@ local pots has its own kernel, timed by ``bench_ladder_simulation.py``).
 The titles are 5x3 slotopol games converted to catalogue models at run time from the shared
 corpus (``../shared/external/slotopol/``, or ``REELSMITH_SHARED_DIR``): NetEnt Spellcast (20
 lines, a wild on every reel that doubles the wins it completes) and CT Disco Babylon (10
-lines). Before anything is timed the live loop and the kernel play the same rounds from the
-same stream and must agree exactly.
+lines). The plug-in test title
+(``tests/catalogue/models/lucky-fox``, a random win multiplier compiled into its own kernel
+loop) is timed the same way. Before anything is timed the live loop and the kernel play the
+same rounds from the same stream and must agree exactly.
 
 Rates are per CPU second of this process (``time.process_time``): the figure per core, and
 one that other work on the machine disturbs much less than wall-clock time.
@@ -38,6 +40,8 @@ from reelsmith.rng import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("netent-spellcast", "ct-discobabylon")
+#: A test title with a plug-in mechanic (a random win multiplier): timed beside the others.
+PLUGIN_TITLE = ROOT / "tests" / "catalogue" / "models" / "lucky-fox"
 
 
 def catalogue_titles() -> list[str]:
@@ -90,6 +94,10 @@ def main() -> None:
             converter.convert(converter.CORPUS / f"{name}.json", folder)
             models.append((name, load_model(folder)))
         models += [(title, load_game(title)) for title in catalogue_titles()]
+        if PLUGIN_TITLE.is_dir():  # the plug-in test title: its kernel loop with the step in it
+            models.append(
+                (f"{PLUGIN_TITLE.name} (3x3, win multiplier plug-in)", load_model(PLUGIN_TITLE))
+            )
         for name, model in models:
             game = KernelGame.build(model)
             flat = KernelGame.build(model, depth=0)

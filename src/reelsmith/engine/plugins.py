@@ -177,9 +177,11 @@ def _load_module(spec: str, folder: Path | None) -> ModuleType:
             raise ModelError(f"plugin.module: {spec!r} must be a file inside {folder}")
         if not path.is_file():
             raise ModelError(f"plugin.module: {path} does not exist")
-        # A name of its own, the same in every process (numba's on-disk cache of the module's
-        # compiled functions finds the module again by it); registered so that cache loads.
-        digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+        # A name of its own, the same in every process for the same text wherever the file
+        # lies (numba's on-disk cache of the module's compiled functions, kept beside the file,
+        # finds the module again by that name, so it is registered); an edited file is a new
+        # module, and two copies of one file are one module.
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         name = f"reelsmith_plugin_{path.stem}_{digest}"
         if name in sys.modules:
             return sys.modules[name]
