@@ -412,3 +412,11 @@ def test_commands_take_the_plugin_folder() -> None:
     assert simulated.exit_code == 0, simulated.output
     assert json.loads(simulated.stdout)["exact"]["rtp"] == pytest.approx(0.9936263736)
     assert runner.invoke(app, ["validate", str(FIXTURE)]).exit_code == 0
+
+
+def test_tune_refuses_a_plugin_title(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    result = runner.invoke(app, ["tune", str(folder), "--target-rtp", "95.00"])
+    assert result.exit_code != 0
+    assert "tune does not tune a model with a plug-in" in result.output
+    assert sorted(p.name for p in (folder / "variants").iterdir()) == ["99.36.toml"]

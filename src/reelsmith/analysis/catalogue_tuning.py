@@ -355,6 +355,13 @@ def tune_variant(
     classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
     if volatility is not None and volatility not in classes:
         raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
+    if rules.plugin is not None:
+        # the search reads the line pays' per-reel gradients, which know nothing of the
+        # plug-in's step on a spin's win (a step that need not be linear in the win)
+        raise ValueError(
+            f"{model.id}: tune does not tune a model with a plug-in ({rules.plugin.source}); "
+            "edit its strips and check them with analyze"
+        )
     source = model.variant(base_variant)
     refuse_weighted(source)
     start_rtp = analyze_rtp(model, source.id).rtp
