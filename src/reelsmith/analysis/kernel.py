@@ -583,60 +583,42 @@ def _no_plugin_apply(
 _NO_PLUGIN_TABLE = np.zeros(1, dtype=np.int64)
 
 
-def play_plugin_rounds(
-    rng: npt.NDArray[np.uint64],
-    n_rounds: int,
-    game: tuple[Any, ...],
-    stats: npt.NDArray[np.int64],
-    float_stats: npt.NDArray[np.float64],
-    record: bool,
-    results: npt.NDArray[np.int64],
-    log: npt.NDArray[np.int64],
-    log_ends: npt.NDArray[np.int64],
-    plugin: Plugin,
-) -> int:
-    """:func:`play_rounds` for a model with a plug-in: the same round loop with the plug-in's
-    step compiled in (its module's own ``draw_bound`` and ``apply``). Each plug-in gets its own
-    compilation (numba types a function argument by the function), so the loop of a model
-    without one is untouched; the loop that records and the one that only counts are compiled
-    apart, each when first called. They are not cached on disk: a function argument's type is
-    new in every process, so the cache would only grow; the compilation costs some seconds per
-    process."""
+def play_plugin_rounds(run: tuple[Any, ...], record: bool, plugin: Plugin) -> int:
+    """:func:`play_rounds` for a model with a plug-in, on the same arguments (``run``: all but
+    ``record``, in their order): the same round loop with the plug-in's step compiled in (its
+    module's own ``draw_bound`` and ``apply``). Each plug-in gets its own compilation (numba
+    types a function argument by the function), so the loop of a model without one is
+    untouched; the loop that records and the one that only counts are compiled apart, each
+    when first called. They are not cached on disk: a function argument's type is new in every
+    process, so the cache would only grow; the compilation costs some seconds per process."""
     loop = _plugin_trace if record else _plugin_count
     module = plugin.module
     played: int = loop(
-        (rng, n_rounds, game, stats, float_stats, results, log, log_ends),
-        module.draw_bound,
-        module.apply,
-        plugin.table,
-        plugin.in_base,
-        plugin.in_free,
+        run, module.draw_bound, module.apply, plugin.table, plugin.in_base, plugin.in_free
     )
     return played
 
 
-@njit(nogil=True)
-def _plugin_count(
-    run: tuple[Any, ...],
-    bound: Any,
-    apply: Any,
-    table: npt.NDArray[np.int64],
-    in_base: bool,
-    in_free: bool,
-) -> int:
-    return _round_loop(False, run[2][5], run, True, bound, apply, table, in_base, in_free)
+def _plugin_loop(record: bool) -> Any:
+    """The round loop of a model with a plug-in, ``record`` a constant of it (the plug-in's
+    functions and table are its arguments)."""
+
+    @njit(nogil=True)
+    def loop(
+        run: tuple[Any, ...],
+        bound: Any,
+        apply: Any,
+        table: npt.NDArray[np.int64],
+        in_base: bool,
+        in_free: bool,
+    ) -> int:
+        return _round_loop(record, run[2][5], run, True, bound, apply, table, in_base, in_free)
+
+    return loop
 
 
-@njit(nogil=True)
-def _plugin_trace(
-    run: tuple[Any, ...],
-    bound: Any,
-    apply: Any,
-    table: npt.NDArray[np.int64],
-    in_base: bool,
-    in_free: bool,
-) -> int:
-    return _round_loop(True, run[2][5], run, True, bound, apply, table, in_base, in_free)
+_plugin_count = _plugin_loop(False)
+_plugin_trace = _plugin_loop(True)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -1003,12 +985,11 @@ class KernelGame:
     ) -> int:
         """:func:`play_rounds` on this game's tables (:func:`play_plugin_rounds` with the
         model's plug-in, if it has one)."""
-        args = (rng, rounds, self.kernel_args(), stats, float_stats, record, results, log, ends)
-        plugin = self.plugin
-        if plugin is None:
-            played: int = play_rounds(*args)
+        run = (rng, rounds, self.kernel_args(), stats, float_stats, results, log, ends)
+        if self.plugin is None:
+            played: int = play_rounds(*run[:5], record, *run[5:])
             return played
-        played = play_plugin_rounds(*args, plugin)
+        played = play_plugin_rounds(run, record, self.plugin)
         return played
 
     def run(self, rng: npt.NDArray[np.uint64], rounds: int) -> tuple[list[int], list[float]]:
