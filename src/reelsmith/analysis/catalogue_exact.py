@@ -21,6 +21,12 @@ hit frequency and the win distribution of a base spin, from the full-cycle enume
 reel set (:func:`reelsmith.analysis.enumeration.enumerate_screens`) and the compound-sum moments
 of :mod:`reelsmith.analysis.compound`. Its cost grows with the cycle; the RTP route does not.
 
+A model's plug-in (:mod:`reelsmith.engine.plugins`) maps a spin's win to a law of new wins
+(its ``win_law``), drawn independently of the screen given the win: :func:`screen_law` mixes
+that law into each reel set's law of screen wins, so every figure above stays exact; the RTP
+route then enumerates the full cycle too (it needs a screen's whole win), and reports the
+plug-in's part apart (``plugin_rtp``, ``plugin_free_spins_rtp``).
+
 All figures are per unit of total bet and per round (a base spin and the free spins it
 triggers). The gamble is fair (a colour doubles at 1/2, a suit quadruples at 1/4) and leaves
 every mean unchanged; the figures are those of a round that does not gamble.
