@@ -367,6 +367,22 @@ def test_validate_names_what_a_module_lacks(tmp_path: Path) -> None:
     assert "no_such_module_here" in problem
 
 
+def test_validate_names_a_check_that_fails(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    _edit(folder, "multipliers = { 1 = 80, 2 = 15, 3 = 4, 10 = 1 }", "multipliers = 3")
+    _edit(
+        folder,
+        '    table = params.get("multipliers")',
+        '    table = dict(params["multipliers"])',
+        "plugin.py",
+    )
+    (problem,) = validate_folder(folder)
+    assert problem.startswith(
+        f"{folder / 'model.toml'}: plugin.module {folder.resolve()}/plugin.py"
+    )
+    assert "its check or table failed: TypeError" in problem
+
+
 def test_a_model_with_two_plugins_is_refused(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
     text = (folder / "model.toml").read_text(encoding="utf-8")

@@ -267,14 +267,21 @@ def _read(
     interface = _interface_problems(module, f"{where}: plugin.module {source}")
     if interface:
         return None, problems + interface
-    problems.extend(f"{where}: plugin.params.{p}" for p in module.check(params))
-    if problems:
-        return None, problems
+    try:
+        problems.extend(f"{where}: plugin.params.{p}" for p in module.check(params))
+        if problems:
+            return None, problems
+        compiled = np.ascontiguousarray(module.table(params), dtype=np.int64)
+    except Exception as exc:  # the module's own error, reported with its file
+        return None, [
+            *problems,
+            f"{where}: plugin.module {source}: its check or table failed: {exc!r}",
+        ]
     plugin = Plugin(
         module=module,  # checked against REQUIRED above
         source=str(source),
         params=params,
-        table=np.ascontiguousarray(module.table(params), dtype=np.int64),
+        table=compiled,
         spins=spins,
     )
     return plugin, []
