@@ -12,6 +12,8 @@ most main spins and whose pots hit every few gems, and 2,000 from a fresh player
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -67,6 +69,23 @@ def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationa
         free_spins += result[k.R_FREE_SPINS]
         jackpots += result[k.R_JACKPOT] > 0
     return compared, triggered, free_spins, jackpots
+
+
+def test_the_kernel_pays_the_models_line_rule(sultan_model):
+    """A ladder model whose wild doubles the wins it completes, ties paid as the symbol's run:
+    the kernel pays what live play pays (its line automaton is built from the model's rule),
+    which is more than the plain rule pays on the same draws."""
+    from tests.analysis.test_ladder_exact import micro_model
+
+    plain = micro_model(sultan_model)
+    doubled = dataclasses.replace(plain, wild_multiplier=2, ties_to_wild=False)
+    compared, _triggered, _free_spins, _jackpots = replay_and_compare(doubled, "micro", 12, 2_000)
+    assert compared == 2_000
+    wins = [
+        KernelGame.build(m, "micro").trace(chunk_stream(12, 0), 2_000)[1][:, k.R_WIN].sum()
+        for m in (plain, doubled)
+    ]
+    assert wins[1] > wins[0]
 
 
 def test_micro_model_with_frequent_free_spins_and_jackpots(sultan_model):

@@ -139,3 +139,20 @@ def test_ray_local_instance_gives_the_same_result():
     local = simulate(GAME, 30_000, 8, chunk_size=10_000)
     assert on_ray.backend.startswith("ray")
     assert on_ray.stats == local.stats and on_ray.batches == local.batches
+
+
+def test_the_kernel_refuses_weighted_stops_naming_the_reel_set(sultan_model):
+    """Live play draws a weighted reel set's stops below its total weight; the ladder kernel
+    draws below the strip's length, so it refuses such a reel set instead of playing other
+    odds."""
+    rules = ladder_rules(sultan_model)
+    plain = sultan_model.variant().reel_sets["free_spins"]
+    weighted = type(plain).build(
+        plain.name,
+        plain.strips,
+        sultan_model.rows,
+        [np.arange(1, len(s) + 1, dtype=np.int64) for s in plain.strips],
+    )
+    assert k.ReelTables.build(sultan_model, plain, rules.gem, rules.bonus).lines.depth >= 0
+    with pytest.raises(ValueError, match="free_spins weighs its stops"):
+        k.ReelTables.build(sultan_model, weighted, rules.gem, rules.bonus)

@@ -416,9 +416,12 @@ class ReelTables:
         model: GameModel,
         reel_set: ReelSet,
         line_pays: npt.NDArray[np.int64],
-        rules: Mechanics,
+        rules: Mechanics | None,
         depth: int | None = None,
     ) -> ReelTables:
+        """The tables of ``reel_set`` paying ``line_pays``. ``rules`` None counts no trigger
+        symbol: the tables of a model played by other rules, whose kernel reads the line tables
+        (the ladder kernel, :mod:`reelsmith.analysis.ladder_kernel`)."""
         windows = stop_windows(reel_set, model.rows)
         lengths = reel_set.lengths.astype(np.int64)
         depth = prefix_depth(lengths, model.reels) if depth is None else depth
@@ -428,7 +431,7 @@ class ReelTables:
         if model.scatter >= 0:
             _window_counts(windows, lengths, model.scatter, model.scatter_mask, scatter_shown)
         trigger_shown = np.zeros(windows.shape[:2], dtype=np.int64)
-        if rules.free_spins is not None:
+        if rules is not None and rules.free_spins is not None:
             _window_counts(
                 windows, lengths, rules.free_spins.symbol, rules.trigger_mask, trigger_shown
             )

@@ -5,15 +5,19 @@ to round.
 The kernel makes the same draws in the same order as live play
 (:mod:`reelsmith.engine.ladder`): per spin one stop per reel, then reel by reel each
 gem's draw (a new trigger point when it hits its pot, else its reveal); free spins follow the
-main-game spin while the ladder lasts. Lines are evaluated with the engine's ``line_win``.
-A parity test replays the kernel's draws through the live engine and requires identical
-rounds and states.
+main-game spin while the ladder lasts. A parity test replays the kernel's draws through the
+live engine and requires identical rounds and states. The ladder's and the pots' transitions
+are the engine's own (:mod:`reelsmith.engine.features.ladder_steps`).
 
-Speed: for every stop pair of reels 1 and 2 a table holds the bit set of paylines whose run
-is still open after two reels (and the pay of those already decided, which ``line_win`` gives
-with any completion); when neither reel shows a gem (whose reveal could change a cell) only
-the open lines are evaluated on the full screen. The round loop is one function,
-:func:`play_rounds`, for statistics and, with ``record``, for the parity trace.
+Lines: the catalogue kernel's line machinery (:mod:`reelsmith.analysis.kernel`), built once
+for both kernels: the model's line rule (``line_award`` with its wild multiplier and tie rule,
+as live play pays) as a line automaton, and per stop combination of the first reels a prefix
+entry holding the pay of the paylines those reels decide and the open ones with the state
+each has reached. A spin walks its entry's open paylines over the other reels, reading the
+screen after the gems' reveals, so a reveal there is paid as shown. A reveal on the prefix's
+reels changes a cell the entry has read: that screen walks every payline from the start (a
+gem won as a pot stays a gem, as its entry read it). The round loop is one function,
+:func:`play_rounds`, compiled twice: for statistics, and with ``record`` for the parity trace.
 
 Draws come from :mod:`reelsmith.analysis.pcg64` (numpy's PCG64 and ``Generator.integers``).
 """
@@ -27,8 +31,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from reelsmith.analysis.enumeration import lowest_bit, run_decided, stop_windows
-from reelsmith.analysis.pcg64 import bounded, next_uint64
+from reelsmith.analysis import kernel
+from reelsmith.analysis.kernel import E_END, E_OPEN, E_PAY, START
+from reelsmith.analysis.pcg64 import bounded, load_stream, next_uint64, store_stream, stream_bounded
 from reelsmith.engine.features.ladder_steps import (
     advance,
     collect,
@@ -37,7 +42,6 @@ from reelsmith.engine.features.ladder_steps import (
     start_ladder,
     trigger_point,
 )
-from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
 
 # Draw kinds in a trace (the purposes live play records); a pot's trigger is 2 + its reel.
@@ -132,59 +136,26 @@ def band_edges_in_line_bets(lines: int) -> npt.NDArray[np.int64]:
     return np.array([e * lines for e in BAND_EDGES] + [2**62], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
-def _pair_tables(
-    windows: npt.NDArray[np.int8],
-    lengths: npt.NDArray[np.int64],
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    decided_pay: npt.NDArray[np.int64],
-    open_lines: npt.NDArray[np.int64],
-) -> None:
-    """For every stop pair of reels 1-2: the pay of the paylines decided by them and the bit
-    set of paylines still open."""
-    reels = windows.shape[0]
-    n_lines = paylines.shape[0]
-    cells = np.empty(reels, dtype=np.int8)
-    for s1 in range(lengths[0]):
-        for s2 in range(lengths[1]):
-            pay = 0
-            still = np.int64(0)
-            for line in range(n_lines):
-                cells[0] = windows[0, s1, paylines[line, 0]]
-                cells[1] = windows[1, s2, paylines[line, 1]]
-                if run_decided(cells, 2, wild, substitutable):
-                    for reel in range(2, reels):
-                        cells[reel] = windows[reel, 0, paylines[line, reel]]
-                    pay += line_win(cells, line_pays, wild, substitutable)[2]
-                else:
-                    still |= np.int64(1) << line
-            decided_pay[s1 * lengths[1] + s2] = pay
-            open_lines[s1 * lengths[1] + s2] = still
-
-
 @dataclass(frozen=True, eq=False)
 class ReelTables:
-    """A reel set prepared for the kernel."""
+    """A reel set prepared for the kernel: the catalogue kernel's tables of its windows and
+    lines (:class:`reelsmith.analysis.kernel.ReelTables`: the line automaton on the model's
+    line rule and the prefix entries of its first reels), so one line evaluation serves both
+    kernels, and per stop the row showing the gem and the bonus symbols shown."""
 
-    windows: npt.NDArray[np.int8]  # [reel, stop, row]
-    lengths: npt.NDArray[np.int64]
+    lines: kernel.ReelTables
     gem_row: npt.NDArray[np.int64]  # [reel, stop]: the row showing the gem, or -1
     bonus: npt.NDArray[np.int64]  # [reel, stop]: bonus symbols shown (0 or 1)
-    decided_pay: npt.NDArray[np.int64]  # [s1 * n2 + s2]
-    open_lines: npt.NDArray[np.int64]  # [s1 * n2 + s2]
 
     @classmethod
     def build(cls, model: GameModel, reel_set: ReelSet, gem: int, bonus: int) -> ReelTables:
-        if model.line_count > 62:
+        if reel_set.weighted:
             raise ValueError(
-                f"{model.id}: the ladder kernel tracks at most 62 paylines, the model has "
-                f"{model.line_count}"
+                f"{model.id}: the ladder kernel draws every stop of a reel set alike; "
+                f"{reel_set.name} weighs its stops (stop_weights)"
             )
-        windows = stop_windows(reel_set, model.rows)
-        lengths = reel_set.lengths.astype(np.int64)
+        lines = kernel.ReelTables.build(model, reel_set, model.line_pays, None)
+        windows = lines.windows
         gem_row = np.full(windows.shape[:2], -1, dtype=np.int64)
         shown = (windows == gem).sum(axis=2)
         if (shown > 1).any():
@@ -192,53 +163,29 @@ class ReelTables:
         reel_idx, stop_idx, row_idx = np.nonzero(windows == gem)
         gem_row[reel_idx, stop_idx] = row_idx
         bonus_shown = (windows == bonus).sum(axis=2).astype(np.int64)
-        size = int(lengths[0] * lengths[1])
-        decided = np.zeros(size, dtype=np.int64)
-        open_lines = np.zeros(size, dtype=np.int64)
-        _pair_tables(
-            windows,
-            lengths,
-            model.paylines,
-            model.line_pays,
-            model.wild,
-            model.substitutable,
-            decided,
-            open_lines,
-        )
-        return cls(windows, lengths, gem_row, bonus_shown, decided, open_lines)
+        return cls(lines, gem_row, bonus_shown)
 
 
 @dataclass(frozen=True, eq=False)
 class StackedTables:
-    """Base (index 0) and free-spin (index 1) tables in shared arrays."""
+    """Base (index 0) and free-spin (index 1) tables in shared arrays: the catalogue kernel's
+    stacked tables (:class:`reelsmith.analysis.kernel.StackedTables`) and the gems' rows and
+    bonus symbols beside them."""
 
-    windows: npt.NDArray[np.int8]  # [set, reel, stop, row]
-    lengths: npt.NDArray[np.int64]  # [set, reel]
+    lines: kernel.StackedTables
     gem_row: npt.NDArray[np.int64]  # [set, reel, stop]
     bonus: npt.NDArray[np.int64]  # [set, reel, stop]
-    decided_pay: npt.NDArray[np.int64]  # [set, index]
-    open_lines: npt.NDArray[np.int64]  # [set, index]
 
     @classmethod
     def stack(cls, base: ReelTables, free: ReelTables) -> StackedTables:
-        sets = (base, free)
-
-        def stacked(arrays: list[npt.NDArray[Any]], dtype: Any, fill: int = 0) -> Any:
-            shape = tuple(max(a.shape[d] for a in arrays) for d in range(arrays[0].ndim))
-            out = np.full((len(arrays), *shape), fill, dtype=dtype)
-            for i, a in enumerate(arrays):
-                region: tuple[int | slice, ...] = (i, *(slice(0, n) for n in a.shape))
-                out[region] = a
-            return out
-
-        return cls(
-            windows=stacked([t.windows for t in sets], np.int8),
-            lengths=stacked([t.lengths for t in sets], np.int64),
-            gem_row=stacked([t.gem_row for t in sets], np.int64, -1),
-            bonus=stacked([t.bonus for t in sets], np.int64),
-            decided_pay=stacked([t.decided_pay for t in sets], np.int64),
-            open_lines=stacked([t.open_lines for t in sets], np.int64),
-        )
+        lines = kernel.StackedTables.stack(base.lines, free.lines)
+        gem_row = np.full(lines.windows.shape[:3], -1, dtype=np.int64)
+        bonus = np.zeros(lines.windows.shape[:3], dtype=np.int64)
+        for i, tables in enumerate((base, free)):
+            reels, stops = tables.gem_row.shape
+            gem_row[i, :reels, :stops] = tables.gem_row
+            bonus[i, :reels, :stops] = tables.bonus
+        return cls(lines, gem_row, bonus)
 
 
 @njit(cache=True, nogil=True)
@@ -275,29 +222,10 @@ def stationary_state(
 def play_rounds(
     rng: npt.NDArray[np.uint64],
     n_rounds: int,
-    windows: npt.NDArray[np.int8],
-    lengths: npt.NDArray[np.int64],
-    gem_row: npt.NDArray[np.int64],
-    bonus_shown: npt.NDArray[np.int64],
-    decided_pay: npt.NDArray[np.int64],
-    open_lines: npt.NDArray[np.int64],
-    paylines: npt.NDArray[np.int8],
-    line_pays: npt.NDArray[np.int64],
-    wild: int,
-    substitutable: npt.NDArray[np.bool_],
-    reveal_symbols: npt.NDArray[np.int64],
-    reveal_weights: npt.NDArray[np.int64],
-    seeds: npt.NDArray[np.int64],
-    lasts: npt.NDArray[np.int64],
-    multipliers: npt.NDArray[np.int64],
-    trigger_count: int,
-    spins_per_level: int,
-    spots: int,
-    per_spot: int,
+    game: tuple[Any, ...],
     pots: npt.NDArray[np.int64],
     triggers: npt.NDArray[np.int64],
     meter_state: npt.NDArray[np.int64],
-    band_edges: npt.NDArray[np.int64],
     batch_size: int,
     batch_sums: npt.NDArray[np.int64],
     stats: npt.NDArray[np.int64],
@@ -311,13 +239,84 @@ def play_rounds(
     and ``meter_state[0]`` (updated in place). A new trigger point is drawn from
     ``seeds + 1`` to ``lasts`` (each jackpot's ``last_trigger``: below its cap).
 
+    ``game`` is ``KernelGame.kernel_args`` (:mod:`reelsmith.analysis.ladder_simulation`): the
+    stacked tables (:class:`StackedTables`, base reel set 0 and free-spin reel set 1), the
+    paylines, the gem's reveal table, the pots' seeds and last trigger points, the levels'
+    multipliers, the ladder's sizes and the band edges in line bets.
+
     Without ``record`` the statistics are added to ``stats`` / ``float_stats`` (the ``S_*``
     slots) and each round's win to ``batch_sums[i // batch_size]``. With ``record`` each
     round's results go to ``results[i]`` (the ``R_*`` fields) and its draws to ``log`` as
     (kind, bound, value) rows ending at ``log_ends[i]``; recording stops early, before a
     round, when fewer than ``TRACE_ROUND_RESERVE`` rows are left. Returns the rounds played.
     """
+    run = (
+        rng,
+        n_rounds,
+        game,
+        pots,
+        triggers,
+        meter_state,
+        batch_size,
+        batch_sums,
+        stats,
+        float_stats,
+        results,
+        log,
+        log_ends,
+    )
+    # compiled twice: the loop that only counts carries none of the trace's branches
+    if record:
+        return _round_loop(True, run)
+    return _round_loop(False, run)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _round_loop(record: bool, run: tuple[Any, ...]) -> int:
+    """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record`` a
+    constant where it is inlined."""
+    (
+        rng,
+        n_rounds,
+        game,
+        pots,
+        triggers,
+        meter_state,
+        batch_size,
+        batch_sums,
+        stats,
+        float_stats,
+        results,
+        log,
+        log_ends,
+    ) = run
+    (
+        windows,
+        lengths,
+        gem_row,
+        bonus_shown,
+        depth,
+        prefix,
+        entries,
+        open_lines,
+        open_states,
+        trans,
+        last_pays,
+        paylines,
+        wild,
+        reveal_symbols,
+        reveal_weights,
+        seeds,
+        lasts,
+        multipliers,
+        trigger_count,
+        spins_per_level,
+        spots,
+        per_spot,
+        band_edges,
+    ) = game
     reels = lengths.shape[1]
+    last = reels - 1
     rows = windows.shape[3]
     n_lines = paylines.shape[0]
     levels = multipliers.shape[0]
@@ -327,7 +326,6 @@ def play_rounds(
         total_weight += w
     stops = np.zeros(reels, dtype=np.int64)
     grid = np.zeros((rows, reels), dtype=np.int8)
-    cells = np.zeros(reels, dtype=np.int8)
     level_spins = np.zeros(levels, dtype=np.int64)
     level_line = np.zeros(levels, dtype=np.int64)
     level_reached = np.zeros(levels, dtype=np.int64)
@@ -341,9 +339,11 @@ def play_rounds(
     win_sq = 0.0
     log_at = 0
     meter = meter_state[0]
+    stream = load_stream(rng)  # held as values while the rounds draw, written back at the end
     for i in range(n_rounds):
         if record and log.shape[0] - log_at < TRACE_ROUND_RESERVE:
             meter_state[0] = meter
+            store_stream(stream, rng)
             return i
         reel_set = 0
         level = unlocked = left = 0
@@ -351,10 +351,14 @@ def play_rounds(
         base_win = 0
         while True:
             # -- one spin: stops, gems (reel by reel), lines, bonus symbols --
+            decided = depth[reel_set]
+            index = 0  # the prefix's, in mixed radix
             for reel in range(reels):
                 bound = lengths[reel_set, reel]
-                stop = bounded(rng, bound)
+                stream, stop = stream_bounded(stream, bound)
                 stops[reel] = stop
+                if reel < decided:
+                    index = index * bound + stop
                 if record:
                     log[log_at, 0] = DRAW_REEL_STOP
                     log[log_at, 1] = bound
@@ -362,6 +366,7 @@ def play_rounds(
                     log_at += 1
             spin_jackpot = 0
             bonus = 0
+            walk_all = False  # a reveal changed a cell the prefix entry has read
             for reel in range(reels):
                 stop = stops[reel]
                 for row in range(rows):
@@ -379,7 +384,7 @@ def play_rounds(
                     pot_bets[reel] += won
                     pots[reel] = seeds[reel]
                     span = lasts[reel] - seeds[reel]  # the live rule: Jackpot.trigger_span
-                    value = bounded(rng, span)
+                    stream, value = stream_bounded(stream, span)
                     triggers[reel] = trigger_point(seeds[reel], value)
                     if record:
                         log[log_at, 0] = DRAW_TRIGGER + reel
@@ -387,7 +392,7 @@ def play_rounds(
                         log[log_at, 2] = value
                         log_at += 1
                     continue  # the gem stays a gem on the screen
-                value = bounded(rng, total_weight)
+                stream, value = stream_bounded(stream, total_weight)
                 if record:
                     log[log_at, 0] = DRAW_GEM_REVEAL
                     log[log_at, 1] = total_weight
@@ -403,23 +408,25 @@ def play_rounds(
                         grid[row, reel] = wild
                 else:
                     grid[gem_at, reel] = symbol
-            # line pay: the open lines after reels 1-2 unless a gem there changed a cell
-            line_pay = 0
-            if gem_row[reel_set, 0, stops[0]] < 0 and gem_row[reel_set, 1, stops[1]] < 0:
-                index = stops[0] * lengths[reel_set, 1] + stops[1]
-                line_pay = decided_pay[reel_set, index]
-                still = open_lines[reel_set, index]
-                while still != 0:
-                    line = lowest_bit(still)
-                    still &= still - 1
-                    for reel in range(reels):
-                        cells[reel] = grid[paylines[line, reel], reel]
-                    line_pay += line_win(cells, line_pays, wild, substitutable)[2]
-            else:
+                walk_all |= reel < decided
+            # line pay: the prefix entry's decided pay and its open lines walked over the
+            # other reels, unless a reveal on the prefix's reels changed a cell it read
+            if walk_all:
+                line_pay = 0
                 for line in range(n_lines):
-                    for reel in range(reels):
-                        cells[reel] = grid[paylines[line, reel], reel]
-                    line_pay += line_win(cells, line_pays, wild, substitutable)[2]
+                    state = START
+                    for reel in range(last):
+                        state = trans[reel_set, state, grid[paylines[line, reel], reel]]
+                    line_pay += last_pays[reel_set, state, grid[paylines[line, last], last]]
+            else:
+                entry = entries[reel_set, prefix[reel_set, index]]
+                line_pay = entry[E_PAY]
+                for j in range(entry[E_OPEN], entry[E_END]):
+                    line = open_lines[reel_set, j]
+                    state = open_states[reel_set, j]
+                    for reel in range(decided, last):
+                        state = trans[reel_set, state, grid[paylines[line, reel], reel]]
+                    line_pay += last_pays[reel_set, state, grid[paylines[line, last], last]]
             round_jackpot += spin_jackpot
             if reel_set == 0:
                 base_line = line_pay
@@ -486,6 +493,7 @@ def play_rounds(
             triggered_rounds += 1
             free_spins_sum += played
     meter_state[0] = meter
+    store_stream(stream, rng)
     if not record:
         lines_sq = float(n_lines) * float(n_lines)
         stats[S_ROUNDS] += n_rounds
@@ -514,4 +522,5 @@ def play_rounds(
         for m in range(spots + 1):
             stats[at_meter + m] += meter_ends[m]
         float_stats[F_WIN_SQ] += win_sq / lines_sq
-    return n_rounds
+    rounds: int = n_rounds
+    return rounds

@@ -163,6 +163,36 @@ class KernelGame:
             raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
         return pots, triggers, meter
 
+    def kernel_args(self) -> tuple[Any, ...]:
+        """The game as :func:`reelsmith.analysis.ladder_kernel.play_rounds` reads it (in the
+        order it unpacks it)."""
+        t = self.tables.lines
+        return (
+            t.windows,
+            t.lengths,
+            self.tables.gem_row,
+            self.tables.bonus,
+            t.depth,
+            t.prefix,
+            t.entries,
+            t.open_lines,
+            t.open_states,
+            t.trans,
+            t.last_pays,
+            self.model.paylines,
+            self.model.wild,
+            self.reveal_symbols,
+            self.reveal_weights,
+            self.seeds,
+            self.lasts,
+            self.multipliers,
+            self.trigger_count,
+            self.spins_per_level,
+            self.spots,
+            self.per_spot,
+            k.band_edges_in_line_bets(self.lines),
+        )
+
     def _play(
         self,
         rng: npt.NDArray[np.uint64],
@@ -177,34 +207,14 @@ class KernelGame:
         log: npt.NDArray[np.int64],
         ends: npt.NDArray[np.int64],
     ) -> int:
-        m, t = self.model, self.tables
         pots, triggers, meter = state
         played: int = k.play_rounds(
             rng,
             rounds,
-            t.windows,
-            t.lengths,
-            t.gem_row,
-            t.bonus,
-            t.decided_pay,
-            t.open_lines,
-            m.paylines,
-            m.line_pays,
-            m.wild,
-            m.substitutable,
-            self.reveal_symbols,
-            self.reveal_weights,
-            self.seeds,
-            self.lasts,
-            self.multipliers,
-            self.trigger_count,
-            self.spins_per_level,
-            self.spots,
-            self.per_spot,
+            self.kernel_args(),
             pots,
             triggers,
             meter,
-            k.band_edges_in_line_bets(self.lines),
             batch_size,
             batch_sums,
             stats,
