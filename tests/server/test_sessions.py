@@ -103,6 +103,25 @@ def test_a_token_plays_only_while_its_row_says_so(api, change):
     assert api.as_player("GET", "/api/me", token=token).status_code == 401
 
 
+def test_a_write_s_own_session_read_keeps_the_cache_fresh(api):
+    """A state-changing request reads its session's row in its own transaction; that read
+    refreshes this process's cache of live sessions, so a player who keeps playing has the
+    row read no second time outside the transaction (a blocking round trip on the event
+    loop). A session nothing read for ``session_recheck_ms`` is read again."""
+    live = api.client.app.state.sessions
+    player = api.player()
+    token = api.login(player)
+    assert spin(api, token).status_code == 200
+    reads = live.reads
+    for _ in range(4):  # 3.6 s in all: the routes' own check would have read the row twice
+        api.clock.advance(ms=900)
+        assert spin(api, token).status_code == 200
+    assert live.reads == reads
+    api.clock.advance(ms=1000)
+    assert api.as_player("GET", "/api/me", token=token).status_code == 200
+    assert live.reads == reads + 1
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_revocation_elsewhere_holds_for_writes_at_once_and_reads_within_the_bound(tmp_path, kind):
     """Two server processes on one database (two apps, each its own cache of live

@@ -30,7 +30,6 @@ from reelsmith.server.routes import adopt, demo, operator, player, site
 from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
-from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
 from reelsmith.server.static import client_build
 from reelsmith.store.db import CommitGroup, Database
@@ -68,7 +67,7 @@ def create_app(
     service.context.prepare_house_accounts()
     # per player, on the injected clock like every other throttle
     limiter = Bucket(clock, settings.rate_limit_per_second, settings.rate_limit_burst)
-    live_sessions = LiveSessions(db, clock, settings.session_recheck_ms)
+    live_sessions = service.sessions
     operator_failures = Bucket(
         clock, settings.operator_failures_per_second, settings.operator_failures_burst
     )

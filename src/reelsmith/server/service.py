@@ -22,6 +22,7 @@ from reelsmith.server.services.recall import Recall
 from reelsmith.server.services.resolver import Resolver
 from reelsmith.server.services.rounds import Rounds
 from reelsmith.server.services.settlement import Settlement
+from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
 from reelsmith.store import audit
 from reelsmith.store.db import Database
@@ -48,7 +49,10 @@ class GameService:
             rng or SystemSource(),
             titles if titles is not None else TitleRegistry.load(),
         )
-        idempotency = Idempotency(self.context)
+        # the cache of live sessions the routes check tokens against, refreshed by the
+        # session reads of state-changing requests too (see `reelsmith.server.sessions`)
+        self.sessions = LiveSessions(db, clock, settings.session_recheck_ms)
+        idempotency = Idempotency(self.context, self.sessions)
         self.settlement = Settlement(self.context)
         self.players = Players(self.context, idempotency)
         self.autoplays = Autoplays(self.context, idempotency)

@@ -11,6 +11,11 @@ it still exists. Every request with a token is checked against the row:
   row once it was last read more than ``recheck_ms`` ago. A revocation this process made
   takes effect at once (it drops the session here); one another process made, within
   ``recheck_ms`` for reads (and at once for writes, above).
+
+A state-changing request that found its row live in its transaction tells the cache
+(`LiveSessions.seen_live`): that read is as fresh as the cache's own, so a player who keeps
+playing never has the row read a second time, outside the transaction, on the event loop
+(a blocking round trip there holds up every request in flight in the process).
 """
 
 from __future__ import annotations
@@ -66,16 +71,20 @@ class LiveSessions:
             row = players.session(connection, session_id)
         self.reads += 1
         refused = refusal(row, player_id, now)
-        with self._lock:
-            if refused is not None:
-                self._checked.pop(session_id, None)
-            else:
-                self._checked[session_id] = (player_id, now)
-                self._checked.move_to_end(session_id)
-                while len(self._checked) > self.size:
-                    self._checked.popitem(last=False)
         if refused is not None:
+            with self._lock:
+                self._checked.pop(session_id, None)
             raise refused
+        self.seen_live(player_id, session_id, now)
+
+    def seen_live(self, player_id: str, session_id: str, now_ms: int) -> None:
+        """The session's row was read at ``now_ms`` and found live for ``player_id`` (here,
+        or in a request's own transaction): no recheck before ``recheck_ms`` from then."""
+        with self._lock:
+            self._checked[session_id] = (player_id, now_ms)
+            self._checked.move_to_end(session_id)
+            while len(self._checked) > self.size:
+                self._checked.popitem(last=False)
 
     def forget(self, session_ids: list[str]) -> None:
         """Sessions this process just revoked: refused from the next request on."""

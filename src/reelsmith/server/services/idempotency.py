@@ -54,8 +54,9 @@ def check_key(key: str | None) -> str:
 
 
 class Idempotency:
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, live_sessions: sessions.LiveSessions) -> None:
         self.context = context
+        self.live_sessions = live_sessions
 
     def for_player(
         self,
@@ -120,9 +121,11 @@ class Idempotency:
                     )
                     if session_id is not None and player_id is not None:
                         row = players.session(connection, session_id)
-                        ended = sessions.refusal(row, player_id, self.context.clock.now_ms())
+                        now = self.context.clock.now_ms()
+                        ended = sessions.refusal(row, player_id, now)
                         if ended is not None:
                             raise ended
+                        self.live_sessions.seen_live(player_id, session_id, now)
                     checked = check_key(key)
                     found = idempotency.find(connection, scope, checked)
                     if found is not None:
