@@ -24,6 +24,7 @@ default), ``BENCH_SECONDS`` sets the length of each measurement.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,14 +87,50 @@ def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen[byte
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if answers(url):
+        return process, url
     process.kill()
     raise RuntimeError("the server did not start")
+
+
+def answers(url: str, tries: int = 200) -> bool:
+    """Whether the server at ``url`` answers ``/healthz`` within ``tries`` tenths of a second."""
+    for _ in range(tries):
+        try:
+            if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return False
+
+
+@contextlib.contextmanager
+def pg_schema() -> Iterator[str | None]:
+    """A scratch schema on the PostgreSQL of ``PG_URL``, dropped afterwards; None (and a line
+    saying why) when no PostgreSQL answers."""
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL.replace("+psycopg", ""), connect_timeout=3) as connection:
+            schema = f"bench_{uuid.uuid4().hex[:8]}"
+            connection.execute(f'CREATE SCHEMA "{schema}"')
+            connection.commit()
+    except Exception as exc:  # no PostgreSQL here
+        print(f"PostgreSQL skipped: {exc}")
+        yield None
+        return
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(PG_URL.replace("+psycopg", "")) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            connection.commit()
+
+
+def schema_url(schema: str) -> str:
+    """``PG_URL`` with ``schema`` first on the search path."""
+    separator = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{separator}options=-csearch_path%3D{schema}"
 
 
 async def make_players(client: httpx.AsyncClient) -> list[str]:
@@ -362,24 +400,10 @@ def main() -> None:
             run("SQLite, 2 workers", f"sqlite:///{tmp}/bench2.db", 2)
     if "postgresql2" not in CHOSEN:
         return
-    try:
-        import psycopg
-
-        with psycopg.connect(PG_URL.replace("+psycopg", ""), connect_timeout=3) as connection:
-            schema = f"bench_{uuid.uuid4().hex[:8]}"
-            connection.execute(f'CREATE SCHEMA "{schema}"')
-            connection.commit()
-    except Exception as exc:  # no PostgreSQL here
-        print(f"PostgreSQL skipped: {exc}")
-        return
-    separator = "&" if "?" in PG_URL else "?"
-    url = f"{PG_URL}{separator}options=-csearch_path%3D{schema}&application_name={schema}"
-    try:
-        run("PostgreSQL, 2 workers", url, 2, application_name=schema)
-    finally:
-        with psycopg.connect(PG_URL.replace("+psycopg", "")) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            connection.commit()
+    with pg_schema() as schema:
+        if schema is not None:
+            url = f"{schema_url(schema)}&application_name={schema}"
+            run("PostgreSQL, 2 workers", url, 2, application_name=schema)
 
 
 if __name__ == "__main__":

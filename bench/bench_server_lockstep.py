@@ -228,23 +228,9 @@ def main() -> None:
             run("SQLite", f"sqlite:///{tmp}/lockstep.db")
     if "postgresql" not in CHOSEN:
         return
-    try:
-        import psycopg
-
-        with psycopg.connect(bench_server.PG_URL.replace("+psycopg", ""), connect_timeout=3) as c:
-            schema = f"bench_{uuid.uuid4().hex[:8]}"
-            c.execute(f'CREATE SCHEMA "{schema}"')
-            c.commit()
-    except Exception as exc:  # no PostgreSQL here
-        print(f"PostgreSQL skipped: {exc}")
-        return
-    separator = "&" if "?" in bench_server.PG_URL else "?"
-    try:
-        run("PostgreSQL", f"{bench_server.PG_URL}{separator}options=-csearch_path%3D{schema}")
-    finally:
-        with psycopg.connect(bench_server.PG_URL.replace("+psycopg", "")) as c:
-            c.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            c.commit()
+    with bench_server.pg_schema() as schema:
+        if schema is not None:
+            run("PostgreSQL", bench_server.schema_url(schema))
 
 
 if __name__ == "__main__":

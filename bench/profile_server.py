@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from types import FrameType
 
@@ -92,20 +91,14 @@ def main() -> None:
     seconds = float(os.environ.get("BENCH_SECONDS", "10"))
     out = os.environ.get("BENCH_PROFILE") or tempfile.mktemp(prefix="reelsmith-", suffix=".prof")
     sqlite = os.environ.get("BENCH_DATABASE", "postgresql") == "sqlite"
-    schema = None
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as held:
         if sqlite:
             database_url = f"sqlite:///{tmp}/profile.db"
         else:
-            import psycopg
-
-            pg = bench_server.PG_URL
-            schema = f"bench_{uuid.uuid4().hex[:8]}"
-            with psycopg.connect(pg.replace("+psycopg", ""), connect_timeout=3) as connection:
-                connection.execute(f'CREATE SCHEMA "{schema}"')
-                connection.commit()
-            separator = "&" if "?" in pg else "?"
-            database_url = f"{pg}{separator}options=-csearch_path%3D{schema}"
+            schema = held.enter_context(bench_server.pg_schema())
+            if schema is None:
+                raise SystemExit("no PostgreSQL (set BENCH_DATABASE=sqlite to profile on SQLite)")
+            database_url = bench_server.schema_url(schema)
         port = bench_server.free_port()
         env = {
             **os.environ,
@@ -123,13 +116,7 @@ def main() -> None:
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            else:
+            if not bench_server.answers(url, tries=300):
                 raise SystemExit("the server did not start")
             requests = asyncio.run(drive(url, worker, seconds))
             for _ in range(100):  # the worker writes the profile on SIGUSR2
@@ -139,12 +126,6 @@ def main() -> None:
         finally:
             worker.send_signal(signal.SIGINT)
             worker.wait(timeout=60)
-            if schema is not None:
-                import psycopg
-
-                with psycopg.connect(bench_server.PG_URL.replace("+psycopg", "")) as connection:
-                    connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
-                    connection.commit()
     stats = pstats.Stats(out)
     rows = []
     total = 0.0
