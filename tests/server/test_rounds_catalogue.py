@@ -1,5 +1,6 @@
 """A catalogue title served from its model alone (Aurora Fox), and titles added with
-``--titles DIR``: bets priced by the market, free spins, history, replay, the 2-day
+``--titles DIR`` (one with a plug-in mechanic among them): bets priced by the market, free
+spins, history, replay, the 2-day
 resolution, the rules page, the bet shapes in the OpenAPI document."""
 
 from __future__ import annotations
@@ -251,3 +252,68 @@ def test_a_market_naming_a_title_not_served_is_refused(tmp_path: Path):
     markets = markets_with(tmp_path, "polar-fox")
     with pytest.raises(MarketError, match="polar-fox: unknown game; the games served are"):
         load_markets(markets, TitleRegistry.load().models())
+
+
+# ---------------------------------------------------------------------------------------
+# A title with a plug-in mechanic, added from its folder
+# ---------------------------------------------------------------------------------------
+
+PLUGIN_TITLE = Path(__file__).resolve().parents[1] / "catalogue" / "models" / "lucky-fox"
+LUCKY_BET = {"lines": 5, "coins_per_line": 1, "coin_size": "0.10"}  # 5 coins = 0.50
+
+
+@pytest.fixture
+def plugin_api(tmp_path: Path) -> Any:
+    from reelsmith.rng import SeededSource
+
+    titles = tmp_path / "titles"
+    shutil.copytree(PLUGIN_TITLE, titles / "lucky_fox")
+    markets = tmp_path / "markets"
+    markets.mkdir()
+    for path in MARKETS_DIR.glob("*.toml"):
+        text = path.read_text()
+        if path.stem == "default":
+            text += '\n[games.lucky-fox]\nvariant = "99.36"\ncoin_sizes = ["0.10"]\n'
+        (markets / path.name).write_text(text)
+    yield from build(
+        "sqlite",
+        tmp_path,
+        rng=SeededSource(2026),
+        titles_dirs=str(titles),
+        markets_dir=str(markets),
+    )
+
+
+def test_a_plug_in_title_is_served_its_draws_recorded_and_its_rounds_replayed(plugin_api):
+    """The server plays the plug-in's step through the catalogue adapter: its draw is in the
+    round's record, its win is what the round pays, and the operator's replay is identical."""
+    api = plugin_api
+    player = api.player()
+    api.login(player)
+    paid = 0
+    multiplied = []
+    for _ in range(30):
+        body = api.spin("lucky-fox", LUCKY_BET, gamble=False).json()
+        round_ = body["round"]
+        while round_["phase"] == "free_spins":
+            round_ = api.act("lucky-fox", body["round_id"], "free-spin").json()["round"]
+        assert round_["phase"] == "complete"
+        paid += round_["win_minor"]
+        for spin in round_["spins"]:
+            # the plug-in acts on every spin; a winning one draws its multiplier
+            screen_win = sum(w["coins"] for w in spin["line_wins"]) + (
+                spin["scatter_win"]["coins"] if spin["scatter_win"] else 0
+            )
+            step = spin["plugin"]
+            assert step["outcome"] in ((1, 2, 3, 10) if screen_win else (0,))
+            assert step["win_coins"] == spin["win_coins"] == screen_win * max(step["outcome"], 1)
+            if step["outcome"] > 1:
+                multiplied.append((body["round_id"], spin))
+    assert api.balance(player) == 10000 - 30 * 50 + paid
+    assert multiplied  # one winning spin in five is multiplied at least twice
+    round_id, spin = multiplied[0]
+    recalled = api.as_player("GET", f"/api/history/rounds/{round_id}").json()
+    assert spin in recalled["round"]["spins"]
+    replay = api.op("POST", f"/operator/rounds/{round_id}/replay", key=None).json()
+    assert replay["identical"] is True
+    assert api.op("GET", "/operator/ledger/verify", key=None).json()["ok"]
