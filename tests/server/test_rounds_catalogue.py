@@ -1,7 +1,7 @@
 """A catalogue title served from its model alone (Aurora Fox), and titles added with
 ``--titles DIR`` (one with a plug-in mechanic among them): bets priced by the market, free
-spins, history, replay, the 2-day
-resolution, the rules page, the bet shapes in the OpenAPI document."""
+spins, history, replay, the 2-day resolution, the rules page, the bet shapes in the OpenAPI
+document."""
 
 from __future__ import annotations
 
