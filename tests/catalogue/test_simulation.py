@@ -142,8 +142,10 @@ def test_a_capped_feature_is_simulated_beside_its_exact_figures(comet: GameModel
     """The comet's features often reach their cap of 30 spins; the exact analysis of a capped
     feature lies inside the simulated 99% interval."""
     report = simulate_catalogue(comet, 400_000, 2)
-    assert report.result.stats[k.S_CAPPED] > 1_000
-    assert report.exact_inside_99 and report.to_json()["exact_inside_ci99"] is True
+    assert report.source.stats[k.S_CAPPED] > 1_000
+    low, high = report.source.interval(Z_99)
+    assert low <= report.to_json()["exact"]["rtp"] <= high
+    assert report.to_json()["exact_inside_ci99"] is True
     out = io.StringIO()
     report.render(Console(file=out, width=120))
     assert "features reaching the cap" in out.getvalue()

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from reelsmith.analysis.catalogue_exact import analyze_full
-from reelsmith.analysis.catalogue_report import CatalogueReport
+from reelsmith.analysis.catalogue_report import catalogue_report
 from reelsmith.analysis.catalogue_tuning import tune_variant
 from reelsmith.engine.model import GameModel
 
 
 def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
     """``reelsmith analyze``: the exact analysis as a report (text, JSON, PAR sheet)."""
-    return CatalogueReport(analyze_full(model, variant_id))
+    return catalogue_report(analyze_full(model, variant_id))
 
 
 def tune_title(

@@ -9,36 +9,35 @@ names its method; none is simulated.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 
 from reelsmith.analysis.catalogue_awards import AwardFigures, spins_bands
 from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, initial_law
 from reelsmith.analysis.exact import symbol_counts, symbol_weights
 from reelsmith.analysis.report import (
+    Block,
+    LabReport,
+    Rows,
+    Section,
+    Sheet,
+    TextBlock,
+    band_text,
+    bands_plot,
+    confidence_plot,
     esc,
     figure_png,
     new_figure,
     one_in,
-    page,
     pct,
-    strip_rows,
-    table,
+    rows,
+    strips_section,
 )
-from reelsmith.analysis.volatility import describe_classes
+from reelsmith.analysis.volatility import CONFIDENCE_SPINS, Z_90, Z_95, describe_classes
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, ReelSet
-
-#: Two-sided normal quantiles for the volatility index and the RTP confidence band.
-Z_90 = 1.6448536269514722
-Z_95 = 1.959963984540054
-#: Rounds after which the PAR sheet prints the RTP's 95% band.
-CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
 
 #: Bands (in multiples of the total bet) of the base-spin win distribution.
 WIN_BANDS: tuple[tuple[float, float], ...] = (
@@ -193,10 +192,23 @@ def analysis_document(a: CatalogueAnalysis) -> dict[str, Any]:
             for label, p in spins_bands(a.spins_per_trigger)
         ],
     }
+    plugin = mechanics(model).plugin
+    plugin_part = (
+        {
+            "plugin": {
+                "name": plugin.name,
+                "base_rtp": _f(f.plugin_rtp),
+                "part_of_free_spins_rtp": _f(f.plugin_free_spins_rtp),
+            }
+        }
+        if plugin is not None
+        else {}
+    )
     return {
         "game": model.id,
         "variant": a.variant_id,
         "bet": {"lines": model.line_count, "coins_per_line": 1, "total_coins": a.total_bet},
+        **plugin_part,
         "rtp": _f(a.rtp),
         "rtp_fraction": f"{a.rtp.numerator}/{a.rtp.denominator}",
         "line_rtp": _f(f.line_rtp),
@@ -297,70 +309,17 @@ def analysis_document(a: CatalogueAnalysis) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class CatalogueReport:
+def catalogue_report(a: CatalogueAnalysis) -> LabReport:
     """``analyze``'s result for a catalogue variant: JSON, text and the PAR sheet."""
+    return LabReport(analysis_document(a), _text(a), lambda: _sheet(a), a)
 
-    analysis: CatalogueAnalysis
 
-    def to_json(self) -> dict[str, Any]:
-        return analysis_document(self.analysis)
-
-    def render(self, console: Console) -> None:
-        a = self.analysis
-        f = a.figures
-        model = a.model
-        names = _names(a)
-        scatter = f"{model.symbol_id(model.scatter)} scatter" if model.scatter >= 0 else "scatter"
-        console.print(
-            f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis "
-            f"({model.line_count} lines x 1 coin = {a.total_bet} coins per spin)"
-        )
-        plugin = mechanics(model).plugin
-        plugin_part = f", {plugin.name} {pct(f.plugin_rtp)}" if plugin and plugin.in_base else ""
-        console.print(
-            f"RTP {pct(a.rtp)}  (line wins {pct(f.line_rtp)}, {scatter} {pct(f.scatter_rtp)}"
-            f"{plugin_part}, free spins {pct(f.free_spins_rtp)})"
-        )
-        console.print(
-            f"hit frequency {pct(a.hit_frequency, 3)} ({one_in(float(a.hit_frequency))} spins)"
-        )
-        if f.trigger_probability:
-            console.print(
-                f"free spins {pct(f.trigger_probability, 4)} (every "
-                f"{1 / float(f.trigger_probability):,.1f} spins), "
-                f"{float(f.expected_free_spins):.2f} spins per trigger"
-            )
-        console.print(
-            f"standard deviation {a.std_dev:.4f} per unit bet; volatility index "
-            f"{Z_90 * a.std_dev:.2f} (90%), {Z_95 * a.std_dev:.2f} (95%); class {a.volatility}"
-        )
-        free_max = (
-            f", {a.free.max_win / a.total_bet:,.1f}x on a free spin" if a.free is not None else ""
-        )
-        round_max = max_round_win(a)
-        round_text = (
-            "a round is unbounded (retriggers)"
-            if round_max.startswith("unbounded")
-            else f"a round pays {round_max}"
-        )
-        console.print(
-            f"max win {a.base.max_win / a.total_bet:,.1f}x bet on a base spin{free_max}; "
-            f"{round_text}"
-        )
-        rare = [w for w in a.awards if w.below_gli_limit]
-        if rare:
-            console.print(
-                "[bold red]GLI-11: rarer than 1 in 100,000,000 games:[/] "
-                + ", ".join(award_name(w, names) for w in rare)
-            )
-        else:
-            console.print("GLI-11: every award is more frequent than 1 in 100,000,000 games")
-        awards = Table(title="paytable awards", title_justify="left")
-        for column in ("award", "pays", "per line", "per game", "RTP", "share"):
-            awards.add_column(column, justify="left" if column == "award" else "right")
-        for w in a.awards:
-            awards.add_row(
+def _paytable_text(a: CatalogueAnalysis) -> Rows:
+    names = _names(a)
+    return rows(
+        ("award", "pays", "per line", "per game", "RTP", "share"),
+        (
+            (
                 award_name(w, names),
                 f"{w.pays:,}" + ("x bet" if w.kind == "scatter" else ""),
                 f"{w.per_line:.3e}" if w.per_line is not None else "-",
@@ -368,69 +327,80 @@ class CatalogueReport:
                 pct(w.rtp, 3),
                 pct(w.rtp / a.rtp, 2) if a.rtp else "-",
             )
-        console.print(awards)
-        band = Table(title="RTP 95% band by spins", title_justify="left")
-        band.add_column("spins", justify="right")
-        band.add_column("RTP range", justify="right")
-        for n in CONFIDENCE_SPINS:
-            low, high = confidence_band(a, n)
-            band.add_row(f"{n:,}", f"{low * 100:.2f}% - {high * 100:.2f}%")
-        console.print(band)
-        free_cycle = f" and {a.free.cycle:,} free-spin" if a.free is not None else ""
-        console.print(
-            f"exact: full cycles of {a.base.cycle:,} base{free_cycle} {_combinations(a)}, "
-            f"closed-form free spins; {a.seconds:.1f} s"
+            for w in a.awards
+        ),
+        "paytable awards",
+    )
+
+
+def _plugin_rows(a: CatalogueAnalysis) -> list[tuple[str, str, str]]:
+    """The PAR sheet's row of a plug-in acting on base spins: its share of the RTP (what it
+    adds to the base spins' wins; its part of the free spins is inside their share)."""
+    plugin = mechanics(a.model).plugin
+    if plugin is None or not plugin.in_base:
+        return []
+    return [(f"  {plugin.name}", pct(a.figures.plugin_rtp, 6), "exact (the plug-in's law)")]
+
+
+def _text(a: CatalogueAnalysis) -> tuple[TextBlock, ...]:
+    f = a.figures
+    model = a.model
+    names = _names(a)
+    scatter = f"{model.symbol_id(model.scatter)} scatter" if model.scatter >= 0 else "scatter"
+    plugin = mechanics(model).plugin
+    plugin_part = f", {plugin.name} {pct(f.plugin_rtp)}" if plugin and plugin.in_base else ""
+    lines: list[TextBlock] = [
+        f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis "
+        f"({model.line_count} lines x 1 coin = {a.total_bet} coins per spin)",
+        f"RTP {pct(a.rtp)}  (line wins {pct(f.line_rtp)}, {scatter} {pct(f.scatter_rtp)}"
+        f"{plugin_part}, free spins {pct(f.free_spins_rtp)})",
+        f"hit frequency {pct(a.hit_frequency, 3)} ({one_in(float(a.hit_frequency))} spins)",
+    ]
+    if f.trigger_probability:
+        lines.append(
+            f"free spins {pct(f.trigger_probability, 4)} (every "
+            f"{1 / float(f.trigger_probability):,.1f} spins), "
+            f"{float(f.expected_free_spins):.2f} spins per trigger"
         )
-
-    def to_html(self) -> str:
-        return par_sheet(self.analysis)
-
-
-def _plots(a: CatalogueAnalysis) -> dict[str, str]:
-    out = {}
-    bands = win_bands(a)
-    figure, axes = new_figure()
-    labels = [label.replace("over ", "") for label, _ in bands]
-    # a band that never happens gets no bar (a log scale has no zero)
-    axes.bar(labels, [p if p > 0 else np.nan for _, p in bands], color="#3b6ea5")
-    axes.set_yscale("log")
-    axes.set_ylabel("probability")
-    axes.set_xlabel("base-spin win (x total bet)")
-    axes.set_title("Base-spin win distribution (exact)")
-    axes.tick_params(axis="x", rotation=35)
-    out["wins"] = figure_png(figure)
-
-    if a.figures.trigger_probability:
-        figure, axes = new_figure()
-        dist = a.spins_per_trigger
-        axes.plot(np.arange(len(dist)), dist, color="#a5533b")
-        axes.set_xlabel("free spins played per trigger")
-        axes.set_ylabel("probability")
-        axes.set_xlim(0, min(len(dist), 120))
-        axes.set_title("Free spins per trigger (closed form)")
-        out["spins"] = figure_png(figure)
-
-    figure, axes = new_figure()
-    n = np.logspace(3, 8, 200)
-    rtp = float(a.rtp) * 100
-    half = Z_95 * a.std_dev / np.sqrt(n) * 100
-    axes.fill_between(n, rtp - half, rtp + half, color="#3b6ea5", alpha=0.25, label="95% band")
-    axes.axhline(rtp, color="#3b6ea5", label=f"RTP {rtp:.3f}%")
-    axes.set_xscale("log")
-    axes.set_xlabel("spins played")
-    axes.set_ylabel("observed RTP (%)")
-    axes.set_ylim(rtp - 15, rtp + 15)
-    axes.legend()
-    axes.set_title("RTP confidence band by number of spins")
-    out["band"] = figure_png(figure)
-    return out
+    lines.append(
+        f"standard deviation {a.std_dev:.4f} per unit bet; volatility index "
+        f"{Z_90 * a.std_dev:.2f} (90%), {Z_95 * a.std_dev:.2f} (95%); class {a.volatility}"
+    )
+    free_max = (
+        f", {a.free.max_win / a.total_bet:,.1f}x on a free spin" if a.free is not None else ""
+    )
+    round_max = max_round_win(a)
+    round_text = (
+        "a round is unbounded (retriggers)"
+        if round_max.startswith("unbounded")
+        else f"a round pays {round_max}"
+    )
+    lines.append(
+        f"max win {a.base.max_win / a.total_bet:,.1f}x bet on a base spin{free_max}; {round_text}"
+    )
+    rare = [w for w in a.awards if w.below_gli_limit]
+    if rare:
+        lines.append(
+            "[bold red]GLI-11: rarer than 1 in 100,000,000 games:[/] "
+            + ", ".join(award_name(w, names) for w in rare)
+        )
+    else:
+        lines.append("GLI-11: every award is more frequent than 1 in 100,000,000 games")
+    lines.append(_paytable_text(a))
+    lines.append(band_text([confidence_band(a, n) for n in CONFIDENCE_SPINS], "spins"))
+    free_cycle = f" and {a.free.cycle:,} free-spin" if a.free is not None else ""
+    lines.append(
+        f"exact: full cycles of {a.base.cycle:,} base{free_cycle} {_combinations(a)}, "
+        f"closed-form free spins; {a.seconds:.1f} s"
+    )
+    return tuple(lines)
 
 
-def _free_spins_section(a: CatalogueAnalysis, plots: dict[str, str]) -> str:
+def _free_spins_section(a: CatalogueAnalysis) -> Section:
     f = a.figures
     free = mechanics(a.model).free_spins
     if free is None:
-        return "<h2>Free spins</h2><p>This title has no free spins.</p>"
+        return Section("Free spins", ("<p>This title has no free spins.</p>",))
     trigger_name = _trigger_name(a)
     how = (
         f"each triggering {esc(trigger_name)} reveals a number of free spins (table below)"
@@ -438,8 +408,7 @@ def _free_spins_section(a: CatalogueAnalysis, plots: dict[str, str]) -> str:
         else "the number of spins comes from the trigger's table"
     )
     cap = f" The feature is capped at {free.max_spins} spins." if free.max_spins else ""
-    parts = [
-        "<h2>Free spins</h2>",
+    blocks: list[Block] = [
         f"<p>{free.trigger} or more {esc(trigger_name)} symbols start the free spins; {how}. "
         f"Expected spins a free spin adds: {float(f.added_per_free_spin):.5f}; expected "
         f"spins per trigger: {float(f.expected_free_spins):.4f}; expected free spins per "
@@ -449,25 +418,14 @@ def _free_spins_section(a: CatalogueAnalysis, plots: dict[str, str]) -> str:
     if reveal is not None:
         _, values, weights = reveal
         total = sum(weights)
-        parts.append(
-            table(
+        blocks.append(
+            rows(
                 ("spins revealed", "weight", "probability"),
                 [(v, w, f"{w / total:.4f}") for v, w in zip(values, weights, strict=True)],
             )
         )
-    trigger_rows = [
-        (
-            f"{k} x {trigger_name}",
-            f"{float(a.base.probability(k)):.4e}",
-            f"{float(a.initial_given[k].mean):.2f}",
-            f"{float(a.spins_given[k].mean):.3f}",
-            f"{float(a.free_given[k].mean):.3f}",
-            f"{math.sqrt(a.free_given[k].variance):.3f}",
-        )
-        for k in a.free_given
-    ]
-    parts.append(
-        table(
+    blocks.append(
+        rows(
             (
                 "trigger",
                 "P per spin",
@@ -476,30 +434,51 @@ def _free_spins_section(a: CatalogueAnalysis, plots: dict[str, str]) -> str:
                 "expected win (x bet)",
                 "std dev of win",
             ),
-            trigger_rows,
+            (
+                (
+                    f"{k} x {trigger_name}",
+                    f"{float(a.base.probability(k)):.4e}",
+                    f"{float(a.initial_given[k].mean):.2f}",
+                    f"{float(a.spins_given[k].mean):.3f}",
+                    f"{float(a.free_given[k].mean):.3f}",
+                    f"{math.sqrt(a.free_given[k].variance):.3f}",
+                )
+                for k in a.free_given
+            ),
         )
     )
-    spins_rows = [(label, f"{p:.6e}") for label, p in spins_bands(a.spins_per_trigger)]
-    parts.append(table(("spins per trigger", "probability"), spins_rows))
-    parts.append(plots.get("spins", ""))
-    return "".join(parts)
+    blocks.append(
+        rows(
+            ("spins per trigger", "probability"),
+            ((label, f"{p:.6e}") for label, p in spins_bands(a.spins_per_trigger)),
+        )
+    )
+    if f.trigger_probability:
+        dist = a.spins_per_trigger
+        figure, axes = new_figure()
+        axes.plot(np.arange(len(dist)), dist, color="#a5533b")
+        axes.set_xlabel("free spins played per trigger")
+        axes.set_ylabel("probability")
+        axes.set_xlim(0, min(len(dist), 120))
+        axes.set_title("Free spins per trigger (closed form)")
+        blocks.append(figure_png(figure))
+    return Section("Free spins", tuple(blocks))
 
 
-def par_sheet(a: CatalogueAnalysis) -> str:
-    """The PAR sheet of a variant as one HTML page (plots embedded)."""
+def _sheet(a: CatalogueAnalysis) -> Sheet:
+    """The PAR sheet of a variant (plots embedded)."""
     model = a.model
     f = a.figures
     doc = analysis_document(a)
     method = doc["method"]
     names = _names(a)
-    plots = _plots(a)
     scatter = model.symbols[model.scatter].name if model.scatter >= 0 else "-"
     trigger = f.trigger_probability
-    variant_sets = model.variant(a.variant_id).reel_sets
     summary = [
         ("RTP", pct(a.rtp, 6), method["rtp"]),
         ("  line wins", pct(f.line_rtp, 6), "exact"),
         (f"  {scatter} scatter", pct(f.scatter_rtp, 6), "exact"),
+        *_plugin_rows(a),
         ("  free spins", pct(f.free_spins_rtp, 6), "exact (Wald's identity)"),
         ("hit frequency (base spin)", pct(a.hit_frequency, 3), method["hit_frequency"]),
         (
@@ -533,67 +512,84 @@ def par_sheet(a: CatalogueAnalysis) -> str:
         ("max win, round", max_round_win(a), "from the per-screen maxima and the feature's rules"),
         ("round win distribution", "-", method["round_win_distribution"]),
     ]
-    paytable_rows = [
+    paytable = rows(
         (
-            award_name(w, names),
-            f"{w.pays:,}" + (" x bet" if w.kind == "scatter" else " per line coin"),
-            f"{w.per_line:.4e}" if w.per_line is not None else "-",
-            f"{w.per_base_spin:.4e}",
-            f"{w.per_free_spin:.4e}",
-            one_in(w.per_game) + (" (GLI-11!)" if w.below_gli_limit else ""),
-            pct(w.base_rtp, 4),
-            pct(w.free_spins_rtp, 4),
-            pct(w.rtp / a.rtp, 2) if a.rtp else "-",
-        )
-        for w in a.awards
-    ]
-    band_rows = []
-    for n in CONFIDENCE_SPINS:
-        low, high = confidence_band(a, n)
-        band_rows.append((f"{n:,}", f"{low * 100:.3f}%", f"{high * 100:.3f}%"))
-    win_rows = [(label, f"{p:.6e}") for label, p in win_bands(a)]
+            "award",
+            "pays",
+            "P per line",
+            "P per base spin",
+            "P per free spin",
+            "per game",
+            "RTP base",
+            "RTP free spins",
+            "RTP share",
+        ),
+        (
+            (
+                award_name(w, names),
+                f"{w.pays:,}" + (" x bet" if w.kind == "scatter" else " per line coin"),
+                f"{w.per_line:.4e}" if w.per_line is not None else "-",
+                f"{w.per_base_spin:.4e}",
+                f"{w.per_free_spin:.4e}",
+                one_in(w.per_game) + (" (GLI-11!)" if w.below_gli_limit else ""),
+                pct(w.base_rtp, 4),
+                pct(w.free_spins_rtp, 4),
+                pct(w.rtp / a.rtp, 2) if a.rtp else "-",
+            )
+            for w in a.awards
+        ),
+    )
     rare = [award_name(w, names) for w in a.awards if w.below_gli_limit]
     gli = (
         '<p class="flag">Rarer than 1 in 100,000,000 games: ' + esc(", ".join(rare)) + "</p>"
         if rare
         else "<p>Every award is more frequent than 1 in 100,000,000 games.</p>"
     )
-    body = (
-        f"<h1>{esc(model.name)} - PAR sheet, variant {esc(a.variant_id)}</h1>"
-        f'<p class="note">{model.line_count} paylines x 1 coin = {a.total_bet} coins per spin. '
+    bands = win_bands(a)
+    spans = np.logspace(3, 8, 200)
+    band = Section(
+        "RTP confidence band",
+        (
+            f"<p>Volatility class <b>{esc(a.volatility)}</b>: standard deviation "
+            f"{a.std_dev:.4f}, volatility index {Z_90 * a.std_dev:.3f} (90%). After "
+            "n spins the observed RTP lies within RTP +- 1.96 sd / sqrt(n) 95% of the time.</p>",
+            rows(
+                ("spins", "low", "high"),
+                (
+                    (f"{n:,}", f"{low * 100:.3f}%", f"{high * 100:.3f}%")
+                    for n, (low, high) in ((n, confidence_band(a, n)) for n in CONFIDENCE_SPINS)
+                ),
+            ),
+            confidence_plot(
+                float(a.rtp) * 100, Z_95 * a.std_dev / np.sqrt(spans) * 100, spans, "spins", 15
+            ),
+        ),
+    )
+    return Sheet(
+        title=f"{model.name} PAR sheet {a.variant_id}",
+        heading=f"{model.name} - PAR sheet, variant {a.variant_id}",
+        note=f"{model.line_count} paylines x 1 coin = {a.total_bet} coins per spin. "
         "Every figure is exact (from the reel strips and the model's tables) unless its method "
         "says otherwise; no figure on this sheet is simulated. "
-        f"RTP as a fraction: {esc(doc['rtp_fraction'])}.</p>"
-        "<h2>Summary</h2>"
-        + table(("figure", "value", "method"), summary, "text")
-        + "<h2>Paytable</h2>"
-        + gli
-        + table(
-            (
-                "award",
-                "pays",
-                "P per line",
-                "P per base spin",
-                "P per free spin",
-                "per game",
-                "RTP base",
-                "RTP free spins",
-                "RTP share",
+        f"RTP as a fraction: {esc(doc['rtp_fraction'])}.",
+        sections=(
+            Section("Summary", (rows(("figure", "value", "method"), summary, classes="text"),)),
+            Section("Paytable", (gli, paytable)),
+            _free_spins_section(a),
+            Section(
+                "Win distribution (base spin)",
+                (
+                    rows(("win", "probability"), ((lb, f"{p:.6e}") for lb, p in bands)),
+                    bands_plot(
+                        [lb for lb, _ in bands],
+                        [p for _, p in bands],
+                        "base-spin win (x total bet)",
+                        "Base-spin win distribution (exact)",
+                    ),
+                ),
             ),
-            paytable_rows,
-        )
-        + _free_spins_section(a, plots)
-        + "<h2>Win distribution (base spin)</h2>"
-        + table(("win", "probability"), win_rows)
-        + plots["wins"]
-        + "<h2>RTP confidence band</h2>"
-        + f"<p>Volatility class <b>{esc(a.volatility)}</b>: standard deviation "
-        f"{a.std_dev:.4f}, volatility index {Z_90 * a.std_dev:.3f} (90%). After "
-        "n spins the observed RTP lies within RTP +- 1.96 sd / sqrt(n) 95% of the time.</p>"
-        + table(("spins", "low", "high"), band_rows)
-        + plots["band"]
-        + "<h2>Reel strips</h2>"
-        + "".join(strip_rows(model, a.variant_id, name) for name in variant_sets)
-        + f'<p class="note">Computed in {a.seconds:.2f} s.</p>'
+            band,
+            strips_section(model, a.variant_id),
+        ),
+        closing=f"Computed in {a.seconds:.2f} s.",
     )
-    return page(f"{model.name} PAR sheet {a.variant_id}", body)

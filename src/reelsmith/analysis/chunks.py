@@ -21,21 +21,23 @@ driver knows nothing of what a chunk computes.
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import socket
 from collections.abc import Callable, Container, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from reelsmith.analysis.pcg64 import stream_state
+from reelsmith.analysis.volatility import Z_95 as Z_95
 
 #: Rounds per chunk: the unit of reproducibility and of work handed to a worker.
 CHUNK_ROUNDS = 500_000
-Z_95 = 1.959963984540054
 Z_99 = 2.5758293035489004
 
 ProgressCallback = Callable[[int], None]
@@ -78,6 +80,76 @@ def merge_sums(into: list[float], other: Iterable[Any]) -> None:
     """Add a chunk's float statistics (sums of squares) to ``into``, slot by slot."""
     for slot, value in enumerate(other):
         into[slot] += float(value)
+
+
+def band_labels(edges: Sequence[int]) -> list[str]:
+    """The names of a kernel's round-win bands (``edges``: the band edges in multiples of the
+    bet): no win, each band between two edges, over the last edge."""
+    return [
+        "no win",
+        *(f"over {lo}x to {hi}x" for lo, hi in itertools.pairwise(edges)),
+        f"over {edges[-1]}x",
+    ]
+
+
+def merge_chunks(
+    results: dict[int, Payload], int_slots: int, float_slots: int, maxima: Container[int] = ()
+) -> tuple[tuple[int, ...], tuple[float, ...], list[tuple[Any, ...]], float]:
+    """Merge the chunks' payloads in index order. A payload is ``(integer statistics, float
+    statistics, *extras, kernel seconds)``; returns the summed statistics (``maxima``: the
+    slots that keep the largest value), each chunk's extras and the seconds summed over the
+    chunks (the compiled kernel's own time)."""
+    stats = [0] * int_slots
+    float_stats = [0.0] * float_slots
+    extras = []
+    kernel_seconds = 0.0
+    for index in range(len(results)):
+        chunk_stats, chunk_floats, *chunk_extras, seconds = results[index]
+        merge_counts(stats, chunk_stats, maxima)
+        merge_sums(float_stats, chunk_floats)
+        extras.append(tuple(chunk_extras))
+        kernel_seconds += seconds
+    return tuple(stats), tuple(float_stats), extras, kernel_seconds
+
+
+@dataclass(frozen=True)
+class KernelRun:
+    """What every title's simulation holds: how it was run (seed, chunks, workers, backend,
+    times) and the merged statistics of its kernel (``stats``: integer slots, ``float_stats``:
+    sums of squares), with the figures read the same way for every mechanic family; a family's
+    result adds its own slots' meanings and its JSON."""
+
+    game: str
+    variant: str
+    seed: int
+    rounds: int
+    chunk_size: int
+    chunks: int
+    workers: int
+    backend: str
+    seconds: float
+    kernel_seconds: float  # summed over chunks: the compiled kernel's own time
+    lines: int
+    stats: tuple[int, ...]
+    float_stats: tuple[float, ...]
+
+    @property
+    def rounds_per_second(self) -> float:
+        """Rounds per wall-clock second of the whole run (worker start-up included)."""
+        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def rounds_per_second_per_core(self) -> float:
+        """Rounds per second of one core running the kernel (start-up and merging excluded)."""
+        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
+
+    def sample_std(self, mean: float, square_sum: float) -> float:
+        """The sample standard deviation of a per-round quantity from its mean over the rounds
+        and the sum of its squares (0 with fewer than two rounds)."""
+        n = self.rounds
+        if n < 2:
+            return 0.0
+        return math.sqrt(max(square_sum / n - mean * mean, 0.0) * n / (n - 1))
 
 
 class ClusterError(ConnectionError):

@@ -339,10 +339,10 @@ def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
     round-win distribution, the one figure that cannot be computed exactly, comes from a
     seeded simulation and is labelled as such."""
     from reelsmith.analysis.ladder_exact import analyze_full
-    from reelsmith.analysis.ladder_report import LadderAnalysisReport, sample_win_distribution
+    from reelsmith.analysis.ladder_report import ladder_report, sample_win_distribution
 
     analysis = analyze_full(model, variant_id)
-    return LadderAnalysisReport(analysis, sample_win_distribution(analysis))
+    return ladder_report(analysis, sample_win_distribution(analysis))
 
 
 def exact_beside_simulation(model: GameModel, variant_id: str) -> dict[str, float]:
@@ -377,7 +377,7 @@ def simulate_title(
     progress: Any = None,
 ) -> Any:
     """``reelsmith simulate``: a seeded simulation, with the exact figures beside it."""
-    from reelsmith.analysis.ladder_report import LadderSimulationReport
+    from reelsmith.analysis.ladder_report import simulation_report
     from reelsmith.analysis.ladder_simulation import _kernel_game, simulate
 
     result = simulate(
@@ -391,9 +391,7 @@ def simulate_title(
         progress=progress,
     )
     model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
-    return LadderSimulationReport(
-        model.name, result, exact_beside_simulation(model, result.variant)
-    )
+    return simulation_report(model.name, result, exact_beside_simulation(model, result.variant))
 
 
 def tune_title(

@@ -19,16 +19,13 @@ import numpy.typing as npt
 
 from reelsmith.analysis.ladder_round import RoundAnalysis, renewal, spin_moments
 from reelsmith.analysis.ladder_spin import SpinFigures, build_columns, spin_figures
-from reelsmith.analysis.volatility import volatility_class
+from reelsmith.analysis.volatility import Z_95, volatility_class
 from reelsmith.engine.ladder import RULES_VERSION, LadderRules, ladder_rules
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel
 
 #: GLI-11: every advertised award must be hit more often than once in 100 million games.
 GLI_MIN_PROBABILITY = 1e-8
-Z_90 = 1.6448536269514722
-Z_95 = 1.959963984540054
-CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
 
 
 @dataclass(frozen=True)

@@ -1,29 +1,37 @@
-"""What the lab shows people about a ladder-and-pots title: the exact analysis and the simulation as
-JSON and rich text, and the PAR sheet as one self-contained HTML page with plots."""
+"""The figures of a ladder-and-pots title for the lab's one report
+(:class:`reelsmith.analysis.report.LabReport`): the exact analysis and the simulation as JSON
+and text, and the PAR sheet's sections, the ladder's own (local jackpots, gem reveals, levels,
+carried meter, the dependent rounds' confidence band) among the common ones."""
 
 from __future__ import annotations
 
-import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 
+from reelsmith.analysis.chunks import band_labels
 from reelsmith.analysis.exact import symbol_counts
-from reelsmith.analysis.ladder_exact import (
-    CONFIDENCE_SPINS,
-    GLI_MIN_PROBABILITY,
-    Z_90,
-    Z_95,
-    AwardFigures,
-    LadderAnalysis,
-)
+from reelsmith.analysis.ladder_exact import GLI_MIN_PROBABILITY, AwardFigures, LadderAnalysis
 from reelsmith.analysis.ladder_simulation import SimulationResult
-from reelsmith.analysis.report import esc, figure_png, new_figure, page, table
-from reelsmith.analysis.volatility import describe_classes
+from reelsmith.analysis.report import (
+    LabReport,
+    Section,
+    Sheet,
+    TextBlock,
+    band_text,
+    bands_plot,
+    confidence_plot,
+    esc,
+    figure_png,
+    new_figure,
+    one_in,
+    pct,
+    rows,
+    speed_line,
+    strips_section,
+)
+from reelsmith.analysis.volatility import CONFIDENCE_SPINS, Z_90, Z_95, describe_classes
 
 #: The seeded sample behind the PAR sheet's round-win distribution (the only simulated item).
 SAMPLE_ROUNDS = 1_000_000
@@ -36,16 +44,6 @@ PER_ROUND = (
     "each pot and its trigger point uniform on seed <= pot < trigger < cap (every pot is won "
     "before its cap)"
 )
-
-
-def pct(value: float, digits: int = 5) -> str:
-    return f"{float(value) * 100:.{digits}f}%"
-
-
-def one_in(p: float) -> str:
-    if p <= 0:
-        return "never"
-    return f"1 in {1 / p:,.2f}" if 1 / p < 100 else f"1 in {1 / p:,.0f}"
 
 
 def award_name(award: AwardFigures, names: dict[str, str]) -> str:
@@ -241,9 +239,7 @@ def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     stats, _floats, _batches = game.run(chunk_stream(SAMPLE_SEED, 0), SAMPLE_ROUNDS)
     from reelsmith.analysis import ladder_kernel as k
 
-    edges = k.BAND_EDGES
-    labels = ["no win", *(f"over {lo}x to {hi}x" for lo, hi in itertools.pairwise(edges))]
-    labels.append(f"over {edges[-1]}x")
+    labels = band_labels(k.BAND_EDGES)
     return {
         "method": f"simulated: {SAMPLE_ROUNDS:,} rounds, seed {SAMPLE_SEED}",
         "bands": [
@@ -253,212 +249,142 @@ def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class LadderAnalysisReport:
-    """``analyze``'s result: the exact analysis, as JSON, text and PAR sheet."""
-
-    analysis: LadderAnalysis
-    sample: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return analysis_document(self.analysis, self.sample)
-
-    def render(self, console: Console) -> None:
-        a = self.analysis
-        model = a.model
-        names = {s.id: s.name for s in model.symbols}
-        console.print(
-            f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis, long run, per round "
-            f"({model.line_count} lines, wins in multiples of the bet)"
-        )
-        console.print(
-            f"RTP {pct(a.rtp)}  (main-game lines {pct(a.base_line_rtp)}, free-spins lines "
-            f"{pct(a.free_line_rtp)}, jackpots {pct(a.jackpot_rtp)})"
-        )
-        console.print(
-            f"hit frequency {pct(a.hit_frequency, 3)} of main-game spins, "
-            f"{pct(a.round_hit_frequency, 3)} of rounds"
-        )
-        console.print(
-            f"free spins {pct(a.free_spins_frequency, 4)} (every "
-            f"{1 / a.free_spins_frequency:,.1f} rounds), {a.free_spins_per_trigger:.2f} spins per "
-            "trigger; levels reached "
-            + ", ".join(f"{lv + 1}: {p:.1%}" for lv, p in enumerate(a.level_reached))
-        )
-        console.print(
-            f"standard deviation {a.std_dev:.4f} per round; volatility index "
-            f"{a.volatility_index(Z_90):.2f} (90%), {a.volatility_index(Z_95):.2f} (95%); "
-            f"class {a.volatility}; long run {math.sqrt(a.long_run_variance):.4f} per round "
-            "(rounds are dependent)"
-        )
-        main = a.max_win.get("main_spin") or {}
-        free = a.max_win.get("free_spin") or {}
-        main_best = main.get("with_jackpots_x_bet", 0)
-        free_best = free.get("with_jackpots_x_bet", 0)
-        console.print(
-            f"max win {main_best:,.1f}x bet on a main-game spin (lines alone "
-            f"{main.get('line_pay_x_bet', 0):,.0f}x), {free_best:,.1f}x on a free spin; a round "
-            f"at most {a.max_win.get('round_bound_x_bet', 0):,.0f}x (bound)"
-        )
-        rare = [w for w in a.awards if w.gli != "no"]
-        if rare:
-            console.print(
-                "[bold red]GLI-11: possibly rarer than 1 in 100,000,000 rounds:[/] "
-                + ", ".join(award_name(w, names) for w in rare)
-            )
-        else:
-            console.print("GLI-11: every award is more frequent than 1 in 100,000,000 rounds")
-        pots = Table(title="jackpots", title_justify="left")
-        for column in ("pot", "seed-largest", "won before", "hits", "mean award", "RTP"):
-            pots.add_column(column, justify="left" if column == "pot" else "right")
-        for p in a.pots:
-            pots.add_row(
-                p.name,
-                f"{p.seed}-{p.last_trigger}x",
-                f"{p.cap}x",
-                one_in(p.hits_per_round) + " rounds",
-                f"{p.mean_award:,.1f}x",
-                pct(p.rtp, 3),
-            )
-        console.print(pots)
-        awards = Table(title="paytable awards", title_justify="left")
-        for column in ("award", "pays", "per line", "lines per round", "RTP", "share"):
-            awards.add_column(column, justify="left" if column == "award" else "right")
-        for w in a.awards:
-            awards.add_row(
-                award_name(w, names),
-                f"{w.pays:,}",
-                f"{w.per_line_base:.3e}",
-                f"{w.per_round:.3e}",
-                pct(w.rtp, 3),
-                pct(w.rtp / a.rtp, 2),
-            )
-        console.print(awards)
-        band = Table(title="RTP 95% band by rounds (rounds are dependent)", title_justify="left")
-        band.add_column("rounds", justify="right")
-        band.add_column("RTP range", justify="right")
-        for n in CONFIDENCE_SPINS:
-            low, high = a.confidence_band(n)
-            band.add_row(f"{n:,}", f"{low * 100:.2f}% - {high * 100:.2f}%")
-        console.print(band)
-        console.print(
-            "exact from per-reel tables, payline patterns, the ladder and meter chains and the "
-            f"pots' renewal laws; {a.seconds:.1f} s"
-        )
-
-    def to_html(self) -> str:
-        return par_sheet(self.analysis, self.sample)
+def ladder_report(a: LadderAnalysis, sample: dict[str, Any]) -> LabReport:
+    """``analyze``'s result: the exact analysis (with the sampled round-win distribution) as
+    JSON, text and PAR sheet."""
+    return LabReport(analysis_document(a, sample), _text(a), lambda: _sheet(a, sample), a)
 
 
-@dataclass(frozen=True)
-class LadderSimulationReport:
-    """``simulate``'s result, with the exact figures beside it (``name``: the title's name, for
-    the heading)."""
-
-    name: str
-    result: SimulationResult
-    exact: dict[str, float]
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.result.to_json()
-        data["exact"] = self.exact
-        return data
-
-    def render(self, console: Console) -> None:
-        r = self.result
-        d = r.to_json()
-        exact = self.exact
-        band = d["rtp_ci95"]
-        interval = (
-            f" (95% CI {band[0]:.4%} - {band[1]:.4%})"
-            if band
-            else " (too few rounds for an interval)"
-        )
-        console.print(
-            f"[bold]{self.name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, seed "
-            f"{r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,} ({r.start} start), {r.backend}"
-        )
-        table_ = Table(show_header=True)
-        table_.add_column("figure")
-        table_.add_column("simulated", justify="right")
-        table_.add_column("exact", justify="right")
-        table_.add_row("RTP", f"{r.rtp:.4%}{interval}", f"{exact['rtp']:.4%}")
-        breakdown = d["rtp_breakdown"]
-        for key, label in (
-            ("main_game_lines", "main-game lines"),
-            ("free_spins_lines", "free-spins lines"),
-            ("jackpots", "jackpots"),
-        ):
-            table_.add_row(f"  {label}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
-        table_.add_row(
-            "hit frequency (main spin)",
-            f"{d['hit_frequency']:.4%}",
-            f"{exact['hit_frequency']:.4%}",
-        )
-        table_.add_row(
-            "hit frequency (round)",
-            f"{d['round_hit_frequency']:.4%}",
-            f"{exact['round_hit_frequency']:.4%}",
-        )
-        table_.add_row(
-            "free spins frequency",
-            f"{d['free_spins_frequency']:.4%}",
-            f"{exact['free_spins_frequency']:.4%}",
-        )
-        per_trigger = d["free_spins_per_trigger"]
-        table_.add_row(
-            "free spins per trigger",
-            f"{per_trigger:.2f}" if per_trigger is not None else "-",
-            f"{exact['free_spins_per_trigger']:.2f}",
-        )
-        table_.add_row("standard deviation", f"{r.std_dev:.4f}", f"{exact['std_dev']:.4f}")
-        table_.add_row("max round win", f"{d['max_win_x_bet']:,.1f}x bet", "")
-        console.print(table_)
-        console.print(f"interval: {d['ci_method']}")
-        console.print(
-            f"{r.seconds:.2f} s, {r.spins_per_second:,.0f} spins per second; the kernel alone "
-            f"{r.spins_per_second_per_core:,.0f} per core"
-        )
-
-
-# ---------------------------------------------------------------------------------------
-# The PAR sheet
-# ---------------------------------------------------------------------------------------
-
-
-def _strip_rows(a: LadderAnalysis, name: str) -> str:
+def _text(a: LadderAnalysis) -> tuple[TextBlock, ...]:
     model = a.model
-    reel_set = model.variant(a.variant_id).reel_sets[name]
-    rows = [
-        (f"reel {reel + 1} ({len(strip)} stops)", " ".join(model.symbol_id(int(s)) for s in strip))
-        for reel, strip in enumerate(reel_set.strips)
-    ]
-    counts = symbol_counts(model, reel_set)
-    count_rows = [
-        (model.symbols[s].name, *(str(int(counts[r, s])) for r in range(model.reels)))
-        for s in range(len(model.symbols))
-    ]
+    names = {s.id: s.name for s in model.symbols}
+    main = a.max_win.get("main_spin") or {}
+    free = a.max_win.get("free_spin") or {}
+    rare = [w for w in a.awards if w.gli != "no"]
+    gli = (
+        "[bold red]GLI-11: possibly rarer than 1 in 100,000,000 rounds:[/] "
+        + ", ".join(award_name(w, names) for w in rare)
+        if rare
+        else "GLI-11: every award is more frequent than 1 in 100,000,000 rounds"
+    )
     return (
-        f"<h3>{esc(name)} ({reel_set.cycle:,} stop combinations)</h3>"
-        + table(("reel", "strip (top row = stop)"), rows, "strips text")
-        + table(("symbol", *(f"reel {r + 1}" for r in range(model.reels))), count_rows)
+        f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis, long run, per round "
+        f"({model.line_count} lines, wins in multiples of the bet)",
+        f"RTP {pct(a.rtp)}  (main-game lines {pct(a.base_line_rtp)}, free-spins lines "
+        f"{pct(a.free_line_rtp)}, jackpots {pct(a.jackpot_rtp)})",
+        f"hit frequency {pct(a.hit_frequency, 3)} of main-game spins, "
+        f"{pct(a.round_hit_frequency, 3)} of rounds",
+        f"free spins {pct(a.free_spins_frequency, 4)} (every "
+        f"{1 / a.free_spins_frequency:,.1f} rounds), {a.free_spins_per_trigger:.2f} spins per "
+        "trigger; levels reached "
+        + ", ".join(f"{lv + 1}: {p:.1%}" for lv, p in enumerate(a.level_reached)),
+        f"standard deviation {a.std_dev:.4f} per round; volatility index "
+        f"{a.volatility_index(Z_90):.2f} (90%), {a.volatility_index(Z_95):.2f} (95%); "
+        f"class {a.volatility}; long run {math.sqrt(a.long_run_variance):.4f} per round "
+        "(rounds are dependent)",
+        f"max win {main.get('with_jackpots_x_bet', 0):,.1f}x bet on a main-game spin (lines "
+        f"alone {main.get('line_pay_x_bet', 0):,.0f}x), "
+        f"{free.get('with_jackpots_x_bet', 0):,.1f}x on a free spin; a round "
+        f"at most {a.max_win.get('round_bound_x_bet', 0):,.0f}x (bound)",
+        gli,
+        rows(
+            ("pot", "seed-largest", "won before", "hits", "mean award", "RTP"),
+            (
+                (
+                    p.name,
+                    f"{p.seed}-{p.last_trigger}x",
+                    f"{p.cap}x",
+                    one_in(p.hits_per_round) + " rounds",
+                    f"{p.mean_award:,.1f}x",
+                    pct(p.rtp, 3),
+                )
+                for p in a.pots
+            ),
+            "jackpots",
+        ),
+        rows(
+            ("award", "pays", "per line", "lines per round", "RTP", "share"),
+            (
+                (
+                    award_name(w, names),
+                    f"{w.pays:,}",
+                    f"{w.per_line_base:.3e}",
+                    f"{w.per_round:.3e}",
+                    pct(w.rtp, 3),
+                    pct(w.rtp / a.rtp, 2),
+                )
+                for w in a.awards
+            ),
+            "paytable awards",
+        ),
+        band_text(
+            [a.confidence_band(n) for n in CONFIDENCE_SPINS],
+            "rounds",
+            " (rounds are dependent)",
+        ),
+        "exact from per-reel tables, payline patterns, the ladder and meter chains and the "
+        f"pots' renewal laws; {a.seconds:.1f} s",
     )
 
 
-def _plots(a: LadderAnalysis, sample: dict[str, Any]) -> dict[str, str]:
-    out = {}
-    bands = sample["bands"]
-    figure, axes = new_figure()
-    labels = [b["win_x_bet"].replace("over ", "") for b in bands]
-    values = [b["probability"] if b["probability"] > 0 else np.nan for b in bands]
-    axes.bar(labels, values, color="#3b6ea5")
-    axes.set_yscale("log")
-    axes.set_ylabel("probability")
-    axes.set_xlabel("round win (x bet)")
-    axes.set_title(f"Round win distribution (simulated, {SAMPLE_ROUNDS:,} rounds)")
-    axes.tick_params(axis="x", rotation=35)
-    out["wins"] = figure_png(figure)
+def simulation_report(name: str, result: SimulationResult, exact: dict[str, float]) -> LabReport:
+    """``simulate``'s result, with the exact figures beside it (``name``: the title's name, for
+    the heading)."""
+    d = result.to_json()
+    d["exact"] = exact
+    band = d["rtp_ci95"]
+    interval = (
+        f" (95% CI {band[0]:.4%} - {band[1]:.4%})" if band else " (too few rounds for an interval)"
+    )
+    r = result
+    breakdown = d["rtp_breakdown"]
+    per_trigger = d["free_spins_per_trigger"]
+    figures = [
+        ("RTP", f"{r.rtp:.4%}{interval}", f"{exact['rtp']:.4%}"),
+        *(
+            (f"  {label}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
+            for key, label in (
+                ("main_game_lines", "main-game lines"),
+                ("free_spins_lines", "free-spins lines"),
+                ("jackpots", "jackpots"),
+            )
+        ),
+        *(
+            (label, f"{d[key]:.4%}", f"{exact[key]:.4%}")
+            for key, label in (
+                ("hit_frequency", "hit frequency (main spin)"),
+                ("round_hit_frequency", "hit frequency (round)"),
+                ("free_spins_frequency", "free spins frequency"),
+            )
+        ),
+        (
+            "free spins per trigger",
+            f"{per_trigger:.2f}" if per_trigger is not None else "-",
+            f"{exact['free_spins_per_trigger']:.2f}",
+        ),
+        ("standard deviation", f"{r.std_dev:.4f}", f"{exact['std_dev']:.4f}"),
+        ("max round win", f"{d['max_win_x_bet']:,.1f}x bet", ""),
+    ]
+    text: tuple[TextBlock, ...] = (
+        f"[bold]{name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, seed "
+        f"{r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,} ({r.start} start), {r.backend}",
+        rows(("figure", "simulated", "exact"), figures),
+        f"interval: {d['ci_method']}",
+        speed_line(r, "spins"),
+    )
+    return LabReport(d, text, None, result)
 
+
+def _plots(a: LadderAnalysis, sample: dict[str, Any]) -> dict[str, str]:
+    bands = sample["bands"]
+    out = {
+        "wins": bands_plot(
+            [b["win_x_bet"] for b in bands],
+            [b["probability"] for b in bands],
+            "round win (x bet)",
+            f"Round win distribution (simulated, {SAMPLE_ROUNDS:,} rounds)",
+        )
+    }
     figure, axes = new_figure()
     levels = np.arange(1, len(a.level_reached) + 1)
     axes.bar(levels, a.level_reached, color="#a5533b")
@@ -466,28 +392,15 @@ def _plots(a: LadderAnalysis, sample: dict[str, Any]) -> dict[str, str]:
     axes.set_ylabel("P(level played | trigger)")
     axes.set_title("Free-spins ladder (exact)")
     out["ladder"] = figure_png(figure)
-
-    figure, axes = new_figure()
-    n = np.logspace(3, 8, 120)
-    rtp = a.rtp * 100
-    half = np.array([Z_95 * math.sqrt(a.sum_variance(int(x))) / int(x) * 100 for x in n])
-    naive = Z_95 * a.std_dev / np.sqrt(n) * 100
-    axes.fill_between(n, rtp - half, rtp + half, color="#3b6ea5", alpha=0.25, label="95% band")
-    axes.plot(n, rtp + naive, color="#888", linestyle="--", label="if rounds were independent")
-    axes.plot(n, rtp - naive, color="#888", linestyle="--")
-    axes.axhline(rtp, color="#3b6ea5", label=f"RTP {rtp:.3f}%")
-    axes.set_xscale("log")
-    axes.set_xlabel("rounds played")
-    axes.set_ylabel("observed RTP (%)")
-    axes.set_ylim(rtp - 40, rtp + 40)
-    axes.legend()
-    axes.set_title("RTP confidence band by number of rounds")
-    out["band"] = figure_png(figure)
+    spans = np.logspace(3, 8, 120)
+    half = np.array([Z_95 * math.sqrt(a.sum_variance(int(x))) / int(x) * 100 for x in spans])
+    naive = Z_95 * a.std_dev / np.sqrt(spans) * 100
+    out["band"] = confidence_plot(a.rtp * 100, half, spans, "rounds", 40, naive)
     return out
 
 
-def par_sheet(a: LadderAnalysis, sample: dict[str, Any]) -> str:
-    """The PAR sheet of a variant as one HTML page (plots embedded)."""
+def _sheet(a: LadderAnalysis, sample: dict[str, Any]) -> Sheet:
+    """The PAR sheet of a variant (plots embedded)."""
     model = a.model
     rules = a.rules
     doc = analysis_document(a, sample)
@@ -533,52 +446,66 @@ def par_sheet(a: LadderAnalysis, sample: dict[str, Any]) -> str:
             "exact",
         ),
         ("max win, round", f"at most {a.max_win.get('round_bound_x_bet', 0):,.0f}x bet", "bound"),
+        ("round win distribution", "see below", method["round_win_distribution"]),
     ]
-    paytable_rows = [
+    paytable = rows(
         (
-            award_name(w, names),
-            f"{w.pays:,}",
-            f"{w.per_line_base:.4e}",
-            f"{w.per_line_free:.4e}",
-            f"{w.base_spin_low:.4e} - {w.base_spin_high:.4e}",
-            f"{w.per_round:.4e}",
-            pct(w.base_rtp, 4),
-            pct(w.free_rtp, 4),
-            pct(w.rtp / a.rtp, 2),
-            {"no": "", "yes": "GLI-11!", "undetermined": "check"}[w.gli],
-        )
-        for w in a.awards
-    ]
-    level_rows = [
+            "award",
+            "pays (line bets)",
+            "P per line, main",
+            "P per line, free",
+            "P per main spin (bounds)",
+            "expected per round",
+            "RTP main",
+            "RTP free spins",
+            "RTP share",
+            "GLI-11",
+        ),
         (
-            lv + 1,
-            rules.spins_per_level,
-            f"{rules.multipliers[lv]}x",
-            f"{a.level_reached[lv]:.6f}",
-            pct(a.free_line_rtp_by_level[lv], 4),
-        )
-        for lv in range(rules.levels)
-    ]
-    meter_rows = [(m, f"{p:.6f}") for m, p in enumerate(a.meter)]
-    reveal_rows = [
-        (r["reveal"], r["weight"], f"{r['probability_without_jackpot']:.4f}")
-        for r in doc["gem_reveal"]
-    ]
-    pot_rows = [
+            (
+                award_name(w, names),
+                f"{w.pays:,}",
+                f"{w.per_line_base:.4e}",
+                f"{w.per_line_free:.4e}",
+                f"{w.base_spin_low:.4e} - {w.base_spin_high:.4e}",
+                f"{w.per_round:.4e}",
+                pct(w.base_rtp, 4),
+                pct(w.free_rtp, 4),
+                pct(w.rtp / a.rtp, 2),
+                {"no": "", "yes": "GLI-11!", "undetermined": "check"}[w.gli],
+            )
+            for w in a.awards
+        ),
+    )
+    pots = rows(
         (
-            p.name,
-            p.reel,
-            f"{p.seed}x",
-            f"{p.last_trigger}x",
-            f"{p.cap}x",
-            f"{p.hit_probability:.6f}",
-            f"{p.gems_per_round:.6f}",
-            one_in(p.hits_per_round) + " rounds",
-            f"{p.mean_award:,.1f}x",
-            pct(p.rtp, 4),
-        )
-        for p in a.pots
-    ]
+            "pot",
+            "reel",
+            "seed",
+            "largest award",
+            "won before",
+            "hit per gem",
+            "gems per round",
+            "hit frequency",
+            "mean award",
+            "RTP",
+        ),
+        (
+            (
+                p.name,
+                p.reel,
+                f"{p.seed}x",
+                f"{p.last_trigger}x",
+                f"{p.cap}x",
+                f"{p.hit_probability:.6f}",
+                f"{p.gems_per_round:.6f}",
+                one_in(p.hits_per_round) + " rounds",
+                f"{p.mean_award:,.1f}x",
+                pct(p.rtp, 4),
+            )
+            for p in a.pots
+        ),
+    )
     band_rows = []
     for n in CONFIDENCE_SPINS:
         low, high = a.confidence_band(n)
@@ -586,7 +513,6 @@ def par_sheet(a: LadderAnalysis, sample: dict[str, Any]) -> str:
         band_rows.append(
             (f"{n:,}", f"{low * 100:.3f}%", f"{high * 100:.3f}%", f"+-{(nhigh - nlow) * 50:.3f}")
         )
-    win_rows = [(b["win_x_bet"], f"{b['probability']:.6e}") for b in sample["bands"]]
     rare = [award_name(w, names) for w in a.awards if w.gli != "no"]
     gli = (
         '<p class="flag">Possibly rarer than 1 in 100,000,000 rounds: '
@@ -596,80 +522,90 @@ def par_sheet(a: LadderAnalysis, sample: dict[str, Any]) -> str:
         else f"<p>Every award is more frequent than 1 in 100,000,000 rounds (the lower bound "
         f"of every award's probability per round is at least {GLI_MIN_PROBABILITY:g}).</p>"
     )
-    body = (
-        f"<h1>{esc(model.name)} - PAR sheet, variant {esc(a.variant_id)}</h1>"
-        f'<p class="note">{model.line_count} paylines; wins in multiples of the bet (a line '
+    return Sheet(
+        title=f"{model.name} PAR sheet {a.variant_id}",
+        heading=f"{model.name} - PAR sheet, variant {a.variant_id}",
+        note=f"{model.line_count} paylines; wins in multiples of the bet (a line "
         f"bet is the bet / {model.line_count}). Every figure is {esc(PER_ROUND)}. Every figure "
         "is exact unless its method says otherwise; the round-win distribution alone is "
-        "simulated, and says so.</p>"
-        "<h2>Summary</h2>"
-        + table(("figure", "value", "method"), summary, "text")
-        + "<h2>Paytable</h2>"
-        + gli
-        + table(
-            (
-                "award",
-                "pays (line bets)",
-                "P per line, main",
-                "P per line, free",
-                "P per main spin (bounds)",
-                "expected per round",
-                "RTP main",
-                "RTP free spins",
-                "RTP share",
-                "GLI-11",
+        "simulated, and says so.",
+        sections=(
+            Section("Summary", (rows(("figure", "value", "method"), summary, classes="text"),)),
+            Section("Paytable", (gli, paytable)),
+            Section(
+                "Local jackpots",
+                (
+                    "<p>A gem raises its reel's pot by one bet; the gem that takes the pot to its "
+                    "hidden trigger point (drawn uniformly from seed + 1 to one bet below the cap "
+                    "at each reset, so every pot is won before its cap) reveals the jackpot spin. "
+                    "In the long run a gem hits with probability 2 / (cap - seed) and returns "
+                    "1 + seed x that probability bets.</p>",
+                    pots,
+                    "<h3>Gem reveals (when the gem is not the jackpot spin)</h3>",
+                    rows(
+                        ("reveal", "weight", "probability"),
+                        (
+                            (r["reveal"], r["weight"], f"{r['probability_without_jackpot']:.4f}")
+                            for r in doc["gem_reveal"]
+                        ),
+                    ),
+                ),
             ),
-            paytable_rows,
-        )
-        + "<h2>Local jackpots</h2>"
-        + "<p>A gem raises its reel's pot by one bet; the gem that takes the pot to its hidden "
-        "trigger point (drawn uniformly from seed + 1 to one bet below the cap at each reset, "
-        "so every pot is won before its cap) reveals the jackpot spin. In the long run a gem "
-        "hits with probability 2 / (cap - seed) and returns 1 + seed x that probability "
-        "bets.</p>"
-        + table(
-            (
-                "pot",
-                "reel",
-                "seed",
-                "largest award",
-                "won before",
-                "hit per gem",
-                "gems per round",
-                "hit frequency",
-                "mean award",
-                "RTP",
+            Section(
+                "Free-spins ladder",
+                (
+                    f"<p>{rules.trigger_count} or more bonus symbols trigger level 1; "
+                    f"{rules.spots} collected bonus symbols unlock the next level; levels are "
+                    "played in order. Expected free spins per trigger "
+                    f"{a.free_spins_per_trigger:.4f}, expected sum of multipliers "
+                    f"{a.multiplier_sum_per_trigger:.4f}.</p>",
+                    rows(
+                        ("level", "spins", "multiplier", "P(played)", "line RTP"),
+                        (
+                            (
+                                lv + 1,
+                                rules.spins_per_level,
+                                f"{rules.multipliers[lv]}x",
+                                f"{a.level_reached[lv]:.6f}",
+                                pct(a.free_line_rtp_by_level[lv], 4),
+                            )
+                            for lv in range(rules.levels)
+                        ),
+                    ),
+                    plots["ladder"],
+                    "<h3>Carried meter at the start of a round (stationary law)</h3>",
+                    rows(
+                        ("meter", "probability"), ((m, f"{p:.6f}") for m, p in enumerate(a.meter))
+                    ),
+                ),
             ),
-            pot_rows,
-        )
-        + "<h3>Gem reveals (when the gem is not the jackpot spin)</h3>"
-        + table(("reveal", "weight", "probability"), reveal_rows)
-        + "<h2>Free-spins ladder</h2>"
-        + f"<p>{rules.trigger_count} or more bonus symbols trigger level 1; {rules.spots} "
-        "collected bonus symbols unlock the next level; levels are played in order. Expected "
-        f"free spins per trigger {a.free_spins_per_trigger:.4f}, expected sum of multipliers "
-        f"{a.multiplier_sum_per_trigger:.4f}.</p>"
-        + table(("level", "spins", "multiplier", "P(played)", "line RTP"), level_rows)
-        + plots["ladder"]
-        + "<h3>Carried meter at the start of a round (stationary law)</h3>"
-        + table(("meter", "probability"), meter_rows)
-        + "<h2>Win distribution (round, simulated)</h2>"
-        + f"<p>{esc(sample['method'])}; from the stationary state.</p>"
-        + table(("win", "probability"), win_rows)
-        + plots["wins"]
-        + "<h2>RTP confidence band</h2>"
-        + f"<p>Volatility class <b>{esc(a.volatility)}</b>: standard deviation {a.std_dev:.4f} "
-        f"per round, volatility index {a.volatility_index(Z_90):.3f} (90%). Rounds are "
-        "dependent: the must-hit-by pots pay back what gems add to them (the long run is far "
-        "steadier than single rounds: standard deviation "
-        f"{math.sqrt(a.long_run_variance):.4f} per round in the long run) and the meter carries "
-        f"bonus symbols. The band is RTP +- 1.96 sqrt(Var(sum of n rounds)) / n, "
-        f"{esc(method['rtp_confidence'])}. The last column is the half-width if rounds were "
-        "independent.</p>"
-        + table(("rounds", "low", "high", "independent rounds (pp)"), band_rows)
-        + plots["band"]
-        + "<h2>Reel strips</h2>"
-        + "".join(_strip_rows(a, name) for name in model.variant(a.variant_id).reel_sets)
-        + f'<p class="note">Computed in {a.seconds:.2f} s.</p>'
+            Section(
+                "Win distribution (round, simulated)",
+                (
+                    f"<p>{esc(sample['method'])}; from the stationary state.</p>",
+                    rows(
+                        ("win", "probability"),
+                        ((b["win_x_bet"], f"{b['probability']:.6e}") for b in sample["bands"]),
+                    ),
+                    plots["wins"],
+                ),
+            ),
+            Section(
+                "RTP confidence band",
+                (
+                    f"<p>Volatility class <b>{esc(a.volatility)}</b>: standard deviation "
+                    f"{a.std_dev:.4f} per round, volatility index {a.volatility_index(Z_90):.3f} "
+                    "(90%). Rounds are dependent: the must-hit-by pots pay back what gems add to "
+                    "them (the long run is far steadier than single rounds: standard deviation "
+                    f"{math.sqrt(a.long_run_variance):.4f} per round in the long run) and the "
+                    "meter carries bonus symbols. The band is RTP +- 1.96 sqrt(Var(sum of n "
+                    f"rounds)) / n, {esc(method['rtp_confidence'])}. The last column is the "
+                    "half-width if rounds were independent.</p>",
+                    rows(("rounds", "low", "high", "independent rounds (pp)"), band_rows),
+                    plots["band"],
+                ),
+            ),
+            strips_section(model, a.variant_id),
+        ),
+        closing=f"Computed in {a.seconds:.2f} s.",
     )
-    return page(f"{model.name} PAR sheet {a.variant_id}", body)

@@ -35,7 +35,6 @@ conservative (wider than needed).
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections.abc import Sequence
@@ -52,11 +51,12 @@ from reelsmith.analysis.chunks import (
     CHUNK_ROUNDS,
     Z_95,
     Z_99,
+    KernelRun,
     ProgressCallback,
+    band_labels,
     check_run,
     chunk_stream,
-    merge_counts,
-    merge_sums,
+    merge_chunks,
     plan_chunks,
     run_chunks,
 )
@@ -365,26 +365,14 @@ def batch_means(
 
 
 @dataclass(frozen=True)
-class SimulationResult:
-    """Merged statistics of a simulation, per unit bet where it is a return."""
+class SimulationResult(KernelRun):
+    """Merged statistics of a ladder simulation (the ladder kernel's slots), per unit bet where
+    it is a return; ``batches``: each chunk's batch wins, for the batch-means interval."""
 
-    game: str
-    variant: str
-    seed: int
-    rounds: int
-    chunk_size: int
-    chunks: int
-    workers: int
-    backend: str
     start: str
-    seconds: float
-    kernel_seconds: float
-    lines: int
     levels: int
     spots: int
     pot_names: tuple[str, ...]
-    stats: tuple[int, ...]
-    float_stats: tuple[float, ...]
     batches: tuple[tuple[int, ...], ...]
     batch_size: int
     exact: dict[str, Any] = field(default_factory=dict)
@@ -422,20 +410,7 @@ class SimulationResult:
     @property
     def std_dev(self) -> float:
         """Sample standard deviation of the round win per unit bet."""
-        n = self.rounds
-        if n < 2:
-            return 0.0
-        mean = self.rtp
-        second = self.float_stats[k.F_WIN_SQ] / n
-        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
-
-    @property
-    def spins_per_second(self) -> float:
-        return self.rounds / self.seconds if self.seconds > 0 else math.inf
-
-    @property
-    def spins_per_second_per_core(self) -> float:
-        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
+        return self.sample_std(self.rtp, self.float_stats[k.F_WIN_SQ])
 
     @property
     def slots(self) -> k.StatSlots:
@@ -448,12 +423,7 @@ class SimulationResult:
         n = self.rounds
         bet = n * self.lines
         triggers = s[k.S_TRIGGERS]
-        edges = k.BAND_EDGES
-        labels = [
-            "no win",
-            *(f"over {lo}x to {hi}x" for lo, hi in itertools.pairwise(edges)),
-            f"over {edges[-1]}x",
-        ]
+        labels = band_labels(k.BAND_EDGES)
         pots = {
             name: {
                 "rtp": s[at.pot_bets + i] / n,
@@ -507,8 +477,8 @@ class SimulationResult:
             ],
             "meter_after_round": [s[at.meter_ends + m] / n for m in range(self.spots + 1)],
             "seconds": self.seconds,
-            "spins_per_second": self.spins_per_second,
-            "spins_per_second_per_core": self.spins_per_second_per_core,
+            "spins_per_second": self.rounds_per_second,
+            "spins_per_second_per_core": self.rounds_per_second_per_core,
             "exact": self.exact,
             "method": "simulation: numba kernel of whole rounds carrying pots, trigger points "
             "and meter (parity-tested against live play); chunks of one player's rounds from "
@@ -563,16 +533,10 @@ def simulate(
         progress=progress,
     )
     seconds = time.perf_counter() - started
-    stats = [0] * game.slots.size
-    float_stats = [0.0] * k.N_FLOAT_STATS
-    batches = []
-    kernel_seconds = 0.0
-    for index in range(len(chunks)):
-        chunk_stats, chunk_floats, chunk_batches, chunk_seconds = results[index]
-        kernel_seconds += chunk_seconds
-        merge_counts(stats, chunk_stats, (k.S_MAX_WIN,))
-        merge_sums(float_stats, chunk_floats)
-        batches.append(tuple(chunk_batches))
+    stats, float_stats, extras, kernel_seconds = merge_chunks(
+        results, game.slots.size, k.N_FLOAT_STATS, (k.S_MAX_WIN,)
+    )
+    batches = [tuple(chunk_batches) for (chunk_batches,) in extras]
 
     rules = ladder_rules(game.model)
     return SimulationResult(
@@ -591,8 +555,8 @@ def simulate(
         levels=rules.levels,
         spots=rules.spots,
         pot_names=tuple(j.name for j in rules.jackpots),
-        stats=tuple(stats),
-        float_stats=tuple(float_stats),
+        stats=stats,
+        float_stats=float_stats,
         batches=tuple(batches),
         batch_size=batch_size,
     )

@@ -1,4 +1,12 @@
-"""Shared pieces of the lab's outputs: atomic file writes, plots as embedded images, HTML bits.
+"""The lab's outputs for every title: one report that renders a family-neutral figures object
+as JSON, rich text and the PAR sheet, plus the pieces they share (atomic file writes, plots as
+embedded images, HTML bits).
+
+A mechanic family (the catalogue's, the ladder with its pots) does not write a report of its
+own: it states its figures as data (:class:`LabReport`: the JSON document, the text as lines and
+tables, the PAR sheet as sections of paragraphs, tables and plots) and this module renders
+them, so every title's sheet has the same layout and a section a family adds (levels, pots,
+meter) is one more :class:`Section`.
 
 A report or variant file is written to a temporary file in the same folder and renamed over
 the target, so a reader never sees half a file and a failure leaves the old one in place.
@@ -13,12 +21,17 @@ import html
 import io
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
 from reelsmith.analysis.exact import symbol_counts, symbol_weights
+from reelsmith.analysis.volatility import CONFIDENCE_SPINS
 from reelsmith.engine.model import GameModel
 
 
@@ -146,3 +159,172 @@ def strip_rows(model: GameModel, variant_id: str, name: str) -> str:
         + "<p>Stop weight per symbol (a reel stops on a symbol with its weight over the "
         "reel's total weight):</p>" + table(reel_headers, weight_rows)
     )
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A table of pre-formatted cells: in text a rich table (``title`` above it, the first
+    column left-aligned, the others right), on the PAR sheet an HTML table (``classes``: its CSS
+    classes)."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[object, ...], ...]
+    title: str | None = None
+    classes: str = ""
+    left: int = 1  # how many leading columns the text aligns left
+
+    def html(self) -> str:
+        return table(self.headers, self.rows, self.classes)
+
+    def rich(self) -> Table:
+        out = Table(title=self.title, title_justify="left", show_header=True)
+        for i, header in enumerate(self.headers):
+            out.add_column(header, justify="left" if i < self.left else "right")
+        for row in self.rows:
+            out.add_row(*(str(cell) for cell in row))
+        return out
+
+
+def rows(
+    headers: Sequence[str],
+    cells: Iterable[Sequence[object]],
+    title: str | None = None,
+    classes: str = "",
+    left: int = 1,
+) -> Rows:
+    """:class:`Rows` from any sequences (kept as tuples, so a report is immutable)."""
+    return Rows(tuple(headers), tuple(tuple(row) for row in cells), title, classes, left)
+
+
+#: A PAR-sheet block: a table, or HTML already escaped (a paragraph, a plot, a sub-heading).
+Block = Rows | str
+#: A text block: a table, or one line of rich markup.
+TextBlock = Rows | str
+
+
+@dataclass(frozen=True)
+class Section:
+    """One ``<h2>`` section of a PAR sheet: its blocks in order."""
+
+    heading: str
+    blocks: tuple[Block, ...]
+
+    def html(self) -> str:
+        parts = (b.html() if isinstance(b, Rows) else b for b in self.blocks)
+        return f"<h2>{esc(self.heading)}</h2>" + "".join(parts)
+
+
+def strips_section(model: GameModel, variant_id: str) -> Section:
+    """The PAR sheet's last section: every reel set of the variant (:func:`strip_rows`)."""
+    names = model.variant(variant_id).reel_sets
+    return Section("Reel strips", tuple(strip_rows(model, variant_id, name) for name in names))
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A PAR sheet: its page title, heading, the note under the heading (escaped HTML), its
+    sections and the closing note."""
+
+    title: str
+    heading: str
+    note: str
+    sections: tuple[Section, ...]
+    closing: str
+
+    def html(self) -> str:
+        body = (
+            f"<h1>{esc(self.heading)}</h1>"
+            f'<p class="note">{self.note}</p>'
+            + "".join(s.html() for s in self.sections)
+            + f'<p class="note">{esc(self.closing)}</p>'
+        )
+        return page(self.title, body)
+
+
+@dataclass(frozen=True)
+class LabReport:
+    """What ``analyze``, ``simulate`` and ``tune`` return for any title: ``document`` is the
+    JSON, ``text`` the lines and tables printed for people, ``sheet`` builds the PAR sheet
+    (only when asked for: its plots need matplotlib and take time); ``source`` is the analysis
+    or simulation the figures were read from, for callers that want more than the report."""
+
+    document: dict[str, Any]
+    text: tuple[TextBlock, ...]
+    sheet: Callable[[], Sheet] | None = None
+    source: Any = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.document
+
+    def render(self, console: Console) -> None:
+        for block in self.text:
+            console.print(block.rich() if isinstance(block, Rows) else block)
+
+    def to_html(self) -> str:
+        if self.sheet is None:
+            raise ValueError("this report has no PAR sheet")
+        return self.sheet().html()
+
+
+def band_text(bands: Sequence[tuple[float, float]], noun: str, note: str = "") -> Rows:
+    """The text table of the RTP's 95% band after each of :data:`CONFIDENCE_SPINS` rounds
+    (``bands``: the (low, high) RTP after each; ``noun``: what a round is called)."""
+    return rows(
+        (noun, "RTP range"),
+        (
+            (f"{n:,}", f"{low * 100:.2f}% - {high * 100:.2f}%")
+            for n, (low, high) in zip(CONFIDENCE_SPINS, bands, strict=True)
+        ),
+        f"RTP 95% band by {noun}{note}",
+        left=0,
+    )
+
+
+def speed_line(run: Any, noun: str) -> str:
+    """How long a simulation took and how fast it ran (``run``: a
+    :class:`reelsmith.analysis.chunks.KernelRun`; ``noun``: what its rounds are called)."""
+    return (
+        f"{run.seconds:.2f} s, {run.rounds_per_second:,.0f} {noun} per second; the kernel alone "
+        f"{run.rounds_per_second_per_core:,.0f} per core"
+    )
+
+
+def confidence_plot(
+    rtp: float, half: Any, spans: Any, label: str, spread: float, naive: Any = None
+) -> str:
+    """The RTP's 95% band against the rounds played (``half``: the band's half-width in percent
+    points at each of ``spans``; ``naive``: the half-width were rounds independent, drawn
+    dashed when given)."""
+    figure, axes = new_figure()
+    axes.fill_between(spans, rtp - half, rtp + half, color="#3b6ea5", alpha=0.25, label="95% band")
+    if naive is not None:
+        axes.plot(
+            spans, rtp + naive, color="#888", linestyle="--", label="if rounds were independent"
+        )
+        axes.plot(spans, rtp - naive, color="#888", linestyle="--")
+    axes.axhline(rtp, color="#3b6ea5", label=f"RTP {rtp:.3f}%")
+    axes.set_xscale("log")
+    axes.set_xlabel(f"{label} played")
+    axes.set_ylabel("observed RTP (%)")
+    axes.set_ylim(rtp - spread, rtp + spread)
+    axes.legend()
+    axes.set_title(f"RTP confidence band by number of {label}")
+    return figure_png(figure)
+
+
+def bands_plot(
+    labels: Sequence[str], probabilities: Sequence[float], xlabel: str, title: str
+) -> str:
+    """A log-scale bar chart of a win distribution (a band that never happens gets no bar: a
+    log scale has no zero)."""
+    import numpy as np
+
+    figure, axes = new_figure()
+    short = [label.replace("over ", "") for label in labels]
+    axes.bar(short, [p if p > 0 else np.nan for p in probabilities], color="#3b6ea5")
+    axes.set_yscale("log")
+    axes.set_ylabel("probability")
+    axes.set_xlabel(xlabel)
+    axes.set_title(title)
+    axes.tick_params(axis="x", rotation=35)
+    return figure_png(figure)

@@ -34,19 +34,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import CatalogueFigures, analyze_rtp
 from reelsmith.analysis.chunks import CHUNK_ROUNDS as CHUNK_ROUNDS
 from reelsmith.analysis.chunks import Z_95 as Z_95
 from reelsmith.analysis.chunks import Z_99 as Z_99
 from reelsmith.analysis.chunks import ClusterError as ClusterError
+from reelsmith.analysis.chunks import KernelRun, check_run, merge_chunks, plan_chunks, run_chunks
 from reelsmith.analysis.chunks import ProgressCallback as ProgressCallback
 from reelsmith.analysis.chunks import check_cluster_address as check_cluster_address
-from reelsmith.analysis.chunks import check_run, merge_sums, plan_chunks, run_chunks
 from reelsmith.analysis.chunks import chunk_stream as chunk_stream
+from reelsmith.analysis.report import LabReport, TextBlock, rows, speed_line
 from reelsmith.engine.model import GameModel, load_model
 
 #: A chunk's job for a worker: (model folder, variant, seed, chunk index, rounds).
@@ -82,23 +80,11 @@ def run_chunk(
 
 
 @dataclass(frozen=True)
-class CatalogueSimulation:
-    """Merged statistics of a simulation; returns are per unit of total bet."""
+class CatalogueSimulation(KernelRun):
+    """Merged statistics of a catalogue simulation (the generic kernel's slots); returns are
+    per unit of total bet."""
 
-    game: str
-    variant: str
-    seed: int
-    rounds: int
-    chunk_size: int
-    chunks: int
-    workers: int
-    backend: str
-    seconds: float
-    kernel_seconds: float  # summed over chunks: the compiled kernel's own time
     total_bet: int
-    lines: int
-    stats: tuple[int, ...]
-    float_stats: tuple[float, ...]
 
     def _per_bet(self, slot: int) -> float:
         return self.stats[slot] / (self.rounds * self.total_bet)
@@ -107,29 +93,24 @@ class CatalogueSimulation:
     def rtp(self) -> float:
         return self._per_bet(k.S_WIN)
 
-    def _std(self, sum_slot: int, square_slot: int) -> float:
-        n = self.rounds
-        if n < 2:
-            return 0.0
-        mean = self.stats[sum_slot] / self.total_bet / n
-        second = self.float_stats[square_slot] / (self.total_bet * self.total_bet) / n
-        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
+    def _std(self, total: int, square_slot: int) -> float:
+        bet = self.total_bet
+        return self.sample_std(
+            total / bet / self.rounds, self.float_stats[square_slot] / (bet * bet)
+        )
 
     @property
     def std_dev(self) -> float:
         """Sample standard deviation of the round win per unit bet."""
-        return self._std(k.S_WIN, k.F_WIN_SQ)
+        return self._std(self.stats[k.S_WIN], k.F_WIN_SQ)
 
     @property
     def base_spin_std_dev(self) -> float:
         """Sample standard deviation of the base spin's own win per unit bet."""
-        n = self.rounds
-        if n < 2:
-            return 0.0
-        base = self.stats[k.S_BASE_LINE] + self.stats[k.S_BASE_SCATTER]
-        mean = (base + self.stats[k.S_BASE_PLUGIN]) / self.total_bet / n
-        second = self.float_stats[k.F_BASE_WIN_SQ] / (self.total_bet * self.total_bet) / n
-        return math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1))
+        base = (
+            self.stats[k.S_BASE_LINE] + self.stats[k.S_BASE_SCATTER] + self.stats[k.S_BASE_PLUGIN]
+        )
+        return self._std(base, k.F_BASE_WIN_SQ)
 
     def interval(self, z: float = Z_99) -> tuple[float, float]:
         """The RTP's confidence interval at ``z`` standard errors (99% by default)."""
@@ -152,16 +133,6 @@ class CatalogueSimulation:
     def free_spins_per_trigger(self) -> float | None:
         triggers = self.stats[k.S_TRIGGERS]
         return self.stats[k.S_FREE_SPINS] / triggers if triggers else None
-
-    @property
-    def rounds_per_second(self) -> float:
-        """Rounds per wall-clock second of the whole run (worker start-up included)."""
-        return self.rounds / self.seconds if self.seconds > 0 else math.inf
-
-    @property
-    def rounds_per_second_per_core(self) -> float:
-        """Rounds per second of one core running the kernel (start-up and merging excluded)."""
-        return self.rounds / self.kernel_seconds if self.kernel_seconds > 0 else math.inf
 
     def to_json(self) -> dict[str, Any]:
         s = self.stats
@@ -282,14 +253,9 @@ def _simulate(
         progress=progress,
     )
     seconds = time.perf_counter() - started
-    stats = [0] * k.N_INT_STATS
-    float_stats = [0.0] * k.N_FLOAT_STATS
-    kernel_seconds = 0.0
-    for index in range(len(chunks)):
-        chunk_stats, chunk_floats, chunk_seconds = results[index]
-        kernel_seconds += chunk_seconds
-        k.merge_stats(stats, chunk_stats)
-        merge_sums(float_stats, chunk_floats)
+    stats, float_stats, _, kernel_seconds = merge_chunks(
+        results, k.N_INT_STATS, k.N_FLOAT_STATS, k.MAX_SLOTS
+    )
     result = CatalogueSimulation(
         game=model.id,
         variant=variant.id,
@@ -303,8 +269,8 @@ def _simulate(
         kernel_seconds=kernel_seconds,
         total_bet=game.total_bet,
         lines=model.line_count,
-        stats=tuple(stats),
-        float_stats=tuple(float_stats),
+        stats=stats,
+        float_stats=float_stats,
     )
     return result, figures
 
@@ -326,75 +292,60 @@ def exact_figures(figures: CatalogueFigures) -> dict[str, float]:
     }
 
 
-@dataclass(frozen=True)
-class CatalogueSimulationReport:
-    """``simulate``'s result for a catalogue title, with the exact figures beside it."""
+def inside(interval: tuple[float, float], value: float) -> bool:
+    """Whether ``value`` lies inside the closed ``interval``."""
+    low, high = interval
+    return low <= value <= high
 
-    name: str
-    result: CatalogueSimulation
-    exact: dict[str, float]
 
-    @property
-    def exact_inside_99(self) -> bool:
-        """Whether the exact RTP lies inside the simulated 99% interval."""
-        low, high = self.result.interval(Z_99)
-        return low <= self.exact["rtp"] <= high
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.result.to_json()
-        data["exact"] = self.exact
-        data["exact_inside_ci99"] = self.exact_inside_99
-        return data
-
-    def render(self, console: Console) -> None:
-        r = self.result
-        d = r.to_json()
-        exact = self.exact
-        console.print(
-            f"[bold]{self.name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
-            f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
-            f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)"
-        )
-        table = Table(show_header=True)
-        table.add_column("figure")
-        table.add_column("simulated", justify="right")
-        table.add_column("exact", justify="right")
-        low, high = d["rtp_ci99"]
-        table.add_row("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", f"{exact['rtp']:.4%}")
-        breakdown = d["rtp_breakdown"]
-        for key in ("line_wins", "scatter", "free_spins"):
-            table.add_row(
-                f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}"
-            )
-        table.add_row("hit frequency", f"{r.hit_frequency:.4%}", "")
-        table.add_row(
+def simulation_report(name: str, result: CatalogueSimulation, exact: dict[str, float]) -> LabReport:
+    """``simulate``'s result for a catalogue title, with the exact figures beside it and
+    whether the exact RTP lies inside the simulated 99% interval."""
+    r = result
+    d = r.to_json()
+    d["exact"] = exact
+    d["exact_inside_ci99"] = inside(r.interval(Z_99), exact["rtp"])
+    low, high = d["rtp_ci99"]
+    breakdown = d["rtp_breakdown"]
+    per_trigger = r.free_spins_per_trigger
+    figures = [
+        ("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", f"{exact['rtp']:.4%}"),
+        *(
+            (f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
+            for key in ("line_wins", "scatter", "free_spins")
+        ),
+        ("hit frequency", f"{r.hit_frequency:.4%}", ""),
+        (
             "free spins frequency",
             f"{r.free_spins_frequency:.4%}",
             f"{exact['free_spins_frequency']:.4%}",
-        )
-        per_trigger = r.free_spins_per_trigger
-        table.add_row(
+        ),
+        (
             "free spins per trigger",
             f"{per_trigger:.2f}" if per_trigger is not None else "-",
             f"{exact['expected_free_spins_per_trigger']:.2f}",
-        )
-        if r.stats[k.S_CAPPED]:
-            table.add_row("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", "")
-        table.add_row("standard deviation", f"{r.std_dev:.4f}", "")
-        table.add_row("max round win", f"{d['max_win_x_bet']:,.1f}x bet", "")
-        console.print(table)
-        bands = Table(show_header=True)
-        bands.add_column("round win")
-        bands.add_column("probability", justify="right")
-        for band in d["win_distribution"]:
-            bands.add_row(band["win_x_bet"], f"{band['probability']:.6f}")
-        console.print(bands)
-        inside = "inside" if self.exact_inside_99 else "[red]outside[/]"
-        console.print(f"the exact RTP is {inside} the simulated 99% interval")
-        console.print(
-            f"{r.seconds:.2f} s, {r.rounds_per_second:,.0f} rounds per second; the kernel alone "
-            f"{r.rounds_per_second_per_core:,.0f} per core"
-        )
+        ),
+    ]
+    if r.stats[k.S_CAPPED]:
+        figures.append(("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", ""))
+    figures += [
+        ("standard deviation", f"{r.std_dev:.4f}", ""),
+        ("max round win", f"{d['max_win_x_bet']:,.1f}x bet", ""),
+    ]
+    where = "inside" if d["exact_inside_ci99"] else "[red]outside[/]"
+    text: tuple[TextBlock, ...] = (
+        f"[bold]{name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
+        f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
+        f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)",
+        rows(("figure", "simulated", "exact"), figures),
+        rows(
+            ("round win", "probability"),
+            ((band["win_x_bet"], f"{band['probability']:.6f}") for band in d["win_distribution"]),
+        ),
+        f"the exact RTP is {where} the simulated 99% interval",
+        speed_line(r, "rounds"),
+    )
+    return LabReport(d, text, None, result)
 
 
 def simulate_catalogue(
@@ -407,7 +358,7 @@ def simulate_catalogue(
     cluster: str | None = None,
     progress: ProgressCallback | None = None,
     chunk_size: int = CHUNK_ROUNDS,
-) -> CatalogueSimulationReport:
+) -> LabReport:
     """The lab's entry point: simulate a catalogue title and set the exact figures
     (:func:`reelsmith.analysis.catalogue_exact.analyze_rtp`) beside the simulated ones
     (:func:`simulate` for the arguments)."""
@@ -421,4 +372,4 @@ def simulate_catalogue(
         cluster=cluster,
         progress=progress,
     )
-    return CatalogueSimulationReport(model.name, result, exact_figures(figures))
+    return simulation_report(model.name, result, exact_figures(figures))

@@ -20,6 +20,13 @@ VOLATILITY_CLASSES: tuple[tuple[str, float, float], ...] = (
 )
 VOLATILITIES: tuple[str, ...] = tuple(name for name, _, _ in VOLATILITY_CLASSES)
 
+#: Two-sided normal quantiles of the volatility index (z x standard deviation) and of the
+#: RTP's confidence band.
+Z_90 = 1.6448536269514722
+Z_95 = 1.959963984540054
+#: Rounds after which the reports print the RTP's 95% band.
+CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
+
 
 def volatility_class(std_dev: float) -> str:
     """The class of a standard deviation per unit bet."""
