@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -57,22 +56,28 @@ from reelsmith.analysis.catalogue_exact import (
     line_pay_sum,
 )
 from reelsmith.analysis.exact import symbol_counts
-from reelsmith.analysis.report import write_text_atomically
-from reelsmith.analysis.volatility import VOLATILITY_CLASSES
+from reelsmith.analysis.tuning import (
+    Candidate,
+    ProgressCallback,
+    check_tuned,
+    neighbour_pairs,
+    reach_volatility,
+    refine_weights,
+    search,
+    volatility_bounds,
+    wild_move,
+    write_variant,
+)
 from reelsmith.engine.catalogue import Mechanics, mechanics
-from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
+from reelsmith.engine.model import GameModel, ReelSet, Variant
 
 #: The search stops when the RTP is this close to the target (prints as the target at two
 #: decimals of a percent).
 TOLERANCE = Fraction(1, 40_000)
-MAX_STEPS = 2_000
 MAX_VOLATILITY_STEPS = 40
-#: Rounds of single-unit moves between reveal weights, and how close they aim (well inside
-#: the tolerance when they can).
-MAX_REVEAL_STEPS = 200
+#: How close the single-unit moves between reveal weights aim (well inside the tolerance when
+#: they can).
 REVEAL_AIM = Fraction(1, 100_000)
-
-ProgressCallback = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -190,44 +195,52 @@ class _State:
         return analyze_rtp(self.tuned(), self.variant_id).rtp
 
 
-def _strip_search(
-    state: _State, rules: Mechanics, target: Fraction, progress: ProgressCallback | None
-) -> Fraction:
-    """Greedy exact moves among the regular symbols until the RTP is within tolerance or no
-    move brings it closer; returns the RTP reached."""
-    model = state.model
-    current = state.tuned()
-    start = analyze_rtp(current, state.variant_id)
-    free = rules.free_spins
-    names = list(state.strips)
-    regular = [s.index for s in model.symbols if s.role == "regular"]
-    # Fixed parts: the scatter's return and the free spins per round.
-    per_round = (
-        start.free_spins_rtp / start.free_spin_win if free and start.free_spin_win else Fraction(0)
-    )
-    fixed = start.scatter_rtp
-    if free is not None:
-        free_scatter = start.free_spin_win - _line_rtp(model, current, free, rules)
-        fixed += per_round * free_scatter
-    rtp = start.rtp
-    for _step in range(MAX_STEPS):
-        if abs(rtp - target) <= TOLERANCE:
-            break
-        best: tuple[Fraction, str, int, int, int] | None = None
-        for name in names:
+class _Catalogue:
+    """The catalogue's part of the tuner (:class:`reelsmith.analysis.tuning.Family`): exact
+    fractions; a move's effect read off the line-pay gradient of its reel set."""
+
+    def __init__(self, state: _State, rules: Mechanics) -> None:
+        model = state.model
+        self.model = model
+        self.rules = rules
+        self.free = rules.free_spins
+        self.regular = [s.index for s in model.symbols if s.role == "regular"]
+        current = state.tuned()
+        start = analyze_rtp(current, state.variant_id)
+        # Fixed by the moves (scatters and bonus symbols do not move): the scatter's return
+        # and the free spins per round.
+        free = self.free
+        self.per_round = (
+            start.free_spins_rtp / start.free_spin_win
+            if free and start.free_spin_win
+            else Fraction(0)
+        )
+        self.fixed = start.scatter_rtp
+        if free is not None:
+            free_scatter = start.free_spin_win - _line_rtp(model, current, free, rules)
+            self.fixed += self.per_round * free_scatter
+
+    def rtp(self, state: _State) -> Fraction:
+        return _rtp_of(self.model, state.strips, self.fixed, self.per_round, self.rules)
+
+    def candidates(self, state: _State, rtp: Fraction, target: Fraction) -> list[Candidate]:
+        model = self.model
+        free = self.free
+        out: list[Candidate] = []
+        for name in state.strips:
             counts = _counts(model, state.strips[name])
             cycle = int(np.prod(counts.sum(axis=1)))
             tables = []
             if name == "base":
                 tables.append((model.line_pays, Fraction(1)))
             if free and free.reel_set == name:
-                tables.append((rules.free_line_pays, per_round))
+                tables.append((self.rules.free_line_pays, self.per_round))
             grads = [(_gradient(model, counts, pays)[1], weight) for pays, weight in tables]
             for reel in range(model.reels):
-                for old in regular:
+                for old in self.regular:
                     if counts[reel, old] <= 1:
                         continue
-                    for new in regular:
+                    for new in self.regular:
                         if new == old:
                             continue
                         delta = sum(
@@ -237,90 +250,36 @@ def _strip_search(
                             ),
                             Fraction(0),
                         )
-                        after = rtp + delta
-                        if best is None or abs(after - target) < abs(best[0] - target):
-                            best = (after, name, reel, old, new)
-        if best is None or abs(best[0] - target) >= abs(rtp - target):
-            break
-        _after, name, reel, old, new = best
-        stop = _pick_stop(state.strips[name][reel], old, new)
-        state.strips[name][reel][stop] = new
+                        miss = abs(rtp + delta - target)
+                        out.append(Candidate(name, reel, old, new, delta, miss, len(out)))
+        return out
+
+    def apply(self, state: _State, move: Candidate) -> None:
+        strip = state.strips[move.reel_set][move.reel]
+        strip[_pick_stop(strip, move.old, move.new)] = move.new
         state.moves += 1
-        rtp = _rtp_of(model, state.strips, fixed, per_round, rules)
-        if progress is not None:
-            progress(1)
-    return rtp
 
+    def std_dev(self, state: _State) -> float:
+        return analyze_full(state.tuned(), state.variant_id).std_dev
 
-def refine_reveal(state: _State, target: Fraction) -> Fraction:
-    """Close a last gap with the reveal weights: refine them (x10, once, while their total is
-    below 10,000) and move single units between neighbouring reveal values, each trial exactly
-    evaluated; returns the RTP reached."""
-    assert state.weights is not None
-    rtp = state.rtp()
-    if sum(state.weights) < 10_000:
-        state.weights = [w * 10 for w in state.weights]
-    weights = state.weights
-    for _ in range(MAX_REVEAL_STEPS):
-        gap = target - rtp
-        if abs(gap) <= REVEAL_AIM:
-            break
-        best: tuple[Fraction, int, int, Fraction] | None = None
-        for i in range(len(weights) - 1):
-            for source, sink in ((i, i + 1), (i + 1, i)):
-                if weights[source] <= 1:
-                    continue
-                weights[source] -= 1
-                weights[sink] += 1
-                trial = state.rtp()
-                weights[source] += 1
-                weights[sink] -= 1
-                if best is None or abs(target - trial) < best[0]:
-                    best = (abs(target - trial), source, sink, trial)
-        if best is None or best[0] >= abs(gap):
-            break
-        _, source, sink, rtp = best
-        weights[source] -= 1
-        weights[sink] += 1
-    return rtp
+    def volatility_move(self, state: _State, up: bool) -> bool:
+        free = self.free
+        if self.model.wild < 0 or free is None or free.reel_set not in state.strips:
+            return False
+        strips = state.strips[free.reel_set]
+        move = wild_move(self.model, strips, up, wild_reels_only=True)
+        if move is None:
+            return False
+        reel, old, new = move
+        strip = strips[reel]
+        strip[_pick_stop(strip, old, new)] = new
+        state.moves += 1
+        return True
 
-
-def _volatility_move(state: _State, rules: Mechanics, up: bool) -> bool:
-    """One wild more (``up``) or fewer on a free-spin reel that carries one; False when none
-    is possible."""
-    model = state.model
-    wild = model.wild
-    free = rules.free_spins
-    if wild < 0 or free is None or free.reel_set not in state.strips:
-        return False
-    regular = [s.index for s in model.symbols if s.role == "regular"]
-    strips = state.strips[free.reel_set]
-    best: tuple[int, int, int] | None = None  # (key, reel, symbol)
-    for reel, strip in enumerate(strips):
-        counts = np.bincount(np.array(strip), minlength=len(model.symbols))
-        if counts[wild] == 0:
-            continue  # the wild does not stand on this reel
-        if up:
-            # the most plentiful regular symbol on the reel with the fewest wilds
-            symbol = max(regular, key=lambda s: (counts[s], -s))
-            if counts[symbol] <= 1:
-                continue
-            key = -int(counts[wild])
-        else:
-            if counts[wild] <= 1:
-                continue
-            symbol = min(regular, key=lambda s: (counts[s], s))
-            key = int(counts[wild])
-        if best is None or key > best[0]:
-            best = (key, reel, symbol)
-    if best is None:
-        return False
-    _, reel, symbol = best
-    old, new = (symbol, wild) if up else (wild, symbol)
-    strip = strips[reel]
-    strip[_pick_stop(strip, old, new)] = new
-    state.moves += 1
-    return True
+    def refine(self, state: _State, target: Fraction) -> Fraction:
+        """The reveal table's weights, units moved between neighbouring values."""
+        assert state.weights is not None
+        return refine_weights(state.weights, state.rtp, target, REVEAL_AIM, neighbour_pairs)
 
 
 def refuse_weighted(variant: Variant) -> None:
@@ -352,9 +311,8 @@ def tune_variant(
     ``ValueError`` when the target cannot be reached."""
     started = time.perf_counter()
     rules = mechanics(model)
-    classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
-    if volatility is not None and volatility not in classes:
-        raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
+    if volatility is not None:
+        volatility_bounds(volatility)
     if rules.plugin is not None:
         # the search reads the line pays' per-reel gradients, which know nothing of the
         # plug-in's step on a spin's win (a step that need not be linear in the win)
@@ -375,37 +333,32 @@ def tune_variant(
         strips={n: [list(map(int, s)) for s in source.reel_sets[n].strips] for n in names},
         weights=weights,
     )
-    rtp = _strip_search(state, rules, target_rtp, progress)
+    if volatility is not None and (model.wild < 0 or free is None):
+        raise ValueError(
+            f"{model.id}: --volatility moves wilds on the free-spin reels; this title has "
+            "no wild or no free spins"
+        )
+    family = _Catalogue(state, rules)
+    rtp = search(family, state, target_rtp, TOLERANCE, progress)
     if volatility is not None:
-        if model.wild < 0 or free is None:
-            raise ValueError(
-                f"{model.id}: --volatility moves wilds on the free-spin reels; this title has "
-                "no wild or no free spins"
-            )
-        low, high = classes[volatility]
-        for _ in range(MAX_VOLATILITY_STEPS):
-            std_dev = analyze_full(state.tuned(), variant_id).std_dev
-            if low <= std_dev < high:
-                break
-            if not _volatility_move(state, rules, std_dev < low):
-                break
-            rtp = _strip_search(state, rules, target_rtp, progress)
+        reach_volatility(
+            family, state, volatility, target_rtp, TOLERANCE, MAX_VOLATILITY_STEPS, progress
+        )
+        rtp = search(family, state, target_rtp, TOLERANCE, progress)
     if abs(rtp - target_rtp) > TOLERANCE and state.weights is not None:
-        rtp = refine_reveal(state, target_rtp)
+        rtp = family.refine(state, target_rtp)
     if abs(rtp - target_rtp) > TOLERANCE:
         raise ValueError(
             f"tuning stopped at RTP {float(rtp):.6%}, {float(target_rtp):.4%} is out of reach "
             "with strip moves of the regular symbols"
         )
     analysis = analyze_full(state.tuned(), variant_id)
-    if volatility is not None and analysis.volatility != volatility:
-        raise ValueError(
-            f"could not reach {volatility} volatility at RTP {float(target_rtp):.2%}: the "
-            f"closest found has standard deviation {analysis.std_dev:.3f} ({analysis.volatility})"
-        )
-    rare = [f"{w.count} x {w.symbol}" for w in analysis.awards if w.below_gli_limit]
-    if rare:
-        raise ValueError(f"the tuned strips make awards rarer than GLI-11 allows: {rare}")
+    check_tuned(
+        analysis,
+        volatility,
+        f"{float(target_rtp):.2%}",
+        [f"{w.count} x {w.symbol}" for w in analysis.awards if w.below_gli_limit],
+    )
     symbol_ids = model.symbol_ids
     reel_sets_out = {
         name: [[symbol_ids[s] for s in strip] for strip in source.reel_sets[name].strips]
@@ -413,23 +366,20 @@ def tune_variant(
     }
     for name in names:
         reel_sets_out[name] = [[symbol_ids[s] for s in strip] for strip in state.strips[name]]
-    path = folder / "variants" / f"{variant_id}.toml"
-    description = f"{model.name} at {float(target_rtp) * 100:.2f}% return to player."
     asked = f" --volatility {volatility}" if volatility else ""
-    header = (
+    figures = variant_figures(analysis)
+    path = write_variant(
+        folder,
+        variant_id,
+        f"{model.name} at {float(target_rtp) * 100:.2f}% return to player.",
+        reel_sets_out,
+        state.parameters(),
+        figures,
         f"{model.name}, RTP variant {variant_id}: made by `reelsmith tune --target-rtp "
         f"{float(target_rtp) * 100:.2f}{asked}` from variant {source.id} ({state.moves} stops "
-        "changed); the figures below are the exact analyzer's."
+        "changed); the figures below are the exact analyzer's.",
+        lambda loaded: variant_figures(analyze_full(loaded, variant_id)),
     )
-    figures = variant_figures(analysis)
-    text = format_variant(
-        variant_id, description, reel_sets_out, state.parameters(), figures, header
-    )
-    write_text_atomically(path, text)
-    # Read it back the way the game will: the loader's checks, then the figures again.
-    loaded = load_model(folder)
-    if variant_figures(analyze_full(loaded, variant_id)) != figures:
-        raise AssertionError(f"{path}: the stored figures do not re-derive")  # pragma: no cover
     return TuneResult(
         game=model.id,
         variant_id=variant_id,

@@ -36,7 +36,6 @@ spacing, reveal table) and re-deriving its figures.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -60,24 +59,33 @@ from reelsmith.analysis.ladder_spin import (
     set_membership,
     single_tables,
 )
-from reelsmith.analysis.report import write_text_atomically
-from reelsmith.analysis.volatility import VOLATILITY_CLASSES
+from reelsmith.analysis.tuning import (
+    Candidate,
+    ProgressCallback,
+    all_pairs,
+    check_tuned,
+    reach_volatility,
+    refine_weights,
+    search,
+    volatility_bounds,
+    wild_move,
+    write_variant,
+)
 from reelsmith.engine.ladder import (
     RULES_VERSION,
     WILD_REEL,
     LadderRules,
     ladder_rules,
 )
-from reelsmith.engine.model import GameModel, ReelSet, Variant, format_variant, load_model
+from reelsmith.engine.model import GameModel, ReelSet, Variant
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
 TOLERANCE = 1e-4
 #: The search aims well inside the tolerance when it can.
 AIM = 1e-5
-MAX_MOVES = 2_000
+#: How close the search gets before and between the volatility moves.
+COARSE = 1e-3
 MAX_VOLATILITY_STEPS = 60
-
-ProgressCallback = Callable[[int], None]
 
 
 @dataclass
@@ -150,18 +158,9 @@ def _cell_values(
                     out[reel, row, symbol] += pay[pattern] * others * member[t, symbol]
 
 
-@dataclass(frozen=True)
-class Move:
-    reel_set: str
-    reel: int
-    stop: int
-    old: int
-    new: int
-    delta: float  # exact RTP change
-
-
 class Search:
-    """The exact RTP of a candidate and every move's exact effect on it."""
+    """The ladder's part of the tuner (:class:`reelsmith.analysis.tuning.Family`): the exact
+    RTP of a candidate and every move's exact effect on it (floats: the columns' laws are)."""
 
     def __init__(self, model: GameModel, variant_id: str, start: Strips) -> None:
         self.model = model
@@ -198,9 +197,12 @@ class Search:
             + self.jackpot_rtp
         )
 
-    def moves(self, state: Strips, symbols: list[int]) -> list[Move]:
-        """Every allowed move between ``symbols`` with its exact RTP change."""
+    def candidates(self, state: Strips, rtp: float, target: float) -> list[Candidate]:
+        """Every allowed move between the regular symbols, with how far from ``target`` it
+        leaves the RTP (now ``rtp``)."""
         model = self.model
+        symbols = self.regular
+        gap = target - rtp
         out = []
         wild_reel_share = _wild_reel_share(state)
         for name, strips in state.reel_sets.items():
@@ -239,8 +241,47 @@ class Search:
                             w * (values[reel, r, new] - values[reel, r, old])
                             for r, w in enumerate(weights)
                         )
-                        out.append(Move(name, reel, stop, old, new, change * scale))
+                        delta = change * scale
+                        order = (name, reel, stop, old, new)
+                        out.append(
+                            Candidate(name, reel, old, new, delta, abs(gap - delta), order, stop)
+                        )
         return out
+
+    def apply(self, state: Strips, move: Candidate) -> None:
+        strip = state.reel_sets[move.reel_set][move.reel]
+        # pragma: no cover - a stale move must never be applied
+        if move.stop is None or strip[move.stop] != move.old:  # pragma: no cover
+            raise AssertionError("the move's stop no longer shows its symbol")
+        strip[move.stop] = move.new
+        state.moves += 1
+
+    def std_dev(self, state: Strips) -> float:
+        return exact.analyze_full(state.model(self.model, self.variant_id), self.variant_id).std_dev
+
+    def volatility_move(self, state: Strips, up: bool) -> bool:
+        """One wild more (``up``) or fewer on a free-spin reel, at a stop that rotates with the
+        moves made and, where it can, has no neighbour showing the new symbol."""
+        strips = state.reel_sets[self.free_name]
+        move = wild_move(self.model, strips, up, wild_reels_only=False)
+        if move is None:
+            return False
+        reel, old, new = move
+        strip = strips[reel]
+        n = len(strip)
+        start = (state.moves * 17 + reel * 7) % n
+        stops = [(start + i) % n for i in range(n) if strip[(start + i) % n] == old]
+        chosen = next(
+            (s for s in stops if strip[(s - 1) % n] != new and strip[(s + 1) % n] != new),
+            stops[0],
+        )
+        strip[chosen] = new
+        state.moves += 1
+        return True
+
+    def refine(self, state: Strips, target: float) -> float:
+        """The gem-reveal weights, units moved between any two outcomes."""
+        return refine_weights(state.weights, lambda: self.rtp(state), target, AIM, all_pairs)
 
 
 def _wild_reel_share(state: Strips) -> float:
@@ -248,106 +289,6 @@ def _wild_reel_share(state: Strips) -> float:
     return sum(w for o, w in zip(state.outcomes, state.weights, strict=True) if o == WILD_REEL) / (
         total
     )
-
-
-def _apply(state: Strips, move: Move) -> None:
-    strip = state.reel_sets[move.reel_set][move.reel]
-    if strip[move.stop] != move.old:  # pragma: no cover - a stale move must never be applied
-        raise AssertionError("the move's stop no longer shows its symbol")
-    strip[move.stop] = move.new
-    state.moves += 1
-
-
-def _rtp_phase(
-    search: Search,
-    state: Strips,
-    target: float,
-    tolerance: float,
-    progress: ProgressCallback | None,
-) -> float:
-    """Greedy exact moves among the regular symbols until the RTP is within ``tolerance``."""
-    for _ in range(MAX_MOVES):
-        rtp = search.rtp(state)
-        gap = target - rtp
-        if abs(gap) <= tolerance:
-            return rtp
-        moves = search.moves(state, search.regular)
-        best = min(
-            moves, key=lambda m: (abs(gap - m.delta), m.reel_set, m.reel, m.stop, m.old, m.new)
-        )
-        if abs(gap - best.delta) >= abs(gap):
-            return rtp
-        _apply(state, best)
-        if progress:
-            progress(1)
-    return search.rtp(state)
-
-
-def _refine_reveal(search: Search, state: Strips, target: float) -> float:
-    """Close a last gap with the reveal weights: refine them (x10) and move single units
-    between reveal outcomes, exactly evaluated."""
-    rtp = search.rtp(state)
-    if sum(state.weights) < 10_000:
-        state.weights = [w * 10 for w in state.weights]
-    for _ in range(200):
-        gap = target - rtp
-        if abs(gap) <= AIM:
-            break
-        best: tuple[float, int, int] | None = None
-        for source in range(len(state.weights)):
-            for sink in range(len(state.weights)):
-                if source == sink or state.weights[source] <= 1:
-                    continue
-                state.weights[source] -= 1
-                state.weights[sink] += 1
-                trial = search.rtp(state)
-                state.weights[source] += 1
-                state.weights[sink] -= 1
-                if best is None or abs(target - trial) < best[0]:
-                    best = (abs(target - trial), source, sink)
-        if best is None or best[0] >= abs(gap):
-            break
-        _, source, sink = best
-        state.weights[source] -= 1
-        state.weights[sink] += 1
-        rtp = search.rtp(state)
-    return rtp
-
-
-def _volatility_move(model: GameModel, state: Strips, up: bool, free_name: str) -> bool:
-    """One wild more (``up``) or fewer on a free-spin reel; False when none is possible."""
-    wild = model.wild
-    regular = [s.index for s in model.symbols if s.role == "regular"]
-    strips = state.reel_sets[free_name]
-    best: tuple[int, int, int] | None = None  # (key, reel, symbol)
-    for reel, strip in enumerate(strips):
-        counts = np.bincount(np.array(strip), minlength=len(model.symbols))
-        if up:
-            symbol = max(regular, key=lambda s: (counts[s], -s))
-            if counts[symbol] <= 1:
-                continue
-            key = -int(counts[wild])
-        else:
-            if counts[wild] <= 1:
-                continue
-            symbol = min(regular, key=lambda s: (counts[s], s))
-            key = int(counts[wild])
-        if best is None or key > best[0]:
-            best = (key, reel, symbol)
-    if best is None:
-        return False
-    _, reel, symbol = best
-    old, new = (symbol, wild) if up else (wild, symbol)
-    strip = strips[reel]
-    n = len(strip)
-    start = (state.moves * 17 + reel * 7) % n
-    stops = [(start + i) % n for i in range(n) if strip[(start + i) % n] == old]
-    chosen = next(
-        (s for s in stops if strip[(s - 1) % n] != new and strip[(s + 1) % n] != new), stops[0]
-    )
-    strip[chosen] = new
-    state.moves += 1
-    return True
 
 
 @dataclass(frozen=True)
@@ -410,9 +351,8 @@ def tune(
     rules: LadderRules = ladder_rules(model)
     variant_id = f"{target_percent:.2f}"
     target = float(target_percent) / 100
-    classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
-    if volatility is not None and volatility not in classes:
-        raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
+    if volatility is not None:
+        volatility_bounds(volatility)
     reveal = rules.gem_reveal(start)
     state = Strips(
         reel_sets={
@@ -422,29 +362,22 @@ def tune(
         outcomes=list(reveal.outcomes),
         weights=list(reveal.weights),
     )
-    search = Search(model, variant_id, state)
+    family = Search(model, variant_id, state)
     if volatility is not None:
-        floor = search.std_dev_floor
-        if floor >= classes[volatility][1]:
+        floor = family.std_dev_floor
+        if floor >= volatility_bounds(volatility)[1]:
             raise ValueError(
                 f"{volatility} volatility is out of reach: the jackpots alone give a standard "
                 f"deviation of at least {floor:.2f} per round (tuning moves line symbols; gems, "
                 "pots and bonus symbols stay)"
             )
 
-    _rtp_phase(search, state, target, 1e-3, progress)
+    search(family, state, target, COARSE, progress)
     if volatility is not None:
-        low, high = classes[volatility]
-        for _ in range(MAX_VOLATILITY_STEPS):
-            std_dev = exact.analyze_full(state.model(model, variant_id), variant_id).std_dev
-            if low <= std_dev < high:
-                break
-            if not _volatility_move(model, state, std_dev < low, rules.free_reel_set):
-                break
-            _rtp_phase(search, state, target, 1e-3, progress)
-    rtp = _rtp_phase(search, state, target, AIM, progress)
+        reach_volatility(family, state, volatility, target, COARSE, MAX_VOLATILITY_STEPS, progress)
+    rtp = search(family, state, target, AIM, progress)
     if abs(target - rtp) > AIM:
-        _refine_reveal(search, state, target)
+        family.refine(state, target)
 
     tuned = state.model(model, variant_id)
     analysis = exact.analyze_full(tuned, variant_id)
@@ -452,17 +385,20 @@ def tune(
         raise ValueError(
             f"could not reach RTP {target_percent}%: the closest found is {analysis.rtp * 100:.4f}%"
         )
-    if volatility is not None and analysis.volatility != volatility:
-        raise ValueError(
-            f"could not reach {volatility} volatility at RTP {target_percent}%: the closest "
-            f"found has standard deviation {analysis.std_dev:.3f} ({analysis.volatility})"
-        )
-    rare = [f"{w.count} x {w.symbol}" for w in analysis.awards if w.gli != "no"]
-    if rare:
-        raise ValueError(f"the tuned strips make awards rarer than GLI-11 allows: {rare}")
+    check_tuned(
+        analysis,
+        volatility,
+        f"{target_percent}%",
+        [f"{w.count} x {w.symbol}" for w in analysis.awards if w.gli != "no"],
+    )
+
+    def rederive(reloaded: GameModel) -> dict[str, float]:
+        ladder_rules(reloaded)
+        return figures_from_analysis(exact.analyze_full(reloaded, variant_id))
 
     ids = model.symbol_ids
-    text = format_variant(
+    path = write_variant(
+        folder,
         variant_id,
         f"{model.name} at {target_percent}% return to player, jackpots included.",
         {
@@ -471,27 +407,17 @@ def tune(
         },
         state.parameters(),
         figures_from_analysis(analysis),
-        header=(
-            f"{model.name}, RTP variant {variant_id}.\n"
-            f"Tuned by `reelsmith tune {model.id} --target-rtp {target_percent}"
-            + (f" --volatility {volatility}" if volatility else "")
-            + f"` from variant {start.id} ({state.moves} stops changed).\n"
-            f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
-            f"Gems and bonus symbols keep their stops, never closer than {model.rows} (the\n"
-            "window's height), so a reel shows at most one of each. gem_reveal: what a gem\n"
-            "reveals when it does not hit its pot's trigger\n"
-            "point (a paying symbol, wild, or wild_reel) and the integer weights."
-        ),
+        f"{model.name}, RTP variant {variant_id}.\n"
+        f"Tuned by `reelsmith tune {model.id} --target-rtp {target_percent}"
+        + (f" --volatility {volatility}" if volatility else "")
+        + f"` from variant {start.id} ({state.moves} stops changed).\n"
+        f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
+        f"Gems and bonus symbols keep their stops, never closer than {model.rows} (the\n"
+        "window's height), so a reel shows at most one of each. gem_reveal: what a gem\n"
+        "reveals when it does not hit its pot's trigger\n"
+        "point (a paying symbol, wild, or wild_reel) and the integer weights.",
+        rederive,
     )
-    path = folder / "variants" / f"{variant_id}.toml"
-    write_text_atomically(path, text)
-
-    # Read it back the way the game will: the loader's checks, then the figures again.
-    reloaded = load_model(folder)
-    ladder_rules(reloaded)
-    stored = reloaded.variant(variant_id).figures
-    if stored != figures_from_analysis(exact.analyze_full(reloaded, variant_id)):
-        raise AssertionError(f"{path}: the stored figures do not re-derive")  # pragma: no cover
     return TuneResult(
         path=path,
         variant_id=variant_id,

@@ -1,0 +1,248 @@
+"""The tuner's search, written once for every mechanic family: greedy exact symbol moves toward
+a target RTP, a volatility class reached by moving wilds on the free-spin reels, a last gap
+closed with the reveal weights, the checks on the result and the variant file written with its
+header and read back.
+
+A family (the catalogue's, the ladder with its pots) gives only what is its own, through
+:class:`Family`: the RTP of a candidate state, every allowed move with its exact effect, how a
+move is applied, its full exact analysis, its reveal weights and how close it must get. What
+a move may change (regular symbols only; scatters, bonus symbols and gems stay, so the trigger
+frequency and the jackpots stay) and why each move's effect is exact are stated by the family.
+
+The search takes, step by step, the move that lands closest to the target (ties to the first
+in the family's order), until the RTP is within the tolerance or no move brings it closer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from reelsmith.analysis.report import write_text_atomically
+from reelsmith.analysis.volatility import VOLATILITY_CLASSES
+from reelsmith.engine.model import GameModel, format_variant, load_model
+
+#: The most moves one search takes.
+MAX_MOVES = 2_000
+#: Rounds of single-unit moves between reveal weights.
+MAX_REVEAL_STEPS = 200
+
+ProgressCallback = Callable[[int], None]
+#: An RTP as the family computes it (an exact fraction, or a float).
+R = TypeVar("R", bound=Any)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One allowed move with its exact effect: on reel ``reel`` of reel set ``reel_set`` a stop
+    showing ``old`` shows ``new`` (``stop``: which one, or None for the family to choose when
+    applying); ``delta``: the exact RTP change; ``miss``: how far the RTP would be from the
+    target after it; ``order``: the tie break (the family's order of its moves)."""
+
+    reel_set: str
+    reel: int
+    old: int
+    new: int
+    delta: Any
+    miss: Any
+    order: Any
+    stop: int | None = None
+
+
+class Family(Protocol):
+    """What a mechanic family gives the tuner (``state``: its mutable search state)."""
+
+    def rtp(self, state: Any) -> Any:
+        """The exact RTP of the state (the figure the tolerance is measured on)."""
+
+    def candidates(self, state: Any, rtp: Any, target: Any) -> Iterable[Candidate]:
+        """Every allowed move from the state (whose RTP is ``rtp``) with its exact effect."""
+
+    def apply(self, state: Any, move: Candidate) -> None:
+        """Make the move (and count it)."""
+
+    def std_dev(self, state: Any) -> float:
+        """The standard deviation of a round per unit bet, by the full exact analysis."""
+
+    def volatility_move(self, state: Any, up: bool) -> bool:
+        """One wild more (``up``) or fewer on the free-spin reels; False when none is possible."""
+
+    def refine(self, state: Any, target: Any) -> Any:
+        """Close a last gap with the reveal weights; returns the RTP reached."""
+
+
+def volatility_bounds(volatility: str) -> tuple[float, float]:
+    """The standard deviations (lowest, first above) of a volatility class; ``ValueError``
+    naming the classes for any other name."""
+    classes = {name: (low, high) for name, low, high in VOLATILITY_CLASSES}
+    if volatility not in classes:
+        raise ValueError(f"volatility must be one of {', '.join(classes)}, got {volatility!r}")
+    return classes[volatility]
+
+
+def search(
+    family: Family,
+    state: Any,
+    target: R,
+    tolerance: Any,
+    progress: ProgressCallback | None = None,
+) -> R:
+    """Greedy exact moves until the RTP is within ``tolerance`` of ``target`` or no move brings
+    it closer (or :data:`MAX_MOVES` were made); returns the RTP reached."""
+    rtp = family.rtp(state)
+    for _ in range(MAX_MOVES):
+        if abs(rtp - target) <= tolerance:
+            break
+        best = min(
+            family.candidates(state, rtp, target),
+            key=lambda m: (m.miss, m.order),
+            default=None,
+        )
+        if best is None or best.miss >= abs(target - rtp):
+            break
+        family.apply(state, best)
+        rtp = family.rtp(state)
+        if progress is not None:
+            progress(1)
+    return rtp  # type: ignore[no-any-return]
+
+
+def reach_volatility(
+    family: Family,
+    state: Any,
+    volatility: str,
+    target: Any,
+    tolerance: Any,
+    steps: int,
+    progress: ProgressCallback | None = None,
+) -> None:
+    """Move wilds on the free-spin reels (one at a time, at most ``steps``) until the full
+    analysis puts the round in the ``volatility`` class, the RTP search restoring the target
+    (to ``tolerance``) after each; whether the class was reached is checked on the result."""
+    low, high = volatility_bounds(volatility)
+    for _ in range(steps):
+        std_dev = family.std_dev(state)
+        if low <= std_dev < high:
+            return
+        if not family.volatility_move(state, std_dev < low):
+            return
+        search(family, state, target, tolerance, progress)
+
+
+def refine_weights(
+    weights: list[int],
+    rtp: Callable[[], R],
+    target: R,
+    aim: Any,
+    pairs: Callable[[int], Iterable[tuple[int, int]]],
+) -> R:
+    """Close a last gap with reveal weights: refine them (x10, once, while their total is below
+    10,000), then move single units from one weight to another (``pairs(n)``: the (source,
+    sink) pairs tried, in order, among ``n`` weights), each trial exactly evaluated by ``rtp``,
+    until within ``aim`` or no unit brings it closer. ``weights`` is changed in place."""
+    reached = rtp()
+    if sum(weights) < 10_000:
+        weights[:] = [w * 10 for w in weights]
+    for _ in range(MAX_REVEAL_STEPS):
+        gap = target - reached
+        if abs(gap) <= aim:
+            break
+        best: tuple[Any, int, int, Any] | None = None
+        for source, sink in pairs(len(weights)):
+            if weights[source] <= 1:
+                continue
+            weights[source] -= 1
+            weights[sink] += 1
+            trial = rtp()
+            weights[source] += 1
+            weights[sink] -= 1
+            if best is None or abs(target - trial) < best[0]:
+                best = (abs(target - trial), source, sink, trial)
+        if best is None or best[0] >= abs(gap):
+            break
+        _, source, sink, reached = best
+        weights[source] -= 1
+        weights[sink] += 1
+    return reached
+
+
+def neighbour_pairs(n: int) -> Iterable[tuple[int, int]]:
+    """Units moved between neighbouring weights (a reveal table ordered by its values)."""
+    for i in range(n - 1):
+        yield i, i + 1
+        yield i + 1, i
+
+
+def all_pairs(n: int) -> Iterable[tuple[int, int]]:
+    """Units moved between any two weights (reveal outcomes with no order)."""
+    return ((source, sink) for source in range(n) for sink in range(n) if source != sink)
+
+
+def wild_move(
+    model: GameModel, strips: Sequence[Sequence[int]], up: bool, wild_reels_only: bool
+) -> tuple[int, int, int] | None:
+    """Which reel of the free-spin ``strips`` takes one wild more (``up``: its most plentiful
+    regular symbol becomes a wild, on the reel with the fewest wilds) or one fewer (a wild
+    becomes its rarest regular symbol, on the reel with the most; each reel keeps one of
+    each): ``(reel, old symbol, new symbol)``, or None when no reel can.
+    ``wild_reels_only``: only reels that carry a wild already (where the wild may stand)."""
+    wild = model.wild
+    regular = [s.index for s in model.symbols if s.role == "regular"]
+    best: tuple[int, int, int] | None = None  # (key, reel, symbol)
+    for reel, strip in enumerate(strips):
+        counts = np.bincount(np.array(strip), minlength=len(model.symbols))
+        if wild_reels_only and counts[wild] == 0:
+            continue
+        if up:
+            symbol = max(regular, key=lambda s: (counts[s], -s))
+            if counts[symbol] <= 1:
+                continue
+            key = -int(counts[wild])
+        else:
+            if counts[wild] <= 1:
+                continue
+            symbol = min(regular, key=lambda s: (counts[s], s))
+            key = int(counts[wild])
+        if best is None or key > best[0]:
+            best = (key, reel, symbol)
+    if best is None:
+        return None
+    _, reel, symbol = best
+    return (reel, symbol, wild) if up else (reel, wild, symbol)
+
+
+def check_tuned(analysis: Any, volatility: str | None, target: str, rare: list[str]) -> None:
+    """Refuse a result outside the asked ``volatility`` class (``target``: the RTP as printed)
+    or with awards rarer than GLI-11 allows (``rare``: their names)."""
+    if volatility is not None and analysis.volatility != volatility:
+        raise ValueError(
+            f"could not reach {volatility} volatility at RTP {target}: the closest found has "
+            f"standard deviation {analysis.std_dev:.3f} ({analysis.volatility})"
+        )
+    if rare:
+        raise ValueError(f"the tuned strips make awards rarer than GLI-11 allows: {rare}")
+
+
+def write_variant(
+    folder: Path,
+    variant_id: str,
+    description: str,
+    reel_sets: dict[str, list[list[str]]],
+    parameters: dict[str, Any],
+    figures: dict[str, float],
+    header: str,
+    rederive: Callable[[GameModel], dict[str, float]],
+) -> Path:
+    """Write ``folder/variants/<variant_id>.toml`` (atomically), then read the title back the
+    way the game will (the loader's checks) and re-derive the figures stored in it
+    (``rederive``: the family's exact figures of the reloaded model's variant)."""
+    path = folder / "variants" / f"{variant_id}.toml"
+    text = format_variant(variant_id, description, reel_sets, parameters, figures, header)
+    write_text_atomically(path, text)
+    if rederive(load_model(folder)) != figures:
+        raise AssertionError(f"{path}: the stored figures do not re-derive")  # pragma: no cover
+    return path
