@@ -76,10 +76,19 @@ def esc(value: object) -> str:
     return html.escape(str(value))
 
 
+def _cell(value: object) -> str:
+    """A table cell, escaped; a text indented by spaces (a part of the row above it, such as
+    an RTP's share) is indented on the page too, where HTML would collapse the spaces."""
+    text = str(value)
+    if text.startswith("  ") and text.strip():
+        return f'<td class="part">{esc(text.strip())}</td>'
+    return f"<td>{esc(text)}</td>"
+
+
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]], classes: str = "") -> str:
     """An HTML table; cells are escaped (pass pre-formatted strings)."""
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows)
     cls = f' class="{esc(classes)}"' if classes else ""
     return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -91,6 +100,7 @@ table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 table.text td, table.text th { text-align: left; }
+td.part { padding-left: 1.5rem; }
 table.strips td { font-family: monospace; font-size: 0.8rem; }
 .flag { color: #b00; font-weight: bold; } .note { color: #555; font-size: 0.9rem; }
 img { max-width: 100%; }
