@@ -15,7 +15,7 @@ GAME = "days-of-the-tsar"
 
 
 def simulate(rounds, seed, **options):
-    return kind_of(load_game(GAME)).lab_function("simulate")(GAME, rounds, seed, **options).result
+    return kind_of(load_game(GAME)).lab_function("simulate")(GAME, rounds, seed, **options).source
 
 
 def test_same_seed_same_result_whatever_the_worker_count():
