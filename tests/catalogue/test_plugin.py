@@ -245,11 +245,12 @@ def test_win_law_is_the_law_of_apply_over_the_draw(fox: GameModel) -> None:
 
 def test_analyze_and_simulate_agree(fox: GameModel) -> None:
     report = simulate_catalogue(fox, 400_000, 2026)
-    assert report.exact_inside_99, (report.result.rtp, report.exact["rtp"])
+    data = report.to_json()
+    assert data["exact_inside_ci99"] is True, (report.source.rtp, data["exact"]["rtp"])
     full = analyze_full(fox)
-    assert report.result.hit_frequency == pytest.approx(float(full.hit_frequency), abs=0.005)
-    assert report.result.base_spin_std_dev == pytest.approx(full.base_spin_std_dev, rel=0.03)
-    assert report.result.stats[k.S_BASE_PLUGIN] / (400_000 * 5) == pytest.approx(
+    assert report.source.hit_frequency == pytest.approx(float(full.hit_frequency), abs=0.005)
+    assert report.source.base_spin_std_dev == pytest.approx(full.base_spin_std_dev, rel=0.03)
+    assert report.source.stats[k.S_BASE_PLUGIN] / (400_000 * 5) == pytest.approx(
         float(full.figures.plugin_rtp), abs=0.02
     )
 
