@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import socket
 import statistics
@@ -39,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import uvloop
 
 CLIENTS = 32
 SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
@@ -163,7 +164,9 @@ class Connection:
 
     The load generator shares the machine's two cores with the server, so it must cost as
     little CPU per request as possible: httpx spends several times more CPU per request than
-    the server's own work, and would measure itself rather than the server.
+    the server's own work, and would measure itself rather than the server. For the same
+    reason bodies are written and read with orjson and the clients run on uvloop (both are
+    the server's own dependencies).
     """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -179,7 +182,7 @@ class Connection:
     async def request(
         self, method: str, path: str, headers: dict[str, str], body: Any = None
     ) -> tuple[int, Any]:
-        payload = b"" if body is None else json.dumps(body).encode()
+        payload = b"" if body is None else orjson.dumps(body)
         lines = [f"{method} {path} HTTP/1.1", "Host: bench", f"Content-Length: {len(payload)}"]
         if body is not None:
             lines.append("Content-Type: application/json")
@@ -192,7 +195,7 @@ class Connection:
             if line[:15].lower() == b"content-length:":
                 length = int(line[15:])
         data = await self.reader.readexactly(length)
-        return status, json.loads(data) if data else None
+        return status, orjson.loads(data) if data else None
 
     def close(self) -> None:
         self.writer.close()
@@ -369,7 +372,7 @@ async def measure(url: str, pid: int, application_name: str | None) -> dict[str,
 def run(label: str, database_url: str, workers: int, application_name: str | None = None) -> None:
     process, url = start_server(database_url, workers)
     try:
-        results = asyncio.run(measure(url, process.pid, application_name))
+        results = uvloop.run(measure(url, process.pid, application_name))
     finally:
         process.terminate()
         process.wait(timeout=10)
