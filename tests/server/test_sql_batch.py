@@ -185,3 +185,62 @@ def test_the_database_refuses_a_wallet_going_negative_even_when_told_it_is_cover
     with db.read() as connection:
         assert ledger.wallet(connection, player).balance == 100
         assert ledger.verify(connection).transactions == 1
+
+
+def test_writes_sent_together_are_one_statement_with_every_effect(db: Database) -> None:
+    with db.write() as connection:
+        sql.send(connection, INSERT, {"id": 1, "value": 1})
+    with db.write() as connection:
+        batch = sql.batch_of(connection)
+        with sql.together(connection):
+            sql.send(connection, INSERT, {"id": 2, "value": 20})
+            sql.send(
+                connection,
+                "UPDATE scratch SET value = :value WHERE id = :id",
+                {"id": 1, "value": 3},
+            )
+            sql.send(connection, INSERT, {"id": 3, "value": 30})
+        if batch is not None:  # PostgreSQL: one statement waits, its parameters renamed apart
+            assert len(batch.queued) == 1
+            statement, params, _read = batch.queued[0]
+            assert statement.startswith("WITH p0 AS (INSERT")
+            assert params == {
+                "p0_id": 2,
+                "p0_value": 20,
+                "p1_id": 1,
+                "p1_value": 3,
+                "p2_id": 3,
+                "p2_value": 30,
+            }
+        row = sql.one(connection, COUNT)
+        assert (row["n"], row["total"]) == (3, 53)
+    assert values(db) == {1: 3, 2: 20, 3: 30}
+
+
+def test_one_write_sent_together_goes_as_it_is(db: Database) -> None:
+    with db.write() as connection:
+        batch = sql.batch_of(connection)
+        with sql.together(connection):
+            sql.send(connection, INSERT, {"id": 4, "value": 40})
+        if batch is not None:
+            assert batch.queued == [(INSERT, {"id": 4, "value": 40}, False)]
+    assert values(db) == {4: 40}
+
+
+def test_a_failing_part_fails_the_statement_and_the_transaction(db: Database) -> None:
+    with db.write() as connection:
+        sql.send(connection, INSERT, {"id": 1, "value": 1})
+    with pytest.raises(IntegrityError), db.write() as connection, sql.together(connection):
+        sql.send(connection, INSERT, {"id": 5, "value": 50})
+        sql.send(connection, INSERT, {"id": 1, "value": 2})  # the key is taken
+    assert values(db) == {1: 1}
+
+
+def test_a_statement_with_a_with_of_its_own_cannot_join(db: Database) -> None:
+    if db.is_sqlite:
+        pytest.skip("SQLite runs each statement as it comes")
+    nested = "WITH v AS (SELECT 1) INSERT INTO scratch (id, value) VALUES (:id, :value)"
+    refused = pytest.raises(ValueError, match="WITH of its own")
+    with refused, db.write() as connection, sql.together(connection):
+        sql.send(connection, INSERT, {"id": 6, "value": 60})
+        sql.send(connection, nested, {"id": 7, "value": 70})

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from reelsmith.engine.bets import CoinBet, CoinBetOptions, credits
@@ -96,12 +97,19 @@ class SpinRecord:
     plugin_outcome: int | None = None
     plugin_win: int | None = None
 
-    @property
+    @cached_property
     def win_coins(self) -> int:
         """The screen's win: its lines and scatter, after the plug-in where one acted."""
         return self.wins.total_coins if self.plugin_win is None else self.plugin_win
 
     def to_json(self) -> dict[str, object]:
+        """The screen as JSON: a new dict each call, its values shared between calls (a
+        screen never changes, and a round's view lists every earlier screen again at each
+        free spin, so the document is built once)."""
+        return dict(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, object]:
         return {
             "kind": self.kind,
             "stops": list(self.stops),

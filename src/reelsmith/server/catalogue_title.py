@@ -70,13 +70,12 @@ def view_names(model: GameModel) -> tuple[Names, Names]:
 
 
 def renamed(data: dict[str, Any], names: Names) -> dict[str, Any]:
+    """``data`` with its keys renamed by ``names`` (a key named None is left out)."""
     if not names:
         return data
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        name = names.get(key, key)
-        if name is not None:
-            out[name] = value
+    get = names.get
+    out: dict[Any, Any] = {get(key, key): value for key, value in data.items()}
+    out.pop(None, None)
     return out
 
 

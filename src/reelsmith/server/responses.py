@@ -59,5 +59,19 @@ def reply(result: tuple[int, dict[str, Any]]) -> Response:
 def fingerprint(request: Request, body: BaseModel | None) -> str:
     """What an idempotency key is bound to: the method, the path and the body."""
     return request_hash(
-        request.method, request.url.path, None if body is None else body.model_dump()
+        request.method, url_path(request), None if body is None else body.model_dump()
     )
+
+
+def url_path(request: Request) -> str:
+    """``request.url.path`` without building the whole URL (host, port, query) for it: the
+    scope's path, escaped as the URL escapes it, less the tabs and line breaks that
+    ``urllib.parse.urlsplit`` drops."""
+    path: str = request.scope["path"]
+    path = path.replace("?", "%3F").replace("#", "%23").replace("\\", "%5C")
+    if "\t" in path or "\r" in path or "\n" in path:
+        path = path.translate(_URL_DROPS)
+    return path
+
+
+_URL_DROPS = {ord("\t"): None, ord("\r"): None, ord("\n"): None}

@@ -223,13 +223,13 @@ class Database:
             # the statements a write sends without needing an answer wait in a batch and go
             # with the next read or with the COMMIT, in one round trip (see store.sql)
             with self.engine.connect() as connection:
-                connection.info[sql.BATCH] = sql.Batch()
+                sql.open_batch(connection)
                 try:
                     with connection.begin():
                         yield connection
                         sql.flush(connection, commit=True)
                 finally:
-                    connection.info.pop(sql.BATCH, None)
+                    sql.close_batch(connection)
 
     @contextmanager
     def _writer(self) -> Iterator[None]:
@@ -512,7 +512,7 @@ class CommitGroup:
             connection = database.engine.connect()
             try:
                 if not database.is_sqlite:
-                    connection.info[sql.BATCH] = sql.Batch()
+                    sql.open_batch(connection)
                 connection.begin()
                 self._connection, self._broken = connection, None
                 token = _JOINED.set(self)
@@ -543,7 +543,7 @@ class CommitGroup:
                 raise
             finally:
                 if committing is None:
-                    connection.info.pop(sql.BATCH, None)
+                    sql.close_batch(connection)
                     connection.close()  # back to the pool
         except BaseException as exc:  # the group's transaction failed: every call fails too
             self._fail(queued, exc)
@@ -593,7 +593,7 @@ class CommitGroup:
             self._fail(queued, exc)
             return
         finally:
-            connection.info.pop(sql.BATCH, None)
+            sql.close_batch(connection)
             with contextlib.suppress(Exception):
                 connection.close()  # back to the pool
         self._answer(outcomes, again)

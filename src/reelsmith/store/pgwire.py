@@ -33,7 +33,11 @@ from typing import Any
 from psycopg import errors, pq
 
 _PARAM = re.compile(r"(?<!:):(\w+)")
-_OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
+# result statuses as plain integers (what a result's ``status`` gives)
+_COMMAND_OK = int(pq.ExecStatus.COMMAND_OK)
+_TUPLES_OK = int(pq.ExecStatus.TUPLES_OK)
+_FATAL_ERROR = int(pq.ExecStatus.FATAL_ERROR)
+_SYNC = int(pq.ExecStatus.PIPELINE_SYNC)
 _IDLE = pq.TransactionStatus.IDLE
 
 
@@ -87,12 +91,7 @@ def _control(text: bytes) -> bool:
 
 
 def _param(value: Any) -> bytes | None:
-    # the common exact types first: a spin sends some sixty parameters
-    kind = type(value)
-    if kind is str:
-        return value.encode("utf-8")  # type: ignore[no-any-return]
-    if kind is int:
-        return str(value).encode("ascii")
+    """A parameter's text form (``Exchange`` writes exact ``str`` and ``int`` itself)."""
     if value is None:
         return None
     if isinstance(value, bool):
@@ -104,13 +103,32 @@ def _param(value: Any) -> bytes | None:
     raise TypeError(f"a parameter of type {type(value).__name__} is not sent as text here")
 
 
-@dataclass
 class Result:
     """One statement's outcome: rows changed (or returned), column names and rows."""
 
-    rowcount: int = -1
-    columns: list[str] = field(default_factory=list)
-    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    __slots__ = ("columns", "rowcount", "rows")
+
+    def __init__(
+        self,
+        rowcount: int = -1,
+        columns: list[str] | None = None,
+        rows: list[tuple[Any, ...]] | None = None,
+    ) -> None:
+        self.rowcount = rowcount
+        self.columns = [] if columns is None else columns
+        self.rows = [] if rows is None else rows
+
+    def __repr__(self) -> str:
+        return f"Result(rowcount={self.rowcount}, columns={self.columns}, rows={self.rows})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return (self.rowcount, self.columns, self.rows) == (
+            other.rowcount,
+            other.columns,
+            other.rows,
+        )
 
     def first(self) -> dict[str, Any] | None:
         if not self.rows:
@@ -168,8 +186,18 @@ class Exchange:
         sends = []  # (statement text, its parameters)
         for sql, params in statements:
             text, names = positional(sql)
+            values: list[bytes | None] = []
+            add = values.append
             try:
-                values = [_param(params[n]) for n in names]
+                for name in names:
+                    value = params[name]
+                    kind = type(value)  # the common exact types first: a spin sends sixty
+                    if kind is str:
+                        add(value.encode())
+                    elif kind is int:
+                        add(b"%d" % value)
+                    else:
+                        add(_param(value))
             except KeyError as exc:
                 raise KeyError(f"no parameter {exc} for {sql!r}") from None
             sends.append((text, values))
@@ -177,7 +205,7 @@ class Exchange:
         self._expected: list[tuple[str, Any]] = []
         self._fresh: dict[bytes, bytes] = {}  # statements prepared by this batch
         self._texts = [text for text, _values in sends]
-        self._results = [Result() for _ in statements]
+        self._results: list[Result | None] = [None] * len(statements)
         self._failure: Exception | None = None
         self._next = 0  # the command whose answer comes next
         self._answered = False  # its answer has come (its end, a null result, is next)
@@ -219,30 +247,35 @@ class Exchange:
     def poll(self) -> bool:
         """Read what has come without waiting; True once every answer has (the batch is
         over, and the connection out of pipeline mode)."""
-        pgconn = self.pgconn
         if self.done:
             return True
+        pgconn = self.pgconn
         pgconn.consume_input()
-        while not pgconn.is_busy():
-            result = pgconn.get_result()
-            if self._next == len(self._expected):  # all answered: the sync is next
-                if result is None or result.status != pq.ExecStatus.PIPELINE_SYNC:
-                    self._failure = self._failure or errors.InternalError(
-                        "the batch's answers did not end where it did"
-                    )
-                self.done = True
-                pgconn.exit_pipeline_mode()
-                return True
-            if self._answered:
-                if result is None:  # the command's end
-                    self._answered = False
-                    self._next += 1
-                continue
-            if result is None:
-                continue
-            self._answered = True
-            self._take(self._expected[self._next], result)
-        return False
+        expected = self._expected
+        ended = len(expected)
+        at, answered = self._next, self._answered
+        try:
+            while not pgconn.is_busy():
+                result = pgconn.get_result()
+                if at == ended:  # all answered: the sync is next
+                    if result is None or result.status != _SYNC:
+                        self._failure = self._failure or errors.InternalError(
+                            "the batch's answers did not end where it did"
+                        )
+                    self.done = True
+                    pgconn.exit_pipeline_mode()
+                    return True
+                if result is None:
+                    if answered:  # the command's end
+                        answered = False
+                        at += 1
+                    continue
+                if not answered:
+                    answered = True
+                    self._take(expected[at], result)
+            return False
+        finally:
+            self._next, self._answered = at, answered
 
     def fail(self, exc: Exception) -> None:
         """The exchange broke off (the connection failed while its answers were awaited):
@@ -260,25 +293,26 @@ class Exchange:
         """The statements' results; raises the batch's first error instead, if it met one."""
         if self._failure is not None:
             raise self._failure
-        return self._results
+        return [Result() if result is None else result for result in self._results]
 
     def _take(self, expected: tuple[str, Any], result: Any) -> None:
         kind, what = expected
         status = result.status
-        if status == pq.ExecStatus.FATAL_ERROR and self._failure is None:
-            self._failure = errors.error_from_result(result, encoding=self.raw.info.encoding)
-            if isinstance(self._failure, errors.InvalidSqlStatementName):
-                # deallocated behind this module's back: prepare afresh next time
-                self._prepared.forget()
-        if status not in _OK:
+        if status != _COMMAND_OK and status != _TUPLES_OK:
+            if status == _FATAL_ERROR and self._failure is None:
+                self._failure = errors.error_from_result(result, encoding=self.raw.info.encoding)
+                if isinstance(self._failure, errors.InvalidSqlStatementName):
+                    # deallocated behind this module's back: prepare afresh next time
+                    self._prepared.forget()
             return  # the error, or skipped after it (PIPELINE_ABORTED)
-        if kind == "prepare":
+        if kind == "run":
+            if self._failure is None:
+                try:
+                    self._results[what] = self._read(self._texts[what], result)
+                except TypeError as exc:  # raised once every answer is read
+                    self._failure = exc
+        elif kind == "prepare":
             self._prepared.names[what] = self._fresh[what]
-        elif kind == "run" and self._failure is None:
-            try:
-                self._results[what] = self._read(self._texts[what], result)
-            except TypeError as exc:  # raised once every answer is read
-                self._failure = exc
 
     def _read(self, text: bytes, result: Any) -> Result:
         """The result of statement ``text``, its shape taken from the connection's record of
@@ -308,12 +342,10 @@ def _read(result: Any, columns: list[str], readers: list[Any]) -> Result:
     count = result.command_tuples
     if not columns:  # a write without RETURNING: its row count alone
         return Result(count if count is not None else -1)
-    rows = []
-    for r in range(result.ntuples):
-        rows.append(
-            tuple(
-                None if (value := result.get_value(r, i)) is None else reader(value)
-                for i, reader in enumerate(readers)
-            )
-        )
+    get = result.get_value
+    fields = list(enumerate(readers))
+    rows = [
+        tuple([None if (value := get(r, i)) is None else reader(value) for i, reader in fields])
+        for r in range(result.ntuples)
+    ]
     return Result(count if count is not None else -1, columns, rows)

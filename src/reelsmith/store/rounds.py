@@ -53,37 +53,33 @@ def round_mapping(connection: Connection, round_id: str) -> Any:
     return connection.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
 
 
-def write(connection: Connection, settled: dict[str, Any], new: dict[str, Any] | None) -> None:
-    """A round's state after a step: inserted with the columns known at its start (``new``)
-    when the step started it, else updated."""
-    if new is None:
-        sql.send(connection, _UPDATE, settled)
-    else:
-        sql.send(connection, _INSERT, {**new, **settled})
+_STEP = (
+    "INSERT INTO round_steps (round_id, seq, action, view, balance_after, created_ms)"
+    " VALUES (:id, :seq, :action, :view, :balance, :now)"
+)
+# The round and its step in one statement (PostgreSQL): the step's view is the round's view
+# after it, sent once.
+_INSERT_WITH_STEP = f"WITH r AS ({_INSERT}) {_STEP}"
+_UPDATE_WITH_STEP = f"WITH r AS ({_UPDATE}) {_STEP}"
 
 
-def add_step(
+def write_step(
     connection: Connection,
-    round_id: str,
+    settled: dict[str, Any],
+    new: dict[str, Any] | None,
     seq: int,
     action: str,
-    view: str,
     balance_minor: int,
-    now: int,
 ) -> None:
-    sql.send(
-        connection,
-        "INSERT INTO round_steps (round_id, seq, action, view, balance_after, created_ms)"
-        " VALUES (:round, :seq, :action, :view, :balance, :now)",
-        {
-            "round": round_id,
-            "seq": seq,
-            "action": action,
-            "view": view,
-            "balance": balance_minor,
-            "now": now,
-        },
-    )
+    """A round's state after a step and the step itself (its view is the round's, at the
+    balance ``balance_minor``): the round inserted with the columns known at its start
+    (``new``) when the step started it, else updated."""
+    params = {**(new or {}), **settled, "seq": seq, "action": action, "balance": balance_minor}
+    if connection.dialect.name == "postgresql":
+        sql.send(connection, _UPDATE_WITH_STEP if new is None else _INSERT_WITH_STEP, params)
+        return
+    sql.send(connection, _UPDATE if new is None else _INSERT, params)
+    sql.send(connection, _STEP, params)
 
 
 def steps(connection: Connection, round_id: str) -> list[Any]:

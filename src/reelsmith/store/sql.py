@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
+from types import TracebackType
 from typing import Any
 
 from psycopg import pq
@@ -35,7 +36,9 @@ from sqlalchemy.exc import DBAPIError
 from reelsmith.store import pgwire
 
 _PARAM = re.compile(r"(?<!:):(\w+)")
-BATCH = "reelsmith.batch"  # the key of a write transaction's Batch in Connection.info
+# The attribute a write transaction's Batch is kept in on its Connection: read before every
+# statement, where ``Connection.info`` costs several attribute hops through the pool.
+_BATCH_ATTRIBUTE = "_reelsmith_batch"
 
 
 @cache
@@ -57,6 +60,8 @@ class Batch:
     def __init__(self) -> None:
         # (statement, parameters, whether it is a read sent ahead)
         self.queued: list[tuple[str, dict[str, Any], bool]] = []
+        # inside `together`: the writes to send as one statement
+        self.joining: list[tuple[str, dict[str, Any]]] | None = None
         self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         self.round_trips = 0  # batches sent: one round trip each
         self.statements = 0  # statements they carried (BEGIN and COMMIT not counted)
@@ -108,17 +113,32 @@ class Batch:
         return results[-1] if then is not None else None
 
 
-@contextmanager
-def driver_errors(connection: Connection, statement: str | None = None) -> Iterator[None]:
+class driver_errors:  # noqa: N801 - used as a function: ``with driver_errors(connection):``
     """The driver's errors as SQLAlchemy's (`IntegrityError` and the rest), as a statement
-    run through SQLAlchemy would raise them."""
-    dbapi = connection.dialect.loaded_dbapi
-    try:
-        yield
-    except dbapi.Error as exc:
-        raise DBAPIError.instance(
-            statement, None, exc, dbapi.Error, dialect=connection.dialect
-        ) from exc
+    run through SQLAlchemy would raise them. A class rather than a generator context manager:
+    every statement of the hot path runs inside one."""
+
+    __slots__ = ("connection", "statement")
+
+    def __init__(self, connection: Connection, statement: str | None = None) -> None:
+        self.connection = connection
+        self.statement = statement
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            return
+        dialect = self.connection.dialect
+        error = dialect.loaded_dbapi.Error
+        if isinstance(exc, error):
+            raise DBAPIError.instance(self.statement, None, exc, error, dialect=dialect) from exc
 
 
 def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -127,7 +147,20 @@ def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 def batch_of(connection: Connection) -> Batch | None:
     """The write transaction's batch (PostgreSQL, inside `Database.write`), else None."""
-    return connection.info.get(BATCH)
+    batch: Batch | None = connection.__dict__.get(_BATCH_ATTRIBUTE)
+    return batch
+
+
+def open_batch(connection: Connection) -> Batch:
+    """Start queueing ``connection``'s statements in a new `Batch` (a PostgreSQL write
+    transaction); `close_batch` ends it."""
+    batch = connection.__dict__[_BATCH_ATTRIBUTE] = Batch()
+    return batch
+
+
+def close_batch(connection: Connection) -> None:
+    """Forget ``connection``'s batch, if it has one (its transaction is over)."""
+    connection.__dict__.pop(_BATCH_ATTRIBUTE, None)
 
 
 def _execute(connection: Connection, sql: str, params: Mapping[str, Any] | None) -> pgwire.Result:
@@ -174,7 +207,60 @@ def send(connection: Connection, sql: str, params: Mapping[str, Any] | None = No
     if not connection.in_transaction():
         raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
     batch.prefetched.clear()
+    if batch.joining is not None:
+        batch.joining.append((sql, dict(params or {})))
+        return
     batch.queued.append((sql, dict(params or {}), False))
+
+
+@contextmanager
+def together(connection: Connection) -> Iterator[None]:
+    """The writes `send` queues inside the block go to PostgreSQL as one statement (each a
+    data-modifying part of one ``WITH``), where each would be a statement of its own: one
+    parse, plan and execution instead of several, on the server and here.
+
+    The parts of one statement run on one snapshot: the caller keeps them to writes that
+    touch different rows and do not read what another part writes (each may read what was
+    written before the block). A part may not have a ``WITH`` of its own. Elsewhere (SQLite,
+    outside a write transaction's batch) each statement runs as `send` runs it."""
+    batch = batch_of(connection)
+    if batch is None or batch.joining is not None:
+        yield
+        return
+    joining: list[tuple[str, dict[str, Any]]] = []
+    batch.joining = joining
+    try:
+        yield
+    finally:
+        batch.joining = None
+    if len(joining) == 1:
+        statement, params = joining[0]
+    elif joining:
+        statement, params = joined(joining)
+    else:
+        return
+    batch.queued.append((statement, params, False))
+
+
+@cache
+def _part(statement: str, index: int) -> str:
+    """``statement`` with each ``:name`` parameter renamed ``:pINDEX_name``."""
+    if statement.lstrip()[:4].upper() == "WITH":
+        raise ValueError(f"a statement with a WITH of its own cannot join another: {statement}")
+    return _PARAM.sub(rf":p{index}_\1", statement)
+
+
+def joined(statements: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
+    """Data-modifying ``statements`` as one: the last the main statement, the others parts
+    of its ``WITH``; their parameters renamed apart."""
+    parts = [_part(statement, i) for i, (statement, _params) in enumerate(statements)]
+    params = {
+        f"p{i}_{name}": value
+        for i, (_statement, values) in enumerate(statements)
+        for name, value in values.items()
+    }
+    heads = ", ".join(f"p{i} AS ({part})" for i, part in enumerate(parts[:-1]))
+    return f"WITH {heads} {parts[-1]}", params
 
 
 def prefetch(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> None:

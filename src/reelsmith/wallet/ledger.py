@@ -110,17 +110,14 @@ def post(
         for account_id, amount in entries:
             if account_id in known and known[account_id] + amount < 0:
                 raise InsufficientFundsError(known[account_id], -amount)
-    for account_id, amount in entries:
+    postgresql = connection.dialect.name == "postgresql"
+    moves = []  # the entries whose wallet update goes with the transaction's statement
+    for i, (account_id, amount) in enumerate(entries):
         if wallets is not None and account_id not in wallets:
             continue
         if known is not None or amount >= 0:
             # covered (or a credit): nothing to learn from the answer
-            sql.send(
-                connection,
-                "UPDATE accounts SET balance = balance + :amount"
-                " WHERE id = :id AND player_id IS NOT NULL",
-                {"amount": amount, "id": account_id},
-            )
+            moves.append(i)
             continue
         # wallets only: house accounts have no player and no cached balance to guard
         moved = sql.run(
@@ -145,14 +142,32 @@ def post(
     }
     for i, (account_id, amount) in enumerate(entries):
         params[f"a{i}"], params[f"m{i}"] = account_id, amount
-    if connection.dialect.name == "postgresql":
-        # one statement: the postings take the new transaction's id inside the server
+    if not postgresql or len({entries[i][0] for i in moves}) < len(moves):
+        # each its own statement (on PostgreSQL, a wallet named twice: one row moved twice)
+        for i in moves:
+            sql.send(
+                connection,
+                "UPDATE accounts SET balance = balance + :amount"
+                " WHERE id = :id AND player_id IS NOT NULL",
+                {"amount": entries[i][1], "id": entries[i][0]},
+            )
+        moves = []
+    if postgresql:
+        # one statement: the wallets move and the postings take the new transaction's id
+        # inside the server (each wallet is another row: the parts of the statement touch
+        # no row twice)
         values = ", ".join(
             f"(CAST(:a{i} AS INTEGER), CAST(:m{i} AS BIGINT))" for i in range(len(entries))
         )
+        wallet_moves = "".join(
+            f"w{i} AS (UPDATE accounts SET balance = balance + CAST(:m{i} AS BIGINT)"
+            f" WHERE id = CAST(:a{i} AS INTEGER) AND player_id IS NOT NULL), "
+            for i in moves
+        )
         sql.send(
             connection,
-            "WITH t AS (INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms)"
+            f"WITH {wallet_moves}"
+            "t AS (INSERT INTO ledger_transactions (kind, player_id, round_id, created_ms)"
             " VALUES (:kind, :player_id, :round_id, :now) RETURNING id)"
             " INSERT INTO postings (transaction_id, account_id, amount)"
             f" SELECT t.id, v.account, v.amount FROM t, (VALUES {values}) AS v (account, amount)",

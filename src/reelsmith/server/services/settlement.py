@@ -16,7 +16,7 @@ from reelsmith.server.markets import Market
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player
 from reelsmith.server.titles import Title
-from reelsmith.store import audit, players, rounds
+from reelsmith.store import audit, players, rounds, sql
 from reelsmith.wallet import ledger
 
 log = logging.getLogger("reelsmith.server")
@@ -130,47 +130,49 @@ class Settlement:
             else None,
             "id": round_id,
         }
-        rounds.write(connection, settled_row, new_round)
+        rounds.write_step(
+            connection, settled_row, new_round, len(record["actions"]), action, balance
+        )
         if finished:
             kept = title.kept_state(engine_round)
             if kept is not None:
                 key, state = kept
                 rounds.keep_state(connection, player.id, title.game_id, key, dumps(state), now)
-        rounds.add_step(
-            connection, round_id, len(record["actions"]), action, view_text, balance, now
-        )
-        player.audit_hash = audit.append(
-            connection,
-            player.id,
-            "round_step",
-            {
-                "round_id": round_id,
-                "game": title.game_id,
-                "action": action,
-                "status": outcome.status,
-                "win_minor": outcome.win_minor,
-                "jackpot_minor": outcome.jackpot_minor,
-                "refund_minor": outcome.refund_minor,
-                "balance_minor": balance,
-            },
-            now,
-            round_id,
-            head=(player.audit_seq, player.audit_hash),
-            move_head=False,
-        )
-        player.audit_seq += 1
-        started = started_with is not None
-        players.move_audit_head(
-            connection, player.id, player.audit_seq, player.audit_hash, now if started else None
-        )
-        if started or finished:
-            players.count_round_in_session(
+        # the step's audit entry, the player's audit head (and round count) and the session's
+        # bets and wins: three rows of three tables, none read by another, in one statement
+        with sql.together(connection):
+            player.audit_hash = audit.append(
                 connection,
+                player.id,
+                "round_step",
+                {
+                    "round_id": round_id,
+                    "game": title.game_id,
+                    "action": action,
+                    "status": outcome.status,
+                    "win_minor": outcome.win_minor,
+                    "jackpot_minor": outcome.jackpot_minor,
+                    "refund_minor": outcome.refund_minor,
+                    "balance_minor": balance,
+                },
+                now,
                 round_id,
-                started_with or 0,
-                started,
-                paid + outcome.refund_minor if finished else 0,
+                head=(player.audit_seq, player.audit_hash),
+                move_head=False,
             )
+            player.audit_seq += 1
+            started = started_with is not None
+            players.move_audit_head(
+                connection, player.id, player.audit_seq, player.audit_hash, now if started else None
+            )
+            if started or finished:
+                players.count_round_in_session(
+                    connection,
+                    round_id,
+                    started_with or 0,
+                    started,
+                    paid + outcome.refund_minor if finished else 0,
+                )
         if finished:
             self.context.metrics.round_finished(title.game_id, outcome.status, paid)
         player.balance_minor = balance
