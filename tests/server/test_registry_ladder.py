@@ -1,28 +1,34 @@
 """The registry picks a title's adapter by the mechanics its model declares, never by its id:
 any ladder model (here Sultan Spins' copied under another id) is served by the one ladder
-adapter, its client script named by its id, and reads records from before bet levels at the
-model's ``[bet] legacy_stake_unit``."""
+adapter, drawn by the one ladder script of the web client (its client is its kind), and reads
+records from before bet levels at the model's ``[bet] legacy_stake_unit``."""
 
 from __future__ import annotations
 
 import shutil
+import typing
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reelsmith.engine.errors import RuleError
+from reelsmith.engine.title import KINDS
 from reelsmith.games import game_folder
 from reelsmith.rng import SeededSource
 from reelsmith.server.catalogue_title import CatalogueTitle
 from reelsmith.server.ladder_title import LadderTitle
 from reelsmith.server.markets import MARKETS_DIR, load_markets
 from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.schemas import GameInfo
+from tests.server.conftest import build
 
 COPY = "palace-ladder"
 
 
 def copy_of_sultan(tmp_path: Path, legacy: bool = True) -> Path:
+    """Sultan Spins' folder copied under the id ``COPY`` (in ``tmp_path/palace_ladder``)."""
     folder = tmp_path / "palace_ladder"
     shutil.copytree(game_folder("sultan-spins"), folder)
     path = folder / "model.toml"
@@ -36,7 +42,7 @@ def copy_of_sultan(tmp_path: Path, legacy: bool = True) -> Path:
 def test_shipped_titles_get_the_adapter_of_their_mechanics() -> None:
     registry = TitleRegistry.load()
     assert isinstance(registry["sultan-spins"], LadderTitle)
-    assert registry["sultan-spins"].client == "sultan-spins"
+    assert registry["sultan-spins"].client == "ladder"
     assert isinstance(registry["days-of-the-tsar"], CatalogueTitle)
     assert registry["days-of-the-tsar"].client == "catalogue"
 
@@ -44,7 +50,7 @@ def test_shipped_titles_get_the_adapter_of_their_mechanics() -> None:
 def test_a_ladder_model_of_ones_own_is_served_by_the_ladder_adapter(tmp_path: Path) -> None:
     registry = TitleRegistry.load([copy_of_sultan(tmp_path)])
     title = registry[COPY]
-    assert isinstance(title, LadderTitle) and title.client == COPY
+    assert isinstance(title, LadderTitle) and title.client == "ladder"
     shipped = (MARKETS_DIR / "default.toml").read_text(encoding="utf-8")
     market_text = (
         f'{shipped}\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]\n'
@@ -74,3 +80,49 @@ def test_legacy_levels_come_from_the_model(tmp_path: Path) -> None:
               "actions": ["spin"], "draws": []}  # fmt: skip
     with pytest.raises(RuleError, match="names no bet level"):
         title.restore(record)
+
+
+def test_each_kinds_client_is_the_kinds_name() -> None:
+    """One client script per kind: every adapter names its kind, and the game list's schema
+    offers exactly the kinds' names."""
+    for kind in KINDS:
+        assert kind.server_adapter().client == kind.name
+    offered = typing.get_args(GameInfo.model_fields["client"].annotation)
+    assert set(offered) == {kind.name for kind in KINDS}
+
+
+@pytest.fixture
+def copy_api(tmp_path: Path) -> Any:
+    titles = tmp_path / "titles"
+    titles.mkdir()
+    copy_of_sultan(titles)
+    markets = tmp_path / "markets"
+    markets.mkdir()
+    for path in MARKETS_DIR.glob("*.toml"):
+        text = path.read_text(encoding="utf-8")
+        if path.stem == "default":
+            text += f'\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]\n'
+        (markets / path.name).write_text(text, encoding="utf-8")
+    yield from build("sqlite", tmp_path, titles_dirs=str(titles), markets_dir=str(markets))
+
+
+def test_the_game_list_names_the_ladder_script_and_its_meter(copy_api: Any) -> None:
+    """The game list gives a ladder title, shipped or copied, the ladder script and the
+    symbols and meter it draws, from the model; a catalogue title has no ladder entry."""
+    api = copy_api
+    api.login(api.player())
+    games = {g["id"]: g for g in api.as_player("GET", "/api/games").json()["games"]}
+    ladder = {"bonus_symbol": "bonus", "gem_symbol": "gem", "spots": 5, "meter_feed": 2}
+    assert games["sultan-spins"] == {
+        "id": "sultan-spins",
+        "name": "Sultan Spins",
+        "variant": "94.00",
+        "client": "ladder",
+        "ladder": ladder,
+    }
+    assert games[COPY] == {**games["sultan-spins"], "id": COPY}
+    assert games["days-of-the-tsar"]["client"] == "catalogue"
+    assert "ladder" not in games["days-of-the-tsar"]
+    spec = api.client.get("/openapi.json").json()
+    schema = spec["paths"]["/api/games"]["get"]["responses"]["200"]["content"]
+    assert schema["application/json"]["schema"] == {"$ref": "#/components/schemas/GameList"}

@@ -55,6 +55,7 @@ class LadderTitle(Title):
     """A ladder model as a served title (one instance per model); see the module's account."""
 
     bet_body = LadderBetBody
+    client = "ladder"
 
     def __init__(self, model: GameModel) -> None:
         self.ladder = ladder.ladder_rules(model)  # a model the ladder cannot play is refused
@@ -62,9 +63,20 @@ class LadderTitle(Title):
         if not model.variants:
             raise ModelError(f"{model.source or model.id}: a served title needs a variant")
         self.game_id = model.id
-        #: A ladder title's client is a script of its own, named by the title's id.
-        self.client = model.id
         self.legacy_unit = legacy_unit(model.bet)
+
+    def client_info(self) -> dict[str, Any]:
+        """The ladder's symbols and meter, which the ladder script draws (the pots and levels
+        are on the rules page)."""
+        rules = self.ladder
+        return {
+            "ladder": {
+                "bonus_symbol": self.model.symbol_id(rules.bonus),
+                "gem_symbol": self.model.symbol_id(rules.gem),
+                "spots": rules.spots,
+                "meter_feed": rules.main_game_bonus_per_spot,
+            }
+        }
 
     def legacy_level(self, amount: Decimal) -> int | None:
         """The bet level a bet of ``amount`` was before bet levels, at the model's

@@ -1,9 +1,9 @@
-"""The request bodies, as the OpenAPI document describes them, and the description of a
-bet: the schema of the bets of the titles served."""
+"""The request bodies, as the OpenAPI document describes them, the description of a bet (the
+schema of the bets of the titles served) and the game list's answer."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -73,6 +73,39 @@ class AutoplayRequest(Strict):
     )
     stop_on_win_above: str | None = Field(default=None, max_length=32)
     loss_limit: str | None = Field(default=None, max_length=32)
+
+
+class LadderInfo(BaseModel):
+    """What the ladder script draws a ladder title with beyond its rules page."""
+
+    bonus_symbol: str = Field(
+        description="The symbol that starts the free spins and fills the collection meter"
+    )
+    gem_symbol: str = Field(description="The symbol that raises the pot above its reel")
+    spots: int = Field(description="The collection meter's spots")
+    meter_feed: int = Field(
+        description="A main-game spin with exactly this many bonus symbols fills one spot"
+    )
+
+
+class GameInfo(BaseModel):
+    """A title the player's market offers."""
+
+    id: str
+    name: str
+    variant: str = Field(description="The RTP variant the player's market plays")
+    client: Literal["catalogue", "ladder"] = Field(
+        description="The web client's script for the title: its kind (catalogue: the "
+        "catalogue's free spins; ladder: the free-spins ladder with local pots). One script "
+        "draws every title of a kind from the rules page; its art is chosen by its id."
+    )
+    ladder: LadderInfo | None = Field(
+        default=None, description="Only a ladder title's: its symbols and meter"
+    )
+
+
+class GameList(BaseModel):
+    games: list[GameInfo]
 
 
 def documented(model: type[BaseModel], bet: dict[str, Any] | None = None) -> dict[str, Any]:

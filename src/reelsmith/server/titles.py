@@ -63,8 +63,9 @@ class Title(ABC):
     game_id: str
     #: The bet a player sends for this title (documented in the OpenAPI spec).
     bet_body: ClassVar[type[BetBody]]
-    #: The web client's script for the title: "catalogue" (drawn from the model by the catalogue
-    #: script), or a script of its own named by the title's id.
+    #: The web client's script for the title: the name of its kind ("catalogue", "ladder"; see
+    #: :mod:`reelsmith.engine.title`). One script draws every title of a kind, from the rules
+    #: page and :meth:`client_info`; the title's art is chosen by its id.
     client: str
 
     def __init__(self, model: GameModel | None = None) -> None:
@@ -73,6 +74,23 @@ class Title(ABC):
     @property
     def name(self) -> str:
         return self.model.name
+
+    def game_info(self, market: Market) -> dict[str, Any]:
+        """The title as ``GET /api/games`` lists it for ``market`` (``schemas.GameInfo``): its
+        id, name, the variant the market plays, its kind's client script and what that script
+        needs beyond the rules page."""
+        return {
+            "id": self.game_id,
+            "name": self.name,
+            "variant": market.game(self.game_id).variant,
+            "client": self.client,
+            **self.client_info(),
+        }
+
+    def client_info(self) -> dict[str, Any]:
+        """What the kind's client script needs to draw the title that its rules page does not
+        say (none: the rules page says it all)."""
+        return {}
 
     def rules(
         self, market: Market, language: str = "en", resolve_after_seconds: int | None = None

@@ -17,7 +17,7 @@ from reelsmith.server.errors import DomainError, InvalidInputError, NotAllowedEr
 from reelsmith.server.markets import MarketError
 from reelsmith.server.responses import IdempotencyKey, JsonBodyRoute, fingerprint, reply
 from reelsmith.server.routes import adopt, steps
-from reelsmith.server.schemas import AutoplayRequest
+from reelsmith.server.schemas import AutoplayRequest, GameList
 from reelsmith.server.service import GameService
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
@@ -64,20 +64,11 @@ def router(
         data["dev_mode"] = settings.dev_mode
         return data
 
-    @routes.get("/api/games")
+    @routes.get("/api/games", response_model=GameList, response_model_exclude_none=True)
     async def games(claims: PlayerClaims) -> dict[str, Any]:
+        """The titles the player's market offers, each with the web client's script for it."""
         market = context.market((await player_data(claims.player_id))["market"])
-        return {
-            "games": [
-                {
-                    "id": game,
-                    "name": context.title(game).name,
-                    "variant": rules.variant,
-                    "client": context.title(game).client,
-                }
-                for game, rules in market.games.items()
-            ]
-        }
+        return {"games": [context.title(game).game_info(market) for game in market.games]}
 
     @routes.get("/api/games/{game}/rules")
     async def game_rules(
