@@ -1,7 +1,7 @@
 /**
- * One title's screen and its round flow, shared by both titles: spin, free spins, the Tsar's
- * gamble, autoplay, resume of an open round, errors. What differs between the titles (bet
- * controls, eggs, gems and pots, ladders) lives in `titles/*.js` behind a small interface:
+ * One title's screen and its round flow, shared by every title: spin, free spins, the gamble,
+ * autoplay, resume of an open round, errors. What differs between the kinds of title (bet
+ * controls, reveals, gems and pots, ladders) lives in `titles/*.js` behind a small interface:
  *
  *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
  *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),

@@ -60,7 +60,7 @@ export class RulesDialog {
         h(
           'article',
           { class: `pay-card role-${entry.role}`, dataset: { symbol: entry.symbol } },
-          h('div', { class: 'pay-art', html: symbolSvg(theme, entry.symbol === 'gem' ? 'gem-teal' : entry.symbol, entry.name) }),
+          h('div', { class: 'pay-art', html: symbolSvg(theme, entry.symbol, entry.name) }),
           h('h4', {}, entry.name, entry.role === 'wild' ? h('span', { class: 'tag' }, labels.wild) : null),
           h(
             'dl',

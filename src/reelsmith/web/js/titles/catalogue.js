@@ -35,6 +35,7 @@ import { sceneAmount, sceneLine, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
+import { stillScreen } from './screen.js';
 
 /** The catalogue's own words (message keys); see `words` above. */
 const WORDS = {
@@ -121,18 +122,9 @@ export class CatalogueUi {
     return this.names[symbol] ?? label(symbol);
   }
 
-  /** A still screen before the first spin: the regular symbols in turn (no two alike on a
-   * row, nothing that reads as a win), the wild in the middle. */
+  /** A still screen before the first spin (`stillScreen`). */
   initialScreen() {
-    const { reels, rows, symbols } = this.game.rules;
-    const regular = symbols.filter((s) => s.role === 'regular').map((s) => s.id);
-    const pool = regular.length ? regular : this.filler;
-    const screen = Array.from({ length: rows }, (_, row) =>
-      Array.from({ length: reels }, (_, reel) => pool[(row * 3 + reel * (rows + 1)) % pool.length]),
-    );
-    const wild = symbols.find((s) => s.role === 'wild');
-    if (wild) screen[Math.floor(rows / 2)][Math.floor(reels / 2)] = wild.id;
-    return screen;
+    return stillScreen(this.game.rules, this.filler);
   }
 
   // -- bet ---------------------------------------------------------------------------

@@ -1,36 +1,53 @@
 /**
- * Sultan Spins: the bet ladder, the five gem pots above the reels for the current bet size
- * (rising as gems land), gem reveals (symbol, wild, wild reel, jackpot spin), the free-spins
- * ladder (level, multiplier, spins left) and the 5-spot collection meter.
+ * Any ladder title (the free-spins ladder with local pots, the server's `client: "ladder"`):
+ * the bet sizes, a gem pot above each reel for the current bet size (rising as gems land),
+ * gem reveals (symbol, wild, wild reel, jackpot spin), the free-spins ladder (level,
+ * multiplier, spins left) and the collection meter. Everything shown comes from the round's
+ * events, the rules page (grid, paylines, pots and their names, levels) and the game list's
+ * `ladder` entry (the bonus and gem symbols, the meter's spots and what fills one); the words
+ * are the client's catalogues' (`ladder.*`, `fs.*`) and the title's (symbol and pot names).
+ *
+ * A title's look is its art (`ladder-art.js`, chosen by game id, plain tiles without it); a
+ * pot's colour is its art's, else its stylesheet's `.pot-<pot>`.
  */
 import { symbolSvg } from '../art/sprite.js';
-import { filler } from '../art/sultan-symbols.js';
 import { tierOf } from '../celebration.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
+import { ladderArt } from './ladder-art.js';
+import { stillScreen } from './screen.js';
 
-const BET_STORE = 'reelsmith.bet.sultan-spins';
-
-export class SultanUi {
+export class LadderUi {
   constructor(game) {
     this.game = game;
     this.money = game.money;
-    this.theme = 'sultan';
-    this.filler = filler;
-    this.needsCarriedState = true;
     const doc = game.rules;
+    const ladder = game.info.ladder;
+    if (!ladder) throw new Error(`the game list gives the ladder title ${game.id} no ladder entry`);
+    this.bonus = ladder.bonus_symbol;
+    this.gem = ladder.gem_symbol;
+    this.spots = ladder.spots;
+    this.meterFeed = ladder.meter_feed;
+    this.wild = doc.symbols.find((s) => s.role === 'wild')?.id;
+    const { theme, art } = ladderArt(game.id, doc, this.gem);
+    this.theme = theme;
+    this.art = art;
+    this.filler = art.filler ?? doc.symbols.map((s) => s.id);
+    this.needsCarriedState = true;
+    this.betStore = `reelsmith.bet.${game.id}`;
     this.names = Object.fromEntries(doc.symbols.map((s) => [s.id, s.name]));
     this.lines = doc.paylines.length;
-    this.pots = doc.rules.jackpots.pots.map((p) => p.id);
+    const pots = doc.rules.jackpots.pots;
+    // one pot above each reel, in reel order (a ladder model's rule): a gem raises its reel's
+    this.pots = pots.map((p) => p.id);
     // the pots' names in the player's language, from the rules page
-    this.potNames = Object.fromEntries(doc.rules.jackpots.pots.map((p) => [p.id, p.pot]));
+    this.potNames = Object.fromEntries(pots.map((p) => [p.id, p.pot]));
     this.levels = doc.rules.free_spins.levels;
-    this.spots = 5;
     const maxStake = this.money.toMinor(game.market.max_stake);
     this.bets = game.gameMarket.bets.filter((b) => this.money.toMinor(b) <= maxStake);
-    const saved = localStorage.getItem(BET_STORE);
+    const saved = localStorage.getItem(this.betStore);
     const fallback = this.bets.includes(game.gameMarket.default_bet) ? game.gameMarket.default_bet : this.bets[0];
     this.current = this.bets.includes(saved) ? saved : fallback;
     this.potMinor = [];
@@ -39,9 +56,15 @@ export class SultanUi {
     this.onBetChange = () => {};
   }
 
+  /** A gem is drawn in the colour of the pot above its reel. */
   cell(symbol, reel) {
-    if (symbol === 'gem') return symbolSvg('sultan', `gem-${this.pots[reel] ?? 'teal'}`);
-    return symbolSvg('sultan', symbol);
+    const pot = this.pots[reel];
+    return symbolSvg(this.theme, symbol === this.gem && pot ? this.gemOf(pot) : symbol);
+  }
+
+  /** The sprite of pot `pot`'s gem. */
+  gemOf(pot) {
+    return `${this.gem}-${pot}`;
   }
 
   name(symbol) {
@@ -52,13 +75,9 @@ export class SultanUi {
     return this.potNames[pot] ?? label(pot);
   }
 
+  /** The art's still screen, else `stillScreen`. */
   initialScreen() {
-    return [
-      ['sultan', 'lamp', 'princess', 'dagger', 'king'],
-      ['ace', 'wild', 'queen', 'bonus', 'jack'],
-      ['lamp', 'ten', 'dagger', 'princess', 'ace'],
-      ['queen', 'jack', 'king', 'ten', 'sultan'],
-    ];
+    return this.art.screen ?? stillScreen(this.game.rules, this.filler);
   }
 
   // -- bet ---------------------------------------------------------------------------
@@ -90,7 +109,7 @@ export class SultanUi {
       format: (v) => this.money.formatDecimal(v),
       onChange: (v) => {
         this.current = v;
-        localStorage.setItem(BET_STORE, v);
+        localStorage.setItem(this.betStore, v);
         this.onBetChange();
       },
     });
@@ -105,24 +124,30 @@ export class SultanUi {
 
   mountFeature(top, side, overlay) {
     this.overlay = overlay;
-    this.potEls = this.pots.map((name, i) =>
-      h(
+    this.game.root.classList.add('title-ladder'); // the kind's layout (css/ladder.css)
+    const colours = this.art.potColours ?? {};
+    this.potEls = this.pots.map((name, i) => {
+      const pot = h(
         'div',
         { class: `pot pot-${name}`, dataset: { pot: name, reel: i + 1 } },
-        h('span', { class: 'pot-gem', html: symbolSvg('sultan', `gem-${name}`) }),
+        h('span', { class: 'pot-gem', html: symbolSvg(this.theme, this.gemOf(name)) }),
         h('span', { class: 'pot-name' }, this.potName(name)),
         h('output', { class: 'pot-value' }, '—'),
         h('span', { class: 'pot-cap' }),
-      ),
-    );
+      );
+      if (colours[name]) pot.style.setProperty('--pot', colours[name]);
+      return pot;
+    });
     this.potsCaption = h('p', { class: 'pots-caption' });
-    top.append(h('div', { class: 'pots', id: 'pots', role: 'group', 'aria-label': t('sultan.pots') }, ...this.potEls), this.potsCaption);
+    const potsEl = h('div', { class: 'pots', id: 'pots', role: 'group', 'aria-label': t('ladder.pots') }, ...this.potEls);
+    potsEl.style.setProperty('--pots', String(this.pots.length));
+    top.append(potsEl, this.potsCaption);
 
     this.meter = h('div', { class: 'meter-spots', id: 'meter', dataset: { filled: '0' }, role: 'img' });
     for (let i = 0; i < this.spots; i += 1) {
-      this.meter.append(h('span', { class: 'spot', html: symbolSvg('sultan', 'bonus') }));
+      this.meter.append(h('span', { class: 'spot', html: symbolSvg(this.theme, this.bonus) }));
     }
-    this.ladder = h('ol', { class: 'ladder', id: 'ladder', hidden: true, 'aria-label': t('sultan.ladder') });
+    this.ladder = h('ol', { class: 'ladder', id: 'ladder', hidden: true, 'aria-label': t('ladder.levels') });
     for (const level of this.levels) {
       this.ladder.append(
         h(
@@ -136,12 +161,12 @@ export class SultanUi {
     this.ladderStatus = h(
       'p',
       { class: 'ladder-status', id: 'ladder-status', hidden: true },
-      t('sultan.level'), h('b', { id: 'ladder-level' }, '1'),
+      t('ladder.level'), h('b', { id: 'ladder-level' }, '1'),
       ' · ', h('b', { id: 'ladder-multiplier' }, '1x'),
-      ' · ', h('b', { id: 'ladder-left', 'data-count': '0' }, '0'), t('sultan.spins_left'),
+      ' · ', h('b', { id: 'ladder-left', 'data-count': '0' }, '0'), t('ladder.spins_left'),
     );
     side.append(
-      h('div', { class: 'collection' }, h('span', { class: 'collection-label' }, t('sultan.meter')), this.meter),
+      h('div', { class: 'collection' }, h('span', { class: 'collection-label' }, t('ladder.meter')), this.meter),
       this.ladder,
       this.ladderStatus,
     );
@@ -164,15 +189,15 @@ export class SultanUi {
     potsMinor.forEach((minor, i) => this.setPot(i, minor));
     capsMinor.forEach((cap, i) => {
       this.capMinor[i] = cap;
-      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('sultan.won_before')), this.money.format(cap));
+      this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('ladder.won_before')), this.money.format(cap));
       this.potEls[i].dataset.capMinor = String(cap);
     });
-    this.potsCaption.textContent = t('sultan.pots_caption', { bet: this.money.formatDecimal(this.current) });
+    this.potsCaption.textContent = t('ladder.pots_caption', { bet: this.money.formatDecimal(this.current) });
   }
 
   setMeter(filled) {
     this.meter.dataset.filled = String(filled);
-    this.meter.setAttribute('aria-label', t('sultan.meter_label', { filled, spots: this.spots }));
+    this.meter.setAttribute('aria-label', t('ladder.meter_label', { filled, spots: this.spots }));
     [...this.meter.children].forEach((spot, i) => spot.classList.toggle('filled', i < filled));
   }
 
@@ -197,7 +222,6 @@ export class SultanUi {
 
   applyCarried(carried) {
     this.setPots(carried.pots_minor, carried.caps_minor);
-    this.spots = carried.spots ?? this.spots;
     this.setMeter(carried.meter);
   }
 
@@ -228,7 +252,7 @@ export class SultanUi {
       gapMs: game.motion.ms('reelGap'),
       onReelStop: (reel) => {
         game.sound.play('reelStop', { reel });
-        if (spin.landed.some((row) => row[reel] === 'bonus')) {
+        if (spin.landed.some((row) => row[reel] === this.bonus)) {
           bonusLanded += 1;
           game.sound.play('scatter', { n: bonusLanded });
         }
@@ -262,9 +286,9 @@ export class SultanUi {
       return;
     }
     if (gem.reveal === 'wild_reel') {
-      for (let row = 0; row < game.grid.rows; row += 1) game.grid.setCell(row, reel, 'wild', 'reveal');
+      for (let row = 0; row < game.grid.rows; row += 1) game.grid.setCell(row, reel, this.wild, 'reveal');
       game.grid.columns[reel].column.classList.add('wild-reel');
-      announce(t('sultan.wild_reel_on', { reel: gem.reel }));
+      announce(t('ladder.wild_reel_on', { reel: gem.reel }));
       await this.wildReelMoment(reel);
       return;
     }
@@ -305,11 +329,11 @@ export class SultanUi {
     const title = h('p', { class: 'reel-moment jackpot-spin-tag', id: 'jackpot-spin' }, t('feature.jackpot_spin'));
     this.overlay.append(title);
     announce(`${t('feature.jackpot_spin')}: ${this.potName(gem.jackpot)}`);
-    grid.filler = this.pots.map((pot) => `gem-${pot}`);
+    grid.filler = this.pots.map((pot) => this.gemOf(pot));
     const startedAt = performance.now();
     grid.startSpin();
     game.sound.play('jackpotSpin');
-    const won = `gem-${gem.jackpot}`;
+    const won = this.gemOf(gem.jackpot);
     await grid.land(screen.map((row) => row.map(() => won)), {
       startedAt,
       minSpinMs: sceneMs(game.motion, 'moment'),
@@ -321,10 +345,10 @@ export class SultanUi {
     const value = sceneAmount('jackpot-amount');
     await game.scenes.run({
       id: 'jackpot-event',
-      cls: `scene-jackpot pot-${gem.jackpot} theme-sultan`,
+      cls: `scene-jackpot pot-${gem.jackpot} theme-${this.theme}`,
       data: { pot: gem.jackpot, minor: amount },
       parts: [
-        sceneArt(symbolSvg('sultan', won)),
+        sceneArt(symbolSvg(this.theme, won)),
         sceneTitle(t('feature.jackpot_won', { pot: this.potName(gem.jackpot) })),
         value,
         sceneLine(t('win.skip'), 'scene-hint'),
@@ -334,7 +358,7 @@ export class SultanUi {
       particles: true,
       sound: 'jackpot',
     });
-    announce(t('sultan.jackpot_announce', { pot: this.potName(gem.jackpot), amount: this.money.format(amount) }));
+    announce(t('ladder.jackpot_announce', { pot: this.potName(gem.jackpot), amount: this.money.format(amount) }));
     grid.show(screen);
     wildReels.forEach((on, r) => grid.columns[r].column.classList.toggle('wild-reel', on));
     grid.cellAt(gem.row, reel)?.classList.add('jackpot-gem');
@@ -349,7 +373,7 @@ export class SultanUi {
     const { game } = this;
     await game.scenes.run({
       id: 'level-up',
-      cls: 'scene-level theme-sultan',
+      cls: `scene-level theme-${this.theme}`,
       data: { level: round.level },
       parts: [
         sceneTitle(t('fs.level_up', { level: round.level })),
@@ -362,7 +386,7 @@ export class SultanUi {
     });
   }
 
-  /** The five levels with their multipliers, the current one lit, the unlocked ones marked. */
+  /** The levels with their multipliers, the current one lit, the unlocked ones marked. */
   ladderFigure(round) {
     return h(
       'ol',
@@ -387,7 +411,7 @@ export class SultanUi {
   async featureIntro(round) {
     const levelInfo = this.levels[round.level - 1];
     const parts = [
-      sceneArt(symbolSvg('sultan', 'bonus')),
+      sceneArt(symbolSvg(this.theme, this.bonus)),
       sceneTitle(t('fs.intro_title', { count: round.level_spins_left })),
       sceneLine(t('fs.intro_level', { level: round.level, spins: levelInfo?.free_spins ?? round.level_spins_left, multiplier: `${round.multiplier}x` })),
       round.unlocked > round.level ? sceneLine(t('fs.intro_unlocked', { level: round.unlocked })) : null,
@@ -395,7 +419,7 @@ export class SultanUi {
     ].filter(Boolean);
     await this.game.scenes.run({
       id: 'free-spins-intro',
-      cls: 'scene-feature theme-sultan',
+      cls: `scene-feature theme-${this.theme}`,
       data: { spins: round.level_spins_left },
       parts,
       button: t('scene.start'),
@@ -421,7 +445,7 @@ export class SultanUi {
     ].filter(Boolean);
     await game.scenes.run({
       id: 'free-spins-outro',
-      cls: `scene-feature scene-outro theme-sultan${tier ? ` tier-${tier.id}` : ''}`,
+      cls: `scene-feature scene-outro theme-${this.theme}${tier ? ` tier-${tier.id}` : ''}`,
       data: { total },
       parts,
       count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
@@ -435,8 +459,10 @@ export class SultanUi {
   async collectBonus(spin, round) {
     const { game } = this;
     const bonusCells = [];
-    spin.landed.forEach((row, r) => row.forEach((s, reel) => s === 'bonus' && bonusCells.push([r, reel])));
-    const collects = spin.kind === 'free' ? spin.bonus > 0 : spin.bonus === 2;
+    spin.landed.forEach((row, r) => row.forEach((s, reel) => s === this.bonus && bonusCells.push([r, reel])));
+    // a free spin collects every bonus symbol; a main-game spin fills a spot with exactly the
+    // meter's feed of them
+    const collects = spin.kind === 'free' ? spin.bonus > 0 : spin.bonus === this.meterFeed;
     if (bonusCells.length && (collects || round.phase === 'free_spins')) {
       game.grid.mark(bonusCells, 'collected');
     }
@@ -491,7 +517,7 @@ export class SultanUi {
         positions: [[gem.row, gem.reel - 1]],
         minor: gem.jackpot_bets * round.bet_minor,
         label: t('feature.jackpot_won', { pot: this.potName(gem.jackpot) }),
-        text: t('sultan.jackpot_pays', { pot: this.potName(gem.jackpot), amount: this.money.format(gem.jackpot_bets * round.bet_minor) }),
+        text: t('ladder.jackpot_pays', { pot: this.potName(gem.jackpot), amount: this.money.format(gem.jackpot_bets * round.bet_minor) }),
       });
     }
     return items;
