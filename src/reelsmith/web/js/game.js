@@ -232,6 +232,7 @@ export class Game {
     else if (state === 'busy' || state === 'feature' || state === 'loading') disabled = true;
     label.textContent = text;
     this.spinButton.classList.toggle('long-label', text.length > 5);
+    this.spinButton.classList.toggle('longer-label', text.length > 6);
     this.spinButton.disabled = disabled;
     this.spinButton.classList.toggle('is-stop', Boolean(this.autoplay) || (state === 'spinning' && this.market.slam_stop));
     const betLocked = state !== 'idle' && state !== 'gamble';
