@@ -28,13 +28,13 @@
  *                          are shown (default: their number on the last trigger symbol).
  */
 import { symbolSvg } from '../art/sprite.js';
-import { tierOf } from '../celebration.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
-import { sceneAmount, sceneLine, sceneTitle } from '../scenes.js';
+import { sceneLine, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
+import { freeSpinsOutro } from './outro.js';
 import { stillScreen } from './screen.js';
 
 /** The catalogue's own words (message keys); see `words` above. */
@@ -404,32 +404,12 @@ export class CatalogueUi {
     this.setCounter(round);
   }
 
-  /** The free spins are over: the round's total, counted up; press Continue. */
+  /** The free spins are over: the outro (`freeSpinsOutro`), then the counter goes away. */
   async featureOutro(round) {
-    const { game } = this;
     const size = round.coin_size_minor;
     const total = round.spin_win_coins * size;
     const freeWin = round.free_spins_win_coins * size;
-    const trigger = total - freeWin;
-    const amount = sceneAmount('free-spins-outro-amount');
-    const tier = tierOf(total, round.bet_minor, game.presenter.tiers);
-    const parts = [
-      sceneTitle(t('fs.outro_title')),
-      tier ? sceneLine(t(`win.tier_${tier.id}`), 'tier-title') : null,
-      amount,
-      sceneLine(t('fs.outro_spins', { count: round.spins.length - 1, amount: this.money.format(freeWin) }), 'outro-free'),
-      trigger > 0 ? sceneLine(t('fs.outro_trigger', { amount: this.money.format(trigger) }), 'outro-trigger') : null,
-    ].filter(Boolean);
-    await game.scenes.run({
-      id: 'free-spins-outro',
-      cls: `scene-feature scene-outro theme-${this.theme}${tier ? ` tier-${tier.id}` : ''}`,
-      data: { total },
-      parts,
-      count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
-      button: t('scene.continue'),
-      particles: total > 0,
-      sound: 'featureOutro',
-    });
+    await freeSpinsOutro(this, { total, freeWin, betMinor: round.bet_minor, spins: round.spins.length - 1 });
     this.hideCounter();
   }
 

@@ -11,12 +11,12 @@
  * pot's colour is its art's, else its stylesheet's `.pot-<pot>`.
  */
 import { symbolSvg } from '../art/sprite.js';
-import { tierOf } from '../celebration.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
 import { Stepper } from '../stepper.js';
 import { ladderArt } from './ladder-art.js';
+import { freeSpinsOutro } from './outro.js';
 import { stillScreen } from './screen.js';
 
 export class LadderUi {
@@ -427,32 +427,11 @@ export class LadderUi {
     });
   }
 
-  /** The free spins are over: the round's total, counted up; the player presses Continue. */
+  /** The free spins are over: the outro (`freeSpinsOutro`), then the ladder goes away. */
   async featureOutro(round) {
-    const { game } = this;
-    const total = round.win_minor;
     const free = round.spins.slice(1);
     const freeWin = free.reduce((sum, spin) => sum + this.spinWinMinor(spin, round), 0);
-    const trigger = total - freeWin;
-    const amount = sceneAmount('free-spins-outro-amount');
-    const tier = tierOf(total, round.bet_minor, game.presenter.tiers);
-    const parts = [
-      sceneTitle(t('fs.outro_title')),
-      tier ? sceneLine(t(`win.tier_${tier.id}`), 'tier-title') : null,
-      amount,
-      sceneLine(t('fs.outro_spins', { count: free.length, amount: this.money.format(freeWin) }), 'outro-free'),
-      trigger > 0 ? sceneLine(t('fs.outro_trigger', { amount: this.money.format(trigger) }), 'outro-trigger') : null,
-    ].filter(Boolean);
-    await game.scenes.run({
-      id: 'free-spins-outro',
-      cls: `scene-feature scene-outro theme-${this.theme}${tier ? ` tier-${tier.id}` : ''}`,
-      data: { total },
-      parts,
-      count: { el: amount, to: total, ms: total > 0 ? game.motion.ms('countUp') * 1.5 : 0 },
-      button: t('scene.continue'),
-      particles: total > 0,
-      sound: 'featureOutro',
-    });
+    await freeSpinsOutro(this, { total: round.win_minor, freeWin, betMinor: round.bet_minor, spins: free.length });
     this.setLadder(null);
   }
 
