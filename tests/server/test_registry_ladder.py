@@ -5,7 +5,6 @@ records from before bet levels at the model's ``[bet] legacy_stake_unit``."""
 
 from __future__ import annotations
 
-import shutil
 import typing
 from decimal import Decimal
 from pathlib import Path
@@ -15,13 +14,13 @@ import pytest
 
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.title import KINDS
-from reelsmith.games import game_folder
 from reelsmith.rng import SeededSource
 from reelsmith.server.catalogue_title import CatalogueTitle
 from reelsmith.server.ladder_title import LadderTitle
 from reelsmith.server.markets import MARKETS_DIR, load_markets
 from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.schemas import GameInfo
+from tests import copies
 from tests.server.conftest import build
 
 COPY = "palace-ladder"
@@ -29,14 +28,7 @@ COPY = "palace-ladder"
 
 def copy_of_sultan(tmp_path: Path, legacy: bool = True) -> Path:
     """Sultan Spins' folder copied under the id ``COPY`` (in ``tmp_path/palace_ladder``)."""
-    folder = tmp_path / "palace_ladder"
-    shutil.copytree(game_folder("sultan-spins"), folder)
-    path = folder / "model.toml"
-    text = path.read_text(encoding="utf-8").replace('id = "sultan-spins"', f'id = "{COPY}"', 1)
-    if not legacy:
-        text = text.replace('legacy_stake_unit = "0.20"\n', "", 1)
-    path.write_text(text, encoding="utf-8")
-    return folder
+    return copies.copy_of_sultan(tmp_path / "palace_ladder", COPY, legacy=legacy)
 
 
 def test_shipped_titles_get_the_adapter_of_their_mechanics() -> None:
@@ -94,15 +86,9 @@ def test_each_kinds_client_is_the_kinds_name() -> None:
 @pytest.fixture
 def copy_api(tmp_path: Path) -> Any:
     titles = tmp_path / "titles"
-    titles.mkdir()
     copy_of_sultan(titles)
-    markets = tmp_path / "markets"
-    markets.mkdir()
-    for path in MARKETS_DIR.glob("*.toml"):
-        text = path.read_text(encoding="utf-8")
-        if path.stem == "default":
-            text += f'\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]\n'
-        (markets / path.name).write_text(text, encoding="utf-8")
+    table = 'variant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]'
+    markets = copies.markets_offering(tmp_path / "markets", COPY, table)
     yield from build("sqlite", tmp_path, titles_dirs=str(titles), markets_dir=str(markets))
 
 

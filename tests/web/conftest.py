@@ -191,6 +191,45 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+#: Kept by a policed page: every Content-Security-Policy violation it reports.
+WATCH = """() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    const where = `${e.sourceFile}:${e.lineNumber}`;
+    window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
+  });
+}"""
+
+
+@dataclass
+class Policed:
+    """A page under the server's Content-Security-Policy, and what it has said."""
+
+    page: Page
+    console: list[str]
+
+    def violations(self) -> list[str]:
+        found: list[str] = self.page.evaluate("() => window.__violations")
+        return found + [text for text in self.console if "Content Security Policy" in text]
+
+
+@pytest.fixture
+def policed(browser: Browser) -> Iterator[Policed]:
+    """A desktop page under the server's Content-Security-Policy (the shared context bypasses
+    it), keeping its violations and console; the test fails if the page raised."""
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-GB")
+    ctx.set_default_timeout(15_000)
+    ctx.add_init_script(f"({WATCH})()")
+    opened = ctx.new_page()
+    console: list[str] = []
+    opened.on("console", lambda message: console.append(message.text))
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield Policed(opened, console)
+    ctx.close()
+    assert not errors, f"the page raised: {errors}"
+
+
 @pytest.fixture
 def page(context: BrowserContext) -> Iterator[Page]:
     opened = context.new_page()

@@ -6,20 +6,17 @@ Content-Security-Policy."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Page
 
 from reelsmith.engine.model import load_model
-from reelsmith.games import game_folder
-from reelsmith.server.markets import MARKETS_DIR
+from tests import copies
 from tests.web import forcing
 from tests.web.conftest import (
-    DESKTOP,
+    Policed,
     Server,
     force,
     minor,
@@ -28,7 +25,6 @@ from tests.web.conftest import (
     screenshot,
     wait_state,
 )
-from tests.web.test_security_headers import WATCH, violations
 
 pytestmark = pytest.mark.web
 
@@ -37,55 +33,22 @@ NAME = "Palace Ladder"
 LEVELS = "[1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30, 40, 50, 100, 250, 500]"
 
 
-def copy_of_sultan(titles: Path) -> Path:
-    """Sultan Spins' folder under the id ``COPY`` and the name ``NAME``."""
-    folder = titles / "palace_ladder"
-    shutil.copytree(game_folder(forcing.SULTAN), folder)
-    path = folder / "model.toml"
-    text = path.read_text(encoding="utf-8")
-    text = text.replace(f'id = "{forcing.SULTAN}"', f'id = "{COPY}"', 1)
-    text = text.replace('name = "Sultan Spins"', f'name = "{NAME}"', 1)
-    path.write_text(text, encoding="utf-8")
-    return folder
-
-
 @pytest.fixture(scope="module")
 def ladder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server of the shipped titles and the copy, which the default market offers."""
     tmp = tmp_path_factory.mktemp("ladder-title")
-    copy = copy_of_sultan(tmp / "titles")
+    titles = tmp / "titles"
+    copy = copies.copy_of_sultan(titles / "palace_ladder", COPY, name=NAME)
     # Sultan Spins' forced draws serve the copy: the same reels
     shipped = forcing.model(forcing.SULTAN).variant(forcing.SULTAN_VARIANT).reel_sets
     copied = load_model(copy).variant(forcing.SULTAN_VARIANT).reel_sets
     assert shipped.keys() == copied.keys()
     for name, reels in shipped.items():
         assert np.array_equal(reels.padded, copied[name].padded), name
-    markets = tmp / "markets"
-    markets.mkdir()
-    for path in MARKETS_DIR.glob("*.toml"):
-        text = path.read_text(encoding="utf-8")
-        if path.stem == "default":
-            text += f'\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = {LEVELS}\n'
-        (markets / path.name).write_text(text, encoding="utf-8")
-    with run_server(tmp, titles_dirs=str(tmp / "titles"), markets_dir=str(markets)) as running:
+    table = f'variant = "{forcing.SULTAN_VARIANT}"\nstake_unit = "0.20"\nlevels = {LEVELS}'
+    markets = copies.markets_offering(tmp / "markets", COPY, table)
+    with run_server(tmp, titles_dirs=str(titles), markets_dir=str(markets)) as running:
         yield running
-
-
-@pytest.fixture
-def policed(browser: Browser) -> Iterator[tuple[BrowserContext, Page, list[str]]]:
-    """A page under the server's Content-Security-Policy (the shared context bypasses it),
-    watching for violations, with the page's errors and console."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-GB")
-    context.set_default_timeout(15_000)
-    context.add_init_script(f"({WATCH})()")
-    page = context.new_page()
-    console: list[str] = []
-    page.on("console", lambda message: console.append(message.text))
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield context, page, console
-    assert errors == [], f"the page raised: {errors}"
-    context.close()
 
 
 def sprites_used(page: Page, selector: str) -> set[str]:
@@ -96,9 +59,9 @@ def sprites_used(page: Page, selector: str) -> set[str]:
 
 
 def test_a_copied_ladder_title_opens_from_the_lobby_and_climbs_the_ladder(
-    policed: tuple[BrowserContext, Page, list[str]], ladder_server: Server
+    policed: Policed, ladder_server: Server
 ) -> None:
-    _context, page, console = policed
+    page = policed.page
     server = ladder_server
     player = server.new_player()
     games = {g["id"]: g for g in server.get(player, "/api/games")["games"]}
@@ -198,4 +161,4 @@ def test_a_copied_ladder_title_opens_from_the_lobby_and_climbs_the_ladder(
     assert minor(page, "#balance") == server.get(player, "/api/me")["balance"]["minor"]
     assert page.is_hidden("#ladder")
     assert page.get_attribute("#meter", "data-filled") == str(view["meter"])
-    assert violations(page, console) == []
+    assert policed.violations() == []

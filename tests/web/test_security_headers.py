@@ -7,33 +7,13 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
-from tests.web.conftest import DESKTOP, Server, force, open_game, wait_state
+from tests.web.conftest import Policed, Server, force, open_game, wait_state
 
 pytestmark = pytest.mark.web
 
-WATCH = """() => {
-  window.__violations = [];
-  document.addEventListener('securitypolicyviolation', (e) => {
-    const where = `${e.sourceFile}:${e.lineNumber}`;
-    window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
-  });
-}"""
 
-
-def violations(page: Page, console: list[str]) -> list[str]:
-    found: list[str] = page.evaluate("() => window.__violations")
-    return found + [text for text in console if "Content Security Policy" in text]
-
-
-def test_the_client_plays_with_no_policy_violation(browser: Browser, server: Server):
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-GB")
-    context.set_default_timeout(15_000)
-    context.add_init_script(f"({WATCH})()")
-    page = context.new_page()
-    console: list[str] = []
-    page.on("console", lambda message: console.append(message.text))
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def test_the_client_plays_with_no_policy_violation(policed: Policed, server: Server):
+    page = policed.page
     player = server.new_player()
 
     response = page.goto(f"{server.url}/?token={player.token}#/")
@@ -59,9 +39,7 @@ def test_the_client_plays_with_no_policy_violation(browser: Browser, server: Ser
     open_game(page, server, player, forcing.SULTAN)
     page.click("#spin")
     wait_state(page, "idle", "gamble", timeout=30_000)
-    assert violations(page, console) == []
-    assert errors == []
-    context.close()
+    assert policed.violations() == []
 
 
 def test_another_site_cannot_frame_the_game(browser: Browser, server: Server):
