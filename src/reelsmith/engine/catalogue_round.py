@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from reelsmith.engine.bets import CoinBet, CoinBetOptions, credits
@@ -223,7 +223,9 @@ class CatalogueRound:
         }
 
 
+@cache
 def bet_options(model: GameModel) -> CoinBetOptions:
+    """The model's bet options, read and checked once per loaded model (as `mechanics`)."""
     return CoinBetOptions.from_model(model)
 
 
