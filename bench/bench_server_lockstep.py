@@ -131,9 +131,15 @@ async def step(client: Client, token: str, path: str, body: Any, statuses: list[
     return answer if status == 200 and answer.get("status") == "open" else None
 
 
-async def lockstep(client: Client, tokens: list[str], stop: float, statuses: list[int]) -> None:
+async def lockstep(
+    client: Client, tokens: list[str], stop: float, statuses: list[int], rounds: int | None = None
+) -> None:
+    """Rounds of 32 spins sent together, each round's free spins likewise, until ``stop``
+    (a ``time.perf_counter`` reading) or, given ``rounds``, that many rounds."""
     spin = {"bet": bench_server.BET, "gamble": False}
-    while time.perf_counter() < stop:
+    played = 0
+    while time.perf_counter() < stop if rounds is None else played < rounds:
+        played += 1
         answers = await asyncio.gather(
             *(step(client, t, f"{GAME}/spin", spin, statuses) for t in tokens)
         )
