@@ -229,6 +229,98 @@ def test_a_call_whose_sent_writes_fail_fails_alone(database):
     assert group.groups == 1
 
 
+def test_the_last_calls_deferred_writes_fail_as_its_own(database):
+    """The last call's writes go at the group's end; an error there is that call's alone:
+    the calls before it keep their rows and their answers."""
+    group = CommitGroup(database)
+
+    def send(who: str) -> str:
+        with database.write() as connection:
+            sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": who})
+        return who
+
+    async def main() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                *(group.run(send, who, writes=True) for who in ("a", "b", "c", "a")),
+                return_exceptions=True,
+            )
+        )
+
+    *kept, last = asyncio.run(main())
+    assert kept == ["a", "b", "c"]
+    assert isinstance(last, IntegrityError)
+    assert marks(database) == ["a", "b", "c"]
+    assert group.groups == 1
+
+
+def test_a_call_after_a_failed_deferred_write_sees_the_earlier_call_undone(database):
+    """Call 2's writes fail in call 3's first round trip: call 2 is undone (its first row
+    too) and answered by its error; call 3 runs after that, on a transaction without call
+    2's rows, and call 4's own checks see the same."""
+    group = CommitGroup(database)
+    seen: dict[str, list[str]] = {}
+
+    def pair(first: str, second: str) -> str:
+        with database.write() as connection:
+            sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": first})
+            sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": second})
+        return first + second
+
+    def look(who: str) -> str:
+        with database.write() as connection:
+            rows = connection.execute(text("SELECT who FROM marks ORDER BY who")).all()
+            seen[who] = [row[0] for row in rows]
+            sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": who})
+        return who
+
+    async def main() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                group.run(pair, "a", "b", writes=True),
+                group.run(pair, "c", "a", writes=True),  # "c" is written, then "a" fails
+                group.run(look, "d", writes=True),
+                group.run(look, "e", writes=True),
+                return_exceptions=True,
+            )
+        )
+
+    first, second, third, fourth = asyncio.run(main())
+    assert (first, third, fourth) == ("ab", "d", "e")
+    assert isinstance(second, IntegrityError)
+    assert seen == {"d": ["a", "b"], "e": ["a", "b", "d"]}
+    assert marks(database) == ["a", "b", "d", "e"]
+
+
+def test_a_call_s_writes_share_the_next_call_s_round_trip(tmp_path):
+    """On PostgreSQL a call's last writes cost no round trip of their own: they go with the
+    next call's first statements (the last call's at the group's end). Four calls that each
+    read, then write: one round trip each, not two."""
+    marks_table = "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
+    with scratch_database("postgresql", tmp_path, marks_table) as database:
+        group = CommitGroup(database)
+        trips: list[int] = []
+        counted: list[int] = []
+
+        def count_then_write(who: str) -> str:
+            with database.write() as connection:
+                counted.append(sql.one(connection, "SELECT count(*) AS n FROM marks")["n"])
+                batch = sql.batch_of(connection)
+                assert batch is not None
+                trips.append(batch.round_trips)
+                sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": who})
+            return who
+
+        async def main() -> list[str]:
+            calls = (group.run(count_then_write, who, writes=True) for who in "abcd")
+            return list(await asyncio.gather(*calls))
+
+        assert asyncio.run(main()) == list("abcd")
+        assert trips == [1, 2, 3, 4]
+        assert counted == [0, 1, 2, 3]  # each call saw the writes of the calls before it
+        assert marks(database) == list("abcd")
+
+
 def test_a_deadlock_between_two_processes_groups_runs_the_broken_call_again(tmp_path):
     """Two server processes' groups lock two rows in opposite orders: the database fails one
     call; it runs again in its process's next group, and every call succeeds."""

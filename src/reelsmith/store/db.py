@@ -32,6 +32,7 @@ import logging
 import os
 import stat
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -405,6 +406,10 @@ def _transient(exc: BaseException) -> bool:
     return getattr(getattr(exc, "orig", None), "sqlstate", None) in _TRANSIENT_SQLSTATES
 
 
+# A commit group's call: its function, arguments, answer and the transient failures it met.
+_Call = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]", int]
+
+
 class CommitGroup:
     """Group commit on the server's event loop: the write calls the loop's requests make in
     one pass run together, one after another, in one database transaction with one commit,
@@ -455,6 +460,9 @@ class CommitGroup:
         self._scheduled = False  # a run is scheduled or waiting for the locks
         self._connection: Connection | None = None
         self._broken: BaseException | None = None
+        # the running call sends its writes before it ends (it runs again because its
+        # deferred writes failed: an error they meet now is its own)
+        self._eager = False
 
     async def run(self, function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
         """``function(*args)``; with ``writes``, run in the next group and returned (or its
@@ -517,17 +525,7 @@ class CommitGroup:
                 self._connection, self._broken = connection, None
                 token = _JOINED.set(self)
                 try:
-                    for function, args, answer, failures in queued:
-                        if answer.done():  # its request was cancelled before the group ran
-                            continue
-                        self.calls += 1
-                        try:
-                            outcomes.append((answer, True, function(*args)))
-                        except Exception as exc:
-                            if _transient(exc) and failures < TRANSIENT_RETRIES:
-                                again.append((function, args, answer, failures + 1))
-                            else:
-                                outcomes.append((answer, False, exc))
+                    self._run_calls(connection, queued, outcomes, again)
                 finally:
                     _JOINED.reset(token)
                     self._connection = None
@@ -571,6 +569,88 @@ class CommitGroup:
             self._committed(connection, committing, queued, outcomes, again)
 
         loop.add_reader(socket, readable)
+
+    def _run_calls(
+        self,
+        connection: Connection,
+        queued: list[_Call],
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
+        again: list[_Call],
+    ) -> None:
+        """Run the group's calls in order, each in its savepoint, and gather their outcomes
+        (a call that met a transient failure goes to ``again``, for the next group).
+
+        On PostgreSQL a call's writes wait for the next call's first round trip (or the
+        group's end, the last one's). When they fail there, the later call did not run: the
+        earlier call's savepoint is rolled back and that call runs again at once (its
+        outcome, a success that did not hold, is dropped), then the later one; a transient
+        failure sends it to the next group instead (after ``TRANSIENT_RETRIES`` failures the
+        error is its outcome)."""
+        work = deque(queued)
+        eager: set[int] = set()  # the calls (their answers' ids) that run again at once
+        last: _Call | None = None  # the call whose writes are pending
+        while work or last is not None:
+            if not work:  # the last call's writes: sent and waited for, their errors its own
+                assert last is not None
+                try:
+                    sql.flush(connection)
+                except sql.EarlierCallError as exc:
+                    self._roll_back_step(connection)
+                    self._earlier_failed(last, exc.error, outcomes, again, work, eager)
+                last = None
+                continue
+            call = work.popleft()
+            function, args, answer, failures = call
+            if answer.done():  # its request was cancelled before the group ran
+                continue
+            self.calls += 1
+            succeeded = False
+            self._eager = id(answer) in eager
+            try:
+                outcomes.append((answer, True, function(*args)))
+                succeeded = True
+            except sql.EarlierCallError as exc:
+                work.appendleft(call)  # runs again once the earlier call is settled
+                self.calls -= 1
+                assert last is not None
+                self._earlier_failed(last, exc.error, outcomes, again, work, eager)
+                last = None
+                continue
+            except Exception as exc:
+                if _transient(exc) and failures < TRANSIENT_RETRIES:
+                    again.append((function, args, answer, failures + 1))
+                else:
+                    outcomes.append((answer, False, exc))
+            finally:
+                self._eager = False
+            batch = sql.batch_of(connection)
+            if batch is None or not batch.pending:
+                last = None  # nothing waits (SQLite, or the writes went with a read)
+            elif succeeded:
+                last = call
+
+    @staticmethod
+    def _earlier_failed(
+        call: _Call,
+        error: Exception,
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
+        again: list[_Call],
+        work: deque[_Call],
+        eager: set[int],
+    ) -> None:
+        """``call``'s writes failed after it had finished (its savepoint is rolled back): its
+        outcome, a success that did not hold, is dropped, and it runs again (sending its
+        writes before it ends, so an error they meet is its own)."""
+        function, args, answer, failures = call
+        outcomes[:] = [outcome for outcome in outcomes if outcome[0] is not answer]
+        if _transient(error):
+            if failures < TRANSIENT_RETRIES:
+                again.append((function, args, answer, failures + 1))
+            else:
+                outcomes.append((answer, False, error))
+        else:  # run again at once: e.g. its idempotency key, taken meanwhile, now answers it
+            eager.add(id(answer))
+            work.appendleft((function, args, answer, failures))
 
     def _committed(
         self,
@@ -639,21 +719,41 @@ class CommitGroup:
             return
         batch = sql.batch_of(connection)
         assert batch is not None
+        earlier = batch.pending
         sql.send(connection, "SAVEPOINT step")
         try:
             yield connection
             sql.send(connection, "RELEASE step")
-            sql.flush(connection)  # the call's writes: an error they meet is the call's own
+            if batch.pending or self._eager:  # pending: nothing of this call went yet
+                sql.flush(connection)
+        except sql.EarlierCallError:
+            # the earlier call's writes failed, so neither its RELEASE nor this SAVEPOINT
+            # ran: its savepoint is the innermost, and rolling back to it undoes its writes
+            batch.discard()
+            self._roll_back_step(connection)
+            raise
         except BaseException:
-            begun = not any(statement == "SAVEPOINT step" for statement, *_ in batch.queued)
+            begun = not any(
+                statement == "SAVEPOINT step" for statement, *_ in batch.queued[earlier:]
+            )
             batch.discard()  # what the call queued and never sent
             if begun:
-                try:
-                    sql.run(connection, "ROLLBACK TO step")
-                    sql.run(connection, "RELEASE step")
-                except BaseException as exc:  # the transaction is unusable: the group fails
-                    self._broken = exc
+                self._roll_back_step(connection)
             raise
+        # What the call wrote after its last round trip (and the savepoint's release) waits:
+        # it goes to the server with the next call's first statements or at the group's end,
+        # and an error it meets there is this call's (`EarlierCallError`), not the next
+        # call's. So at most one call's writes wait at a time.
+        batch.pending = len(batch.queued)
+
+    def _roll_back_step(self, connection: Connection) -> None:
+        """Undo the innermost call's writes (its savepoint); a failure leaves the transaction
+        unusable, and the group fails."""
+        try:
+            sql.run(connection, "ROLLBACK TO step")
+            sql.run(connection, "RELEASE step")
+        except BaseException as exc:
+            self._broken = exc
 
 
 def null_pool_engine(url: str) -> Engine:

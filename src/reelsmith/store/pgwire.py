@@ -207,6 +207,9 @@ class Exchange:
         self._texts = [text for text, _values in sends]
         self._results: list[Result | None] = [None] * len(statements)
         self._failure: Exception | None = None
+        #: The statement (its index in ``statements``) the server reported the batch's first
+        #: error for; None when the error was not one statement's (BEGIN, COMMIT, the wire).
+        self.failed_at: int | None = None
         self._next = 0  # the command whose answer comes next
         self._answered = False  # its answer has come (its end, a null result, is next)
         self.done = False
@@ -234,7 +237,7 @@ class Exchange:
                 name = self._fresh[text] = f"rs_{self._prepared.made}".encode("ascii")
                 self._prepared.made += 1
                 pgconn.send_prepare(name, text)
-                expected.append(("prepare", text))
+                expected.append(("prepare", (text, index)))
             pgconn.send_query_prepared(name, values)
             expected.append(("run", index))
         if commit:
@@ -301,6 +304,10 @@ class Exchange:
         if status != _COMMAND_OK and status != _TUPLES_OK:
             if status == _FATAL_ERROR and self._failure is None:
                 self._failure = errors.error_from_result(result, encoding=self.raw.info.encoding)
+                if kind == "run":
+                    self.failed_at = what
+                elif kind == "prepare":
+                    self.failed_at = what[1]
                 if isinstance(self._failure, errors.InvalidSqlStatementName):
                     # deallocated behind this module's back: prepare afresh next time
                     self._prepared.forget()
@@ -311,8 +318,9 @@ class Exchange:
                     self._results[what] = self._read(self._texts[what], result)
                 except TypeError as exc:  # raised once every answer is read
                     self._failure = exc
+                    self.failed_at = what
         elif kind == "prepare":
-            self._prepared.names[what] = self._fresh[what]
+            self._prepared.names[what[0]] = self._fresh[what[0]]
 
     def _read(self, text: bytes, result: Any) -> Result:
         """The result of statement ``text``, its shape taken from the connection's record of

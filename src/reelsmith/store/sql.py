@@ -53,6 +53,16 @@ def _is_read(statement: str) -> bool:
     return statement.lstrip()[:6].upper() == "SELECT"
 
 
+class EarlierCallError(Exception):
+    """The writes an earlier call of the same transaction left waiting (`Batch.pending`)
+    failed in the round trip of a later statement: ``error`` is what they met. The later
+    statement did not run."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"an earlier call's writes failed: {error}")
+        self.error = error
+
+
 class Batch:
     """The statements of one PostgreSQL write transaction waiting to be sent, and the rows of
     the reads sent ahead of time."""
@@ -60,6 +70,10 @@ class Batch:
     def __init__(self) -> None:
         # (statement, parameters, whether it is a read sent ahead)
         self.queued: list[tuple[str, dict[str, Any], bool]] = []
+        #: How many statements at the front of ``queued`` an earlier, finished call of the
+        #: transaction left there (a commit group's call: its writes go with the next call's
+        #: first round trip). An error one of them meets is `EarlierCallError`.
+        self.pending = 0
         # inside `together`: the writes to send as one statement
         self.joining: list[tuple[str, dict[str, Any]]] | None = None
         self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
@@ -67,8 +81,9 @@ class Batch:
         self.statements = 0  # statements they carried (BEGIN and COMMIT not counted)
 
     def discard(self) -> None:
-        """Forget what is queued and what was read ahead (the caller rolls back)."""
-        self.queued.clear()
+        """Forget what is queued and what was read ahead (the caller rolls back), but for
+        what an earlier call left pending."""
+        del self.queued[self.pending :]
         self.prefetched.clear()
 
     def send(
@@ -81,6 +96,7 @@ class Batch:
         round trip, without waiting for the answers: what was queued, and the exchange."""
         raw = connection.connection.driver_connection
         queued, self.queued = self.queued, []
+        self.pending = 0
         statements = [(statement, params) for statement, params, _read in queued]
         if then is not None:
             statements.append(then)
@@ -97,10 +113,16 @@ class Batch:
     ) -> pgwire.Result | None:
         """`send`, and wait for the answers: ``then``'s result is returned, and the reads
         sent ahead are kept for `one`."""
+        pending = self.pending
         queued, exchange = self.send(connection, then, commit)
-        with driver_errors(connection):
-            exchange.wait()
-            results = exchange.results()
+        try:
+            with driver_errors(connection):
+                exchange.wait()
+                results = exchange.results()
+        except Exception as exc:
+            if exchange.failed_at is not None and exchange.failed_at < pending:
+                raise EarlierCallError(exc) from exc
+            raise
         fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         for (statement, params, read), result in zip(queued, results, strict=False):
             if read:
