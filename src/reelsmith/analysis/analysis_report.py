@@ -60,6 +60,11 @@ def _f(value: Fraction | float, digits: int = 10) -> float:
     return round(float(value), digits)
 
 
+def _names(model: GameModel) -> dict[str, str]:
+    """Each symbol's name as the player reads it, by its id."""
+    return {s.id: s.name for s in model.symbols}
+
+
 def award_name(award: Any, names: dict[str, str]) -> str:
     """An award as the paytable names it: ``count x symbol name``."""
     return f"{award.count} x {names[award.symbol]}"
@@ -227,10 +232,6 @@ def _reveal(a: CatalogueAnalysis) -> tuple[str, list[int], list[int]] | None:
         return None
     values, weights = free.reveal_table(a.model.variant(a.variant_id))
     return free.reveal, [int(v) for v in values], [int(w) for w in weights]
-
-
-def _names(a: CatalogueAnalysis) -> dict[str, str]:
-    return {s.id: s.name for s in a.model.symbols}
 
 
 def _trigger_name(a: CatalogueAnalysis) -> str:
@@ -425,7 +426,7 @@ def free_spins_document(a: CatalogueAnalysis) -> dict[str, Any]:
 
 
 def _paytable_text(a: CatalogueAnalysis) -> Rows:
-    names = _names(a)
+    names = _names(a.model)
     return rows(
         ("award", "pays", "per line", "per game", "RTP", "share"),
         (
@@ -455,7 +456,7 @@ def _plugin_rows(a: CatalogueAnalysis) -> list[tuple[str, str, str]]:
 def _free_spins_text(a: CatalogueAnalysis) -> TextParts:
     f = a.figures
     model = a.model
-    names = _names(a)
+    names = _names(a.model)
     scatter = f"{model.symbol_id(model.scatter)} scatter" if model.scatter >= 0 else "scatter"
     plugin = mechanics(model).plugin
     plugin_part = f", {plugin.name} {pct(f.plugin_rtp)}" if plugin and plugin.in_base else ""
@@ -581,7 +582,7 @@ def _free_spins_sheet(a: CatalogueAnalysis, doc: dict[str, Any]) -> SheetParts:
     model = a.model
     f = a.figures
     method = doc["method"]
-    names = _names(a)
+    names = _names(a.model)
     scatter = model.symbols[model.scatter].name if model.scatter >= 0 else "-"
     trigger = f.trigger_probability
     summary = [
@@ -915,7 +916,7 @@ def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
 
 def _ladder_text(a: LadderAnalysis) -> TextParts:
     model = a.model
-    names = {s.id: s.name for s in model.symbols}
+    names = _names(model)
     main = a.max_win.get("main_spin") or {}
     free = a.max_win.get("free_spin") or {}
     rare = [w for w in a.awards if w.gli != "no"]
@@ -1019,7 +1020,7 @@ def _ladder_sheet(a: LadderAnalysis, sample: dict[str, Any], doc: dict[str, Any]
     model = a.model
     rules = a.rules
     method = doc["method"]
-    names = {s.id: s.name for s in model.symbols}
+    names = _names(model)
     plots = _ladder_plots(a, sample)
     main = a.max_win.get("main_spin") or {}
     free = a.max_win.get("free_spin") or {}
