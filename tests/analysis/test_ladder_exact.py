@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from reelsmith.analysis import ladder as exact
-from reelsmith.analysis.ladder_exact import analyze_full
+from reelsmith.analysis.ladder_exact import analyze_full, stored_figures
 from reelsmith.analysis.ladder_spin import line_patterns, spin_figures
 from reelsmith.engine import ladder as sultan
 from reelsmith.engine.evaluation import evaluate_screen
@@ -477,7 +477,7 @@ def test_the_strips_kept_for_rules_version_1_re_derive_their_figures_under_it(
     analysed under version 1 (trigger points up to the cap) they give the stored figures."""
     kept = sultan.ladder_rules(sultan_model, 1).variant(variant_id)
     assert kept.source.parent.name == "rules-1"
-    derived = exact.variant_figures(sultan_model, variant_id, rules_version=1)
+    derived = stored_figures(analyze_full(sultan_model, variant_id, rules_version=1))
     assert set(derived) == set(kept.figures)
     for key, value in derived.items():
         assert abs(value - kept.figures[key]) <= 1e-10, key

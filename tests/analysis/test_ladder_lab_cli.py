@@ -130,10 +130,11 @@ def test_simulate_text_prints_a_random_seed():
 def test_a_copy_of_the_folder_is_served_by_the_ladder_lab(tmp_path):
     """The lab finds the ladder from the model, not from the title's id or folder name: a copy
     of the folder under another name analyses and simulates as the shipped title does, through
-    the ladder kind's entry points."""
+    the ladder's round law and the ladder kind's entry points."""
     import shutil
 
     from reelsmith.analysis import ladder
+    from reelsmith.analysis.analyzer import LADDER_ROUND, round_law
     from reelsmith.engine.model import load_model
     from reelsmith.engine.title import kind_of
     from reelsmith.games import game_folder
@@ -141,7 +142,7 @@ def test_a_copy_of_the_folder_is_served_by_the_ladder_lab(tmp_path):
     copy = tmp_path / "my_ladder_game"
     shutil.copytree(game_folder(GAME), copy)
     model = load_model(copy)
-    assert kind_of(model).lab_function("analyze") is ladder.analyze_title
+    assert round_law(model) is LADDER_ROUND
     assert kind_of(model).lab_function("simulate") is ladder.simulate_title
     shipped = json.loads(run("analyze", GAME, "--json").stdout)
     copied = json.loads(run("analyze", str(copy), "--json").stdout)

@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from reelsmith.analysis import ladder as compact
-from reelsmith.analysis.ladder import figures_from_analysis
 from reelsmith.analysis.ladder_exact import analyze_full, rtp_parts
-from reelsmith.analysis.ladder_tuning import Search, Strips, tune
+from reelsmith.analysis.ladder_exact import stored_figures as figures_from_analysis
+from reelsmith.analysis.ladder_tuning import Search, Strips
+from reelsmith.analysis.tuning import tune
 from reelsmith.cli import app
 from reelsmith.engine.ladder import ladder_rules
 from reelsmith.engine.model import load_model

@@ -14,9 +14,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from reelsmith.analysis.analysis_report import analysis_document
 from reelsmith.analysis.catalogue_awards import AwardFigures
 from reelsmith.analysis.catalogue_exact import analyze_full
-from reelsmith.analysis.catalogue_report import analysis_document
 from tests.analysis.conftest import SMALL_REVEAL, brute_screens
 
 CAP = 400  # spins remaining beyond this are unreachable in double precision

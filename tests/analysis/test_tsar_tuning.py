@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from reelsmith.analysis.catalogue import tune_title as tune
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
-from reelsmith.analysis.catalogue_tuning import variant_figures
+from reelsmith.analysis.catalogue_exact import stored_figures as variant_figures
+from reelsmith.analysis.tuning import tune
 from reelsmith.cli import app
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import load_model

@@ -5,7 +5,6 @@ spins with a multiplier and retriggers)."""
 from __future__ import annotations
 
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
-from reelsmith.analysis.catalogue_tuning import tune_variant, variant_figures
+from reelsmith.analysis.catalogue_exact import stored_figures as variant_figures
+from reelsmith.analysis.tuning import tune
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.catalogue_round import (
@@ -133,7 +133,7 @@ def test_tune_reaches_a_target_and_proves_it(tmp_path: Path, model) -> None:  # 
     folder = tmp_path / "aurora_fox"
     shutil.copytree(FOLDER, folder)
     copy = load_model(folder)
-    result = tune_variant(copy, folder, Fraction(95, 100), "95.00", base_variant="96.00")
+    result = tune(copy, folder, Decimal("95.00"), base_variant="96.00")
     tuned = load_model(folder)
     assert abs(float(analyze_rtp(tuned, "95.00").rtp) - 0.95) <= 0.000025
     assert tuned.variant("95.00").figures["rtp"] == round(result.rtp, 10)

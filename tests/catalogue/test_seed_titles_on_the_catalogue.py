@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
-from reelsmith.analysis.catalogue_tuning import variant_figures
+from reelsmith.analysis.catalogue_exact import stored_figures as variant_figures
 from reelsmith.engine import catalogue_round as generic
 from reelsmith.engine.catalogue import RETRIGGER_PER_SYMBOL, is_catalogue, mechanics
 from reelsmith.games import load_game

@@ -24,9 +24,9 @@ import pytest
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
-from reelsmith.analysis.catalogue_tuning import tune_variant
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import Z_99, chunk_stream, simulate
+from reelsmith.analysis.tuning import tune
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import award_spins, mechanics
@@ -392,4 +392,4 @@ def test_validate_passes_the_weighted_model_and_refuses_weights_of_a_misspelt_ke
 
 def test_tune_refuses_a_weighted_variant(fox: GameModel, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"variant weighted weighs its stops .*reel_sets\.base"):
-        tune_variant(fox, tmp_path, Fraction(95, 100), "95.00")
+        tune(fox, tmp_path, Decimal("95.00"))

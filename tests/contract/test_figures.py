@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from reelsmith.analysis.analysis_report import analysis_report
+from reelsmith.analysis.analyzer import analyze
 from reelsmith.engine.title import kind_of
 from reelsmith.games import game_folder
 from tests.contract.titles import adapter, contract_titles, model, variants
@@ -30,7 +32,7 @@ SIMULATED_ROUNDS = 2_000_000
 @cache
 def analysis(game_id: str, variant_id: str) -> dict[str, Any]:
     """``reelsmith analyze GAME --variant V --json``."""
-    report = kind_of(model(game_id)).lab_function("analyze")(model(game_id), variant_id)
+    report = analysis_report(analyze(model(game_id), variant_id))
     return dict(report.to_json())
 
 

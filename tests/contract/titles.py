@@ -183,9 +183,9 @@ class SultanAdapter:
         }, live.state
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
-        from reelsmith.analysis import ladder
+        from reelsmith.analysis.analyzer import variant_figures
 
-        return ladder.variant_figures(model, variant_id)
+        return variant_figures(model, variant_id)
 
     def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
         return record["bet"], record["state_before"], True
@@ -354,10 +354,9 @@ class CatalogueAdapter:
         }, None
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
-        from reelsmith.analysis.catalogue_exact import analyze_full
-        from reelsmith.analysis.catalogue_tuning import variant_figures
+        from reelsmith.analysis.analyzer import variant_figures
 
-        return variant_figures(analyze_full(model, variant_id))
+        return variant_figures(model, variant_id)
 
     def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
         return record["bet"], None, bool(record["options"]["gamble_allowed"])

@@ -714,6 +714,12 @@ class CatalogueAnalysis:
     def volatility(self) -> str:
         return volatility_class(self.std_dev)
 
+    @property
+    def rare_awards(self) -> list[str]:
+        """The awards rarer than GLI-11 allows (once in 100,000,000 games), named
+        ``count x symbol``: a variant with any is not shipped."""
+        return [f"{w.count} x {w.symbol}" for w in self.awards if w.below_gli_limit]
+
     def to_json(self) -> dict[str, Any]:
         f = self.figures
         return {
@@ -895,3 +901,22 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
         awards=awards,
         spins_per_trigger=spins_per_trigger(law),
     )
+
+
+def stored_figures(analysis: CatalogueAnalysis) -> dict[str, float]:
+    """The figures stored beside a variant's strips (10 decimal places), which a test re-derives
+    from the strips; the spins a free spin adds on average only for a title with free spins."""
+    f = analysis.figures
+    figures = {
+        "rtp": round(float(analysis.rtp), 10),
+        "line_rtp": round(float(f.line_rtp), 10),
+        "scatter_rtp": round(float(f.scatter_rtp), 10),
+        "free_spins_rtp": round(float(f.free_spins_rtp), 10),
+        "free_spins_frequency": round(float(f.trigger_probability), 10),
+        "expected_free_spins_per_trigger": round(float(f.expected_free_spins), 10),
+    }
+    if mechanics(analysis.model).free_spins is not None:
+        figures["spins_added_per_free_spin"] = round(float(f.added_per_free_spin), 10)
+    figures["hit_frequency"] = round(float(analysis.hit_frequency), 10)
+    figures["std_dev"] = round(analysis.std_dev, 10)
+    return figures

@@ -1,6 +1,7 @@
-"""Tuning any catalogue title: new reel strips (and, where the model has one, reveal weights)
-for a target RTP and optionally a volatility class, verified by the exact analyzer and written
-as a variant file with its figures beside the strips.
+"""The catalogue's family of the one tuner (:func:`reelsmith.analysis.tuning.tune`): the moves
+that give any catalogue title new reel strips (and, where the model has one, reveal weights)
+for a target RTP and optionally a volatility class. :func:`plan` sets the family up; the search,
+the checks, the variant file and the result are the tuner's.
 
 A variant whose reel sets weigh their stops (``stop_weights``) is refused
 (:func:`refuse_weighted`): the moves and the gradient below count stops, not weights.
@@ -32,25 +33,24 @@ Fine steps: when the strips leave a gap, a model whose trigger reveals its spins
 table has its weights refined (multiplied by ten) and single weight units moved between
 neighbouring values, each step exactly evaluated.
 
-The result is checked (the RTP within tolerance, the class if one was asked, no award rarer than
-GLI-11 allows), written through :func:`reelsmith.engine.model.format_variant`, loaded back
-through the model loader and analysed again; the figures stored are the analyzer's.
+The tuner checks the result (the RTP within tolerance, the class if one was asked, no award
+rarer than GLI-11 allows), writes it through :func:`reelsmith.engine.model.format_variant`,
+loads it back through the model loader and analyses it again; the figures stored are the
+analyzer's.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from reelsmith.analysis.catalogue_exact import (
-    CatalogueAnalysis,
     analyze_full,
     analyze_rtp,
     line_pay_sum,
@@ -58,15 +58,10 @@ from reelsmith.analysis.catalogue_exact import (
 from reelsmith.analysis.exact import symbol_counts
 from reelsmith.analysis.tuning import (
     Candidate,
-    ProgressCallback,
-    check_tuned,
+    Plan,
     neighbour_pairs,
-    reach_volatility,
     refine_weights,
-    search,
-    volatility_bounds,
     wild_move,
-    write_variant,
 )
 from reelsmith.engine.catalogue import Mechanics, mechanics
 from reelsmith.engine.model import GameModel, ReelSet, Variant
@@ -78,55 +73,6 @@ MAX_VOLATILITY_STEPS = 40
 #: How close the single-unit moves between reveal weights aim (well inside the tolerance when
 #: they can).
 REVEAL_AIM = Fraction(1, 100_000)
-
-
-@dataclass(frozen=True)
-class TuneResult:
-    game: str
-    variant_id: str
-    base_variant: str
-    path: Path
-    start_rtp: float
-    rtp: float
-    moves: int
-    seconds: float
-    figures: dict[str, Any]
-    volatility: str | None
-    analysis: CatalogueAnalysis
-    reveal_weights: tuple[int, ...] | None
-
-    def to_json(self) -> dict[str, Any]:
-        a = self.analysis
-        return {
-            "game": self.game,
-            "variant": self.variant_id,
-            "file": str(self.path),
-            "from": self.base_variant,
-            "start_rtp": self.start_rtp,
-            "rtp": self.rtp,
-            "rtp_fraction": f"{a.rtp.numerator}/{a.rtp.denominator}",
-            "std_dev": round(a.std_dev, 6),
-            "volatility_class": a.volatility,
-            "volatility_requested": self.volatility,
-            "hit_frequency": round(float(a.hit_frequency), 10),
-            "free_spins_frequency": round(float(a.figures.trigger_probability), 10),
-            "moves": self.moves,
-            "reveal_weights": list(self.reveal_weights) if self.reveal_weights else None,
-            "seconds": round(self.seconds, 3),
-            "figures": self.figures,
-            "method": "greedy exact moves (line-pay gradient), verified by the exact analyzer",
-        }
-
-    def render(self, console: Any) -> None:
-        a = self.analysis
-        console.print(
-            f"{self.game} {self.variant_id}: RTP {self.start_rtp:.6%} -> {self.rtp:.6%} "
-            f"in {self.moves} moves ({self.seconds:.1f} s); standard deviation "
-            f"{a.std_dev:.4f} ({a.volatility}); written to {self.path}",
-            soft_wrap=True,
-        )
-        for key, value in self.figures.items():
-            console.print(f"  {key} = {value}")
 
 
 def _gradient(model: GameModel, counts: npt.NDArray[np.int64], pays: Any) -> Any:
@@ -281,6 +227,37 @@ class _Catalogue:
         assert state.weights is not None
         return refine_weights(state.weights, state.rtp, target, REVEAL_AIM, neighbour_pairs)
 
+    def can_refine(self, state: _State) -> bool:
+        return state.weights is not None
+
+    def tuned(self, state: _State) -> GameModel:
+        return state.tuned()
+
+    def tables(self, state: _State) -> tuple[dict[str, list[list[str]]], dict[str, Any]]:
+        """Every reel set of the base variant, those the search moved as it left them."""
+        ids = self.model.symbol_ids
+        source = state.source.reel_sets
+        reel_sets = {
+            name: [[ids[s] for s in strip] for strip in reel_set.strips]
+            for name, reel_set in source.items()
+        }
+        for name, strips in state.strips.items():
+            reel_sets[name] = [[ids[s] for s in strip] for strip in strips]
+        return reel_sets, state.parameters()
+
+    def notes(self, state: _State, target: Decimal, volatility: str | None) -> tuple[str, str]:
+        name = self.model.name
+        asked = f" --volatility {volatility}" if volatility else ""
+        return (
+            f"{name} at {target:.2f}% return to player.",
+            f"{name}, RTP variant {state.variant_id}: made by `reelsmith tune --target-rtp "
+            f"{target:.2f}{asked}` from variant {state.source.id} ({state.moves} stops changed); "
+            "the figures below are the exact analyzer's.",
+        )
+
+    def reveal_weights(self, state: _State) -> tuple[int, ...] | None:
+        return tuple(state.weights) if state.weights is not None else None
+
 
 def refuse_weighted(variant: Variant) -> None:
     """Refuse to tune from a variant whose reel sets weigh their stops: the search's exact
@@ -296,23 +273,17 @@ def refuse_weighted(variant: Variant) -> None:
         )
 
 
-def tune_variant(
+def plan(
     model: GameModel,
-    folder: Path,
-    target_rtp: Fraction,
+    source: Variant,
     variant_id: str,
-    *,
-    base_variant: str | None = None,
-    volatility: str | None = None,
-    progress: ProgressCallback | None = None,
-) -> TuneResult:
-    """Search strips (and reveal weights) for ``target_rtp``, and the ``volatility`` class if
-    given, starting from ``base_variant``; write ``folder/variants/<variant_id>.toml``. Raises
-    ``ValueError`` when the target cannot be reached."""
-    started = time.perf_counter()
+    target: Decimal,
+    volatility: str | None,
+) -> Plan:
+    """The catalogue family set up to tune ``source`` into ``variant_id`` (see the module):
+    exact fractions, one tolerance for every pass. Refuses a model with a plug-in, a weighted
+    variant, and a volatility class where there are no wilds or no free spins to move."""
     rules = mechanics(model)
-    if volatility is not None:
-        volatility_bounds(volatility)
     if rules.plugin is not None:
         # the search reads the line pays' per-reel gradients, which know nothing of the
         # plug-in's step on a spin's win (a step that need not be linear in the win)
@@ -320,9 +291,7 @@ def tune_variant(
             f"{model.id}: tune does not tune a model with a plug-in ({rules.plugin.source}); "
             "edit its strips and check them with analyze"
         )
-    source = model.variant(base_variant)
     refuse_weighted(source)
-    start_rtp = analyze_rtp(model, source.id).rtp
     free = rules.free_spins
     names = ["base"] + ([free.reel_set] if free and free.reel_set != "base" else [])
     weights = free.reveal_table(source)[1] if free is not None and free.reveal is not None else None
@@ -338,81 +307,17 @@ def tune_variant(
             f"{model.id}: --volatility moves wilds on the free-spin reels; this title has "
             "no wild or no free spins"
         )
-    family = _Catalogue(state, rules)
-    rtp = search(family, state, target_rtp, TOLERANCE, progress)
-    if volatility is not None:
-        reach_volatility(
-            family, state, volatility, target_rtp, TOLERANCE, MAX_VOLATILITY_STEPS, progress
-        )
-        rtp = search(family, state, target_rtp, TOLERANCE, progress)
-    if abs(rtp - target_rtp) > TOLERANCE and state.weights is not None:
-        rtp = family.refine(state, target_rtp)
-    if abs(rtp - target_rtp) > TOLERANCE:
-        raise ValueError(
-            f"tuning stopped at RTP {float(rtp):.6%}, {float(target_rtp):.4%} is out of reach "
-            "with strip moves of the regular symbols"
-        )
-    analysis = analyze_full(state.tuned(), variant_id)
-    check_tuned(
-        analysis,
-        volatility,
-        f"{float(target_rtp):.2%}",
-        [f"{w.count} x {w.symbol}" for w in analysis.awards if w.below_gli_limit],
+    return Plan(
+        family=_Catalogue(state, rules),
+        state=state,
+        target=Fraction(target) / 100,
+        coarse=TOLERANCE,
+        aim=TOLERANCE,
+        tolerance=TOLERANCE,
+        volatility_steps=MAX_VOLATILITY_STEPS,
+        method="greedy exact moves (line-pay gradient), verified by the exact analyzer",
+        reach="strip moves of the regular symbols",
     )
-    symbol_ids = model.symbol_ids
-    reel_sets_out = {
-        name: [[symbol_ids[s] for s in strip] for strip in source.reel_sets[name].strips]
-        for name in source.reel_sets
-    }
-    for name in names:
-        reel_sets_out[name] = [[symbol_ids[s] for s in strip] for strip in state.strips[name]]
-    asked = f" --volatility {volatility}" if volatility else ""
-    figures = variant_figures(analysis)
-    path = write_variant(
-        folder,
-        variant_id,
-        f"{model.name} at {float(target_rtp) * 100:.2f}% return to player.",
-        reel_sets_out,
-        state.parameters(),
-        figures,
-        f"{model.name}, RTP variant {variant_id}: made by `reelsmith tune --target-rtp "
-        f"{float(target_rtp) * 100:.2f}{asked}` from variant {source.id} ({state.moves} stops "
-        "changed); the figures below are the exact analyzer's.",
-        lambda loaded: variant_figures(analyze_full(loaded, variant_id)),
-    )
-    return TuneResult(
-        game=model.id,
-        variant_id=variant_id,
-        base_variant=source.id,
-        path=path,
-        start_rtp=float(start_rtp),
-        rtp=float(analysis.rtp),
-        moves=state.moves,
-        seconds=time.perf_counter() - started,
-        figures=figures,
-        volatility=volatility,
-        analysis=analysis,
-        reveal_weights=tuple(state.weights) if state.weights is not None else None,
-    )
-
-
-def variant_figures(analysis: CatalogueAnalysis) -> dict[str, float]:
-    """The figures stored beside a catalogue variant's strips (10 decimal places); the spins a
-    free spin adds on average only for a title with free spins."""
-    f = analysis.figures
-    figures = {
-        "rtp": round(float(analysis.rtp), 10),
-        "line_rtp": round(float(f.line_rtp), 10),
-        "scatter_rtp": round(float(f.scatter_rtp), 10),
-        "free_spins_rtp": round(float(f.free_spins_rtp), 10),
-        "free_spins_frequency": round(float(f.trigger_probability), 10),
-        "expected_free_spins_per_trigger": round(float(f.expected_free_spins), 10),
-    }
-    if mechanics(analysis.model).free_spins is not None:
-        figures["spins_added_per_free_spin"] = round(float(f.added_per_free_spin), 10)
-    figures["hit_frequency"] = round(float(analysis.hit_frequency), 10)
-    figures["std_dev"] = round(analysis.std_dev, 10)
-    return figures
 
 
 def _counts(model: GameModel, strips: list[list[int]]) -> npt.NDArray[np.int64]:

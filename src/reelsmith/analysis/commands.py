@@ -57,21 +57,29 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _model(
-    game: str, variant: str | None, command: str, folder: Path | None = None
-) -> tuple[GameModel, Callable[..., Any]]:
-    """The title named by ``game`` (a shipped id or a path), or the model in ``folder``, and
-    the lab's entry point for ``command`` of the kind that plays it
-    (:mod:`reelsmith.engine.title`); a model that does not load, a variant it lacks or
-    mechanics no kind plays end the command by name."""
+def _title(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
+    """The title named by ``game`` (a shipped id or a path), or the model in ``folder``; a
+    model that does not load, a variant it lacks or mechanics no kind plays
+    (:func:`reelsmith.engine.title.kind_of`, the same refusal as every face's) end the command
+    by name."""
     from reelsmith.engine.title import kind_of
 
     try:
         model = resolve_title(game) if folder is None else load_model(folder)
         model.variant(variant)
-        return model, kind_of(model).lab_function(command)
+        kind_of(model)
+        return model
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
+
+
+def _simulation(game: str, variant: str | None) -> tuple[GameModel, Callable[..., Any]]:
+    """The title as :func:`_title` finds it, and the simulation entry point of the kind that
+    plays it (:mod:`reelsmith.engine.title`)."""
+    from reelsmith.engine.title import kind_of
+
+    model = _title(game, variant)
+    return model, kind_of(model).lab_function("simulate")
 
 
 def _folder(game: str) -> Path | None:
@@ -143,6 +151,8 @@ def analyze(
     ] = None,
 ) -> None:
     """Exact RTP, hit frequency, volatility and award probabilities from the model alone."""
+    from reelsmith.analysis.analysis_report import analysis_report
+    from reelsmith.analysis.analyzer import analyze as analyze_model
     from reelsmith.analysis.report import write_text_atomically
 
     try:
@@ -151,8 +161,8 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
-    model, function = _model(game, variant, "analyze")
-    result = function(model, variant)
+    model = _title(game, variant)
+    result = analysis_report(analyze_model(model, variant))
     if report is not None:
         try:
             write_text_atomically(report, result.to_html())
@@ -201,7 +211,7 @@ def simulate(
             raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
     except LabInputError as exc:
         fail(str(exc))
-    model, function = _model(game, variant, "simulate")
+    model, function = _simulation(game, variant)
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
     if cluster is not None:
@@ -261,6 +271,8 @@ def tune(
 ) -> None:
     """Search reel strips (and reveal weights) for a new RTP variant; writes
     variants/<rtp>.toml with its exact figures beside the strips."""
+    from reelsmith.analysis.tuning import tune as tune_variant
+
     try:
         target = parse_target_rtp(target_rtp)
         if volatility is not None and volatility not in VOLATILITIES:
@@ -275,7 +287,7 @@ def tune(
         folder = game_dir if game_dir is not None else title_folder(game)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    model, function = _model(game, base_variant, "tune", folder)
+    model = _title(game, base_variant, folder)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")
@@ -290,7 +302,7 @@ def tune(
             progress.advance(task, done)
 
         try:
-            result = function(
+            result = tune_variant(
                 model,
                 folder,
                 target,

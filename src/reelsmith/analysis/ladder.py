@@ -1,15 +1,16 @@
-"""The math lab of the free-spins ladder with local must-hit-by pots (any model of the ladder
-kind, :data:`reelsmith.engine.title.LADDER_KIND`): the long-run return to player from its
-strips, reveal weights and rules, and the entry points ``reelsmith analyze|simulate|tune`` reach
-through that kind. Every size (reels, rows, paylines, levels, spins
-per level, spots, pots) comes from the model through :class:`~reelsmith.engine.ladder.LadderRules`.
+"""The ladder-and-pots round's compact RTP route, and the simulation entry point of the ladder
+kind (:data:`reelsmith.engine.title.LADDER_KIND`, which ``reelsmith simulate`` reaches through
+the model's kind). Every size (reels, rows, paylines, levels, spins per level, spots, pots)
+comes from the model through :class:`~reelsmith.engine.ladder.LadderRules`.
 
-This module keeps the compact RTP route (below); the complete analysis (second moments, hit
-frequencies, award probabilities, the pots' memory, the confidence band) is
-:mod:`reelsmith.analysis.ladder_exact`, built on :mod:`reelsmith.analysis.ladder_spin` (one
-spin) and :mod:`reelsmith.analysis.ladder_round` (the round and the carried state); the
-simulation is :mod:`reelsmith.analysis.ladder_simulation` and the tuner
-:mod:`reelsmith.analysis.ladder_tuning`. Both routes to the RTP agree (a test checks it).
+The complete analysis (second moments, hit frequencies, award probabilities, the pots' memory,
+the confidence band) is the ladder's contribution to the one analyzer
+(:mod:`reelsmith.analysis.analyzer`): :mod:`reelsmith.analysis.ladder_exact`, built on
+:mod:`reelsmith.analysis.ladder_spin` (one spin) and :mod:`reelsmith.analysis.ladder_round`
+(the round and the carried state). The compact route below is a second, independent
+derivation of the RTP from first moments alone; both routes agree (a test checks it), and the
+simulation (:mod:`reelsmith.analysis.ladder_simulation`) starts its rounds from the carried
+meter's stationary law computed here.
 
 The RTP figures here are computed, not sampled:
 
@@ -44,7 +45,7 @@ from numba import njit
 
 from reelsmith.analysis.ladder_spin import jackpot_hit_probability
 from reelsmith.engine.features.ladder_steps import advance, collect, fill_spot, start_ladder
-from reelsmith.engine.ladder import RULES_VERSION, WILD_REEL, LadderRules, ladder_rules
+from reelsmith.engine.ladder import WILD_REEL, LadderRules, ladder_rules
 from reelsmith.engine.lines import line_win
 from reelsmith.engine.model import GameModel, ReelSet
 
@@ -302,47 +303,9 @@ def analyze(model: GameModel, variant_id: str | None = None) -> LadderFigures:
     )
 
 
-def variant_figures(
-    model: GameModel, variant_id: str | None = None, rules_version: int = RULES_VERSION
-) -> dict[str, float]:
-    """The figures stored beside a variant's strips (rounded to 10 decimal places), under the
-    current rules or, for the strips kept for an earlier one, under ``rules_version``."""
-    from reelsmith.analysis.ladder_exact import analyze_full
-
-    return figures_from_analysis(analyze_full(model, variant_id, rules_version))
-
-
-def figures_from_analysis(a: Any) -> dict[str, float]:
-    """The stored figures of a :class:`reelsmith.analysis.ladder_exact.LadderAnalysis`."""
-    values = {
-        "rtp": a.rtp,
-        "base_line_rtp": a.base_line_rtp,
-        "free_spins_line_rtp": a.free_line_rtp,
-        "jackpot_rtp": a.jackpot_rtp,
-        "free_spins_frequency": a.free_spins_frequency,
-        "expected_free_spins_per_trigger": a.free_spins_per_trigger,
-        "expected_multiplier_sum_per_trigger": a.multiplier_sum_per_trigger,
-        "hit_frequency": a.hit_frequency,
-        "round_hit_frequency": a.round_hit_frequency,
-        "std_dev": a.std_dev,
-    }
-    return {key: round(float(value), 10) for key, value in values.items()}
-
-
 # ---------------------------------------------------------------------------------------
 # Math-lab entry points (the ladder kind's lab part, see reelsmith.engine.title)
 # ---------------------------------------------------------------------------------------
-
-
-def analyze_title(model: GameModel, variant_id: str | None = None) -> Any:
-    """``reelsmith analyze``: the exact analysis as a report (text, JSON, PAR sheet). The
-    round-win distribution, the one figure that cannot be computed exactly, comes from a
-    seeded simulation and is labelled as such."""
-    from reelsmith.analysis.ladder_exact import analyze_full
-    from reelsmith.analysis.ladder_report import ladder_report, sample_win_distribution
-
-    analysis = analyze_full(model, variant_id)
-    return ladder_report(analysis, sample_win_distribution(analysis))
 
 
 def exact_beside_simulation(model: GameModel, variant_id: str) -> dict[str, float]:
@@ -392,25 +355,3 @@ def simulate_title(
     )
     model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
     return simulation_report(model.name, result, exact_beside_simulation(model, result.variant))
-
-
-def tune_title(
-    model: GameModel,
-    folder: Any,
-    target_percent: Any,
-    *,
-    volatility: str | None = None,
-    base_variant: str | None = None,
-    progress: Any = None,
-) -> Any:
-    """``reelsmith tune``: a new variant file for a target RTP (and volatility class)."""
-    from reelsmith.analysis.ladder_tuning import tune
-
-    return tune(
-        model,
-        folder,
-        target_percent,
-        volatility=volatility,
-        base_variant=base_variant,
-        progress=progress,
-    )

@@ -150,6 +150,13 @@ class LadderAnalysis:
     def volatility(self) -> str:
         return volatility_class(self.std_dev)
 
+    @property
+    def rare_awards(self) -> list[str]:
+        """The awards possibly rarer than GLI-11 allows (once in 100,000,000 rounds: the
+        lower bound of the probability per round below it, or undecided), named
+        ``count x symbol``: a variant with any is not shipped."""
+        return [f"{w.count} x {w.symbol}" for w in self.awards if w.gli != "no"]
+
     # -- dependence between rounds -----------------------------------------------------
     def sum_variance(self, n: int) -> float:
         """Var(sum of the wins of n consecutive rounds) from the stationary law.
@@ -560,3 +567,21 @@ def _max_win(
         )
         out["round_bound_x_bet"] = bound
     return out
+
+
+def stored_figures(a: LadderAnalysis) -> dict[str, float]:
+    """The figures stored beside a variant's strips (10 decimal places), which a test
+    re-derives from the strips."""
+    values = {
+        "rtp": a.rtp,
+        "base_line_rtp": a.base_line_rtp,
+        "free_spins_line_rtp": a.free_line_rtp,
+        "jackpot_rtp": a.jackpot_rtp,
+        "free_spins_frequency": a.free_spins_frequency,
+        "expected_free_spins_per_trigger": a.free_spins_per_trigger,
+        "expected_multiplier_sum_per_trigger": a.multiplier_sum_per_trigger,
+        "hit_frequency": a.hit_frequency,
+        "round_hit_frequency": a.round_hit_frequency,
+        "std_dev": a.std_dev,
+    }
+    return {key: round(float(value), 10) for key, value in values.items()}

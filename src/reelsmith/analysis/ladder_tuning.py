@@ -1,6 +1,8 @@
-"""Tuning a ladder-and-pots title: new reel strips (and gem-reveal weights) for a target RTP and,
-optionally, a volatility class; the result is verified by the exact analyzer and written as a
-variant file with its figures beside the strips.
+"""The ladder's family of the one tuner (:func:`reelsmith.analysis.tuning.tune`): the moves that
+give a ladder-and-pots title new reel strips (and gem-reveal weights) for a target RTP and,
+optionally, a volatility class. :func:`plan` sets the family up; the search, the checks, the
+variant file (with the exact analyzer's figures beside the strips) and the result are the
+tuner's.
 
 What the search may change
 --------------------------
@@ -38,16 +40,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
-from rich.console import Console
 
 from reelsmith.analysis import ladder_exact as exact
-from reelsmith.analysis.ladder import figures_from_analysis
 from reelsmith.analysis.ladder_spin import (
     STATIONARY,
     Columns,
@@ -61,15 +60,11 @@ from reelsmith.analysis.ladder_spin import (
 )
 from reelsmith.analysis.tuning import (
     Candidate,
-    ProgressCallback,
+    Plan,
     all_pairs,
-    check_tuned,
-    reach_volatility,
     refine_weights,
-    search,
     volatility_bounds,
     wild_move,
-    write_variant,
 )
 from reelsmith.engine.ladder import (
     RULES_VERSION,
@@ -162,9 +157,13 @@ class Search:
     """The ladder's part of the tuner (:class:`reelsmith.analysis.tuning.Family`): the exact
     RTP of a candidate and every move's exact effect on it (floats: the columns' laws are)."""
 
-    def __init__(self, model: GameModel, variant_id: str, start: Strips) -> None:
+    def __init__(
+        self, model: GameModel, variant_id: str, start: Strips, base_variant: str | None = None
+    ) -> None:
         self.model = model
         self.variant_id = variant_id
+        #: The variant the search started from, as the written file's header names it.
+        self.base_variant = base_variant if base_variant is not None else variant_id
         self.rules = ladder_rules(model)
         self.member = set_membership(model)
         self.patterns: LinePatterns = line_patterns(model)
@@ -283,6 +282,38 @@ class Search:
         """The gem-reveal weights, units moved between any two outcomes."""
         return refine_weights(state.weights, lambda: self.rtp(state), target, AIM, all_pairs)
 
+    def can_refine(self, state: Strips) -> bool:
+        return True
+
+    def tuned(self, state: Strips) -> GameModel:
+        return state.model(self.model, self.variant_id)
+
+    def tables(self, state: Strips) -> tuple[dict[str, list[list[str]]], dict[str, Any]]:
+        ids = self.model.symbol_ids
+        reel_sets = {
+            name: [[ids[s] for s in strip] for strip in strips]
+            for name, strips in state.reel_sets.items()
+        }
+        return reel_sets, state.parameters()
+
+    def notes(self, state: Strips, target: Decimal, volatility: str | None) -> tuple[str, str]:
+        model = self.model
+        asked = f" --volatility {volatility}" if volatility else ""
+        return (
+            f"{model.name} at {target:.2f}% return to player, jackpots included.",
+            f"{model.name}, RTP variant {self.variant_id}.\n"
+            f"Tuned by `reelsmith tune {model.id} --target-rtp {target:.2f}{asked}` from "
+            f"variant {self.base_variant} ({state.moves} stops changed).\n"
+            f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
+            f"Gems and bonus symbols keep their stops, never closer than {model.rows} (the\n"
+            "window's height), so a reel shows at most one of each. gem_reveal: what a gem\n"
+            "reveals when it does not hit its pot's trigger\n"
+            "point (a paying symbol, wild, or wild_reel) and the integer weights.",
+        )
+
+    def reveal_weights(self, state: Strips) -> tuple[int, ...]:
+        return tuple(state.weights)
+
 
 def _wild_reel_share(state: Strips) -> float:
     total = sum(state.weights)
@@ -291,78 +322,27 @@ def _wild_reel_share(state: Strips) -> float:
     )
 
 
-@dataclass(frozen=True)
-class TuneResult:
-    """What ``tune`` wrote and its exact figures."""
-
-    path: Path
-    variant_id: str
-    base_variant: str
-    target: Decimal
-    volatility: str | None
-    analysis: exact.LadderAnalysis
-    moves: int
-    reveal_weights: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        a = self.analysis
-        return {
-            "game": a.model.id,
-            "variant": self.variant_id,
-            "file": str(self.path),
-            "from": self.base_variant,
-            "target_rtp": float(self.target) / 100,
-            "rtp": round(a.rtp, 10),
-            "std_dev": round(a.std_dev, 6),
-            "volatility_class": a.volatility,
-            "volatility_requested": self.volatility,
-            "hit_frequency": round(a.hit_frequency, 10),
-            "round_hit_frequency": round(a.round_hit_frequency, 10),
-            "free_spins_frequency": round(a.free_spins_frequency, 10),
-            "stops_changed": self.moves,
-            "gem_reveal_weights": list(self.reveal_weights),
-            "method": "greedy exact moves (per-cell line-pay values), verified by the exact "
-            "analyzer",
-        }
-
-    def render(self, console: Console) -> None:
-        a = self.analysis
-        console.print(
-            f"wrote {self.path}: RTP {a.rtp * 100:.5f}% (target {self.target}%), standard "
-            f"deviation {a.std_dev:.4f} ({a.volatility}), hit frequency "
-            f"{a.hit_frequency * 100:.3f}%, free spins every "
-            f"{1 / a.free_spins_frequency:,.1f} rounds; {self.moves} stops changed from "
-            f"variant {self.base_variant}"
-        )
-
-
-def tune(
+def plan(
     model: GameModel,
-    folder: Path,
-    target_percent: Decimal,
-    *,
-    volatility: str | None = None,
-    base_variant: str | None = None,
-    progress: ProgressCallback | None = None,
-) -> TuneResult:
-    """Search, verify and write ``folder/variants/<target>.toml``; raises ``ValueError`` when
-    the target cannot be reached."""
-    start = model.variant(base_variant)
+    source: Variant,
+    variant_id: str,
+    target: Decimal,
+    volatility: str | None,
+) -> Plan:
+    """The ladder family set up to tune ``source`` into ``variant_id`` (see the module):
+    floats, a coarse pass before the volatility moves and a fine one after. Refuses a
+    volatility class below the standard deviation the jackpots alone give."""
     rules: LadderRules = ladder_rules(model)
-    variant_id = f"{target_percent:.2f}"
-    target = float(target_percent) / 100
-    if volatility is not None:
-        volatility_bounds(volatility)
-    reveal = rules.gem_reveal(start)
+    reveal = rules.gem_reveal(source)
     state = Strips(
         reel_sets={
             name: [[int(s) for s in strip] for strip in rs.strips]
-            for name, rs in start.reel_sets.items()
+            for name, rs in source.reel_sets.items()
         },
         outcomes=list(reveal.outcomes),
         weights=list(reveal.weights),
     )
-    family = Search(model, variant_id, state)
+    family = Search(model, variant_id, state, base_variant=source.id)
     if volatility is not None:
         floor = family.std_dev_floor
         if floor >= volatility_bounds(volatility)[1]:
@@ -371,60 +351,14 @@ def tune(
                 f"deviation of at least {floor:.2f} per round (tuning moves line symbols; gems, "
                 "pots and bonus symbols stay)"
             )
-
-    search(family, state, target, COARSE, progress)
-    if volatility is not None:
-        reach_volatility(family, state, volatility, target, COARSE, MAX_VOLATILITY_STEPS, progress)
-    rtp = search(family, state, target, AIM, progress)
-    if abs(target - rtp) > AIM:
-        family.refine(state, target)
-
-    tuned = state.model(model, variant_id)
-    analysis = exact.analyze_full(tuned, variant_id)
-    if abs(analysis.rtp - target) > TOLERANCE:
-        raise ValueError(
-            f"could not reach RTP {target_percent}%: the closest found is {analysis.rtp * 100:.4f}%"
-        )
-    check_tuned(
-        analysis,
-        volatility,
-        f"{target_percent}%",
-        [f"{w.count} x {w.symbol}" for w in analysis.awards if w.gli != "no"],
-    )
-
-    def rederive(reloaded: GameModel) -> dict[str, float]:
-        ladder_rules(reloaded)
-        return figures_from_analysis(exact.analyze_full(reloaded, variant_id))
-
-    ids = model.symbol_ids
-    path = write_variant(
-        folder,
-        variant_id,
-        f"{model.name} at {target_percent}% return to player, jackpots included.",
-        {
-            name: [[ids[s] for s in strip] for strip in strips]
-            for name, strips in state.reel_sets.items()
-        },
-        state.parameters(),
-        figures_from_analysis(analysis),
-        f"{model.name}, RTP variant {variant_id}.\n"
-        f"Tuned by `reelsmith tune {model.id} --target-rtp {target_percent}"
-        + (f" --volatility {volatility}" if volatility else "")
-        + f"` from variant {start.id} ({state.moves} stops changed).\n"
-        f"Played under rules version {RULES_VERSION}: every pot is won before its cap.\n"
-        f"Gems and bonus symbols keep their stops, never closer than {model.rows} (the\n"
-        "window's height), so a reel shows at most one of each. gem_reveal: what a gem\n"
-        "reveals when it does not hit its pot's trigger\n"
-        "point (a paying symbol, wild, or wild_reel) and the integer weights.",
-        rederive,
-    )
-    return TuneResult(
-        path=path,
-        variant_id=variant_id,
-        base_variant=start.id,
-        target=target_percent,
-        volatility=volatility,
-        analysis=analysis,
-        moves=state.moves,
-        reveal_weights=tuple(state.weights),
+    return Plan(
+        family=family,
+        state=state,
+        target=float(target) / 100,
+        coarse=COARSE,
+        aim=AIM,
+        tolerance=TOLERANCE,
+        volatility_steps=MAX_VOLATILITY_STEPS,
+        method="greedy exact moves (per-cell line-pay values), verified by the exact analyzer",
+        reach="strip moves of the paying symbols and the gem-reveal weights",
     )

@@ -1,13 +1,18 @@
-"""The tuner's search, written once for every mechanic family: greedy exact symbol moves toward
-a target RTP, a volatility class reached by moving wilds on the free-spin reels, a last gap
-closed with the reveal weights, the checks on the result and the variant file written with its
-header and read back.
+"""The lab's one tuner, :func:`tune`, and its search, written once for every mechanic family:
+greedy exact symbol moves toward a target RTP, a volatility class reached by moving wilds on the
+free-spin reels, a last gap closed with the reveal weights, the checks on the result, the
+variant file written with its header and read back, and the result ``tune`` prints.
 
-A family (the catalogue's, the ladder with its pots) gives only what is its own, through
-:class:`Family`: the RTP of a candidate state, every allowed move with its exact effect, how a
-move is applied, its full exact analysis, its reveal weights and how close it must get. What
-a move may change (regular symbols only; scatters, bonus symbols and gems stay, so the trigger
-frequency and the jackpots stay) and why each move's effect is exact are stated by the family.
+The family is the one the model's round law names (:attr:`reelsmith.analysis.analyzer.RoundLaw.
+tuner`: the catalogue's free spins, or the ladder with its pots), so a model is tuned by the
+mechanics it declares, never by its title. A family gives only what is its own, through
+:class:`Family` and the :class:`Plan` it sets up: the RTP of a candidate state, every allowed
+move with its exact effect, how a move is applied, its full exact analysis, its reveal weights,
+the strips and tables it writes and how close it must get. What a move may change (regular
+symbols only; scatters, bonus symbols and gems stay, so the trigger frequency and the jackpots
+stay) and why each move's effect is exact are stated by the family. The figures written beside
+the strips, and read back from the written file, are the one analyzer's
+(:func:`reelsmith.analysis.analyzer.analyze`).
 
 The search takes, step by step, the move that lands closest to the target (ties to the first
 in the family's order), until the RTP is within the tolerance or no move brings it closer.
@@ -15,16 +20,19 @@ in the family's order), until the RTP is within the tolerance or no move brings 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from reelsmith.analysis.analyzer import analyze, round_law, stored_figures
 from reelsmith.analysis.report import write_text_atomically
 from reelsmith.analysis.volatility import VOLATILITY_CLASSES
-from reelsmith.engine.model import GameModel, format_variant, load_model
+from reelsmith.engine.model import GameModel, Variant, format_variant, load_model
 
 #: The most moves one search takes.
 MAX_MOVES = 2_000
@@ -73,6 +81,174 @@ class Family(Protocol):
 
     def refine(self, state: Any, target: Any) -> Any:
         """Close a last gap with the reveal weights; returns the RTP reached."""
+
+    def can_refine(self, state: Any) -> bool:
+        """Whether the state has reveal weights :meth:`refine` may move."""
+
+    def tuned(self, state: Any) -> GameModel:
+        """The model with the state as its only variant (in memory), for the exact analysis."""
+
+    def tables(self, state: Any) -> tuple[dict[str, list[list[str]]], dict[str, Any]]:
+        """What the variant file stores: every reel set's strips as symbol ids, and the
+        variant's tables besides its strips (reveal weights, rules version)."""
+
+    def notes(self, state: Any, target: Decimal, volatility: str | None) -> tuple[str, str]:
+        """The variant file's description and its header comment (how it was made)."""
+
+    def reveal_weights(self, state: Any) -> tuple[int, ...] | None:
+        """The reveal weights reached (None for a model without a reveal table)."""
+
+
+@dataclass
+class Plan:
+    """A family set up for one tuning: the family and its mutable ``state`` (started from the
+    base variant), the ``target`` RTP in the family's numbers (an exact fraction, or a float),
+    and how close each pass gets: ``coarse`` for the first search and between volatility
+    moves, ``aim`` for the last search (the reveal weights refine a gap wider than it), and
+    ``tolerance`` for the result; ``volatility_steps``: the most wild moves; ``method``: how
+    the moves' effects are computed, as the result states it; ``reach``: what the moves are,
+    for the message when the target is out of their reach."""
+
+    family: Family
+    state: Any
+    target: Any
+    coarse: Any
+    aim: Any
+    tolerance: Any
+    volatility_steps: int
+    method: str
+    reach: str
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What ``tune`` wrote (``path``) and the exact analysis of the written variant."""
+
+    game: str
+    variant_id: str
+    base_variant: str
+    path: Path
+    target: Decimal
+    start_rtp: float
+    moves: int
+    seconds: float
+    figures: dict[str, float]
+    volatility: str | None
+    reveal_weights: tuple[int, ...] | None
+    method: str
+    analysis: Any
+
+    @property
+    def rtp(self) -> float:
+        return float(self.analysis.rtp)
+
+    def to_json(self) -> dict[str, Any]:
+        a = self.analysis
+        return {
+            "game": self.game,
+            "variant": self.variant_id,
+            "file": str(self.path),
+            "from": self.base_variant,
+            "target_rtp": float(self.target) / 100,
+            "start_rtp": round(self.start_rtp, 10),
+            "rtp": round(self.rtp, 10),
+            "std_dev": round(a.std_dev, 6),
+            "volatility_class": a.volatility,
+            "volatility_requested": self.volatility,
+            "hit_frequency": round(float(a.hit_frequency), 10),
+            "free_spins_frequency": self.figures["free_spins_frequency"],
+            "moves": self.moves,
+            "reveal_weights": list(self.reveal_weights) if self.reveal_weights else None,
+            "seconds": round(self.seconds, 3),
+            "figures": self.figures,
+            "method": self.method,
+        }
+
+    def render(self, console: Any) -> None:
+        a = self.analysis
+        console.print(
+            f"{self.game} {self.variant_id}: RTP {self.start_rtp:.6%} -> {self.rtp:.6%} "
+            f"(target {self.target}%) in {self.moves} moves from variant {self.base_variant} "
+            f"({self.seconds:.1f} s); standard deviation {a.std_dev:.4f} ({a.volatility}); "
+            f"written to {self.path}",
+            soft_wrap=True,
+        )
+        for key, value in self.figures.items():
+            console.print(f"  {key} = {value}")
+
+
+def tune(
+    model: GameModel,
+    folder: Path,
+    target: Decimal,
+    *,
+    volatility: str | None = None,
+    base_variant: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> TuneResult:
+    """``reelsmith tune``: search strips (and reveal weights) of the family the model's
+    mechanics choose for the RTP ``target`` (in percent, two decimals) and the ``volatility``
+    class if given, starting from ``base_variant`` (the model's default when None); verify the
+    result with the exact analyzer and write ``folder/variants/<target>.toml`` with its
+    figures. Raises ``ValueError`` naming the reason when the target, the class or the base
+    variant cannot be tuned; nothing is written then."""
+    started = time.perf_counter()
+    if volatility is not None:
+        volatility_bounds(volatility)
+    source = model.variant(base_variant)
+    variant_id = f"{target:.2f}"
+    setup = round_law(model).tuning_plan()
+    plan = setup(model, source, variant_id, target, volatility)
+    family, state = plan.family, plan.state
+    start_rtp = float(family.rtp(state))
+    search(family, state, plan.target, plan.coarse, progress)
+    if volatility is not None:
+        reach_volatility(
+            family, state, volatility, plan.target, plan.coarse, plan.volatility_steps, progress
+        )
+    rtp = search(family, state, plan.target, plan.aim, progress)
+    if abs(rtp - plan.target) > plan.aim and family.can_refine(state):
+        rtp = family.refine(state, plan.target)
+    if abs(rtp - plan.target) > plan.tolerance:
+        raise ValueError(
+            f"tuning stopped at RTP {float(rtp):.6%}: {target}% is out of reach with {plan.reach}"
+        )
+    analysis = analyze(family.tuned(state), variant_id)
+    check_tuned(analysis, volatility, f"{target}%", analysis.rare_awards)
+    figures = stored_figures(analysis)
+    reel_sets, parameters = family.tables(state)
+    description, header = family.notes(state, target, volatility)
+    path = write_variant(
+        folder,
+        variant_id,
+        description,
+        reel_sets,
+        parameters,
+        figures,
+        header,
+        lambda loaded: stored_figures(analyze(loaded, variant_id)),
+    )
+    return TuneResult(
+        game=model.id,
+        variant_id=variant_id,
+        base_variant=source.id,
+        path=path,
+        target=target,
+        start_rtp=start_rtp,
+        moves=state.moves,
+        seconds=time.perf_counter() - started,
+        figures=figures,
+        volatility=volatility,
+        reveal_weights=family.reveal_weights(state),
+        method=plan.method,
+        analysis=analysis,
+    )
+
+
+#: What a family module's ``plan`` function is: the model, its base variant, the new variant's
+#: id, the target in percent and the volatility class asked for (or None); it raises
+#: ``ValueError`` for a model or variant its moves cannot tune.
+PlanSetup = Callable[[GameModel, Variant, str, Decimal, "str | None"], Plan]
 
 
 def volatility_bounds(volatility: str) -> tuple[float, float]:

@@ -12,8 +12,9 @@ part                      used by
                           adapter that starts, acts on, records, restores and settles rounds
 ``terminal``              ``reelsmith play``: the terminal game
 ``help``                  the rules page: the module whose ``feature_rules`` writes the rules
-``lab``                   ``reelsmith analyze``/``simulate``/``tune``: the module holding
-                          ``analyze_title``, ``simulate_title`` and ``tune_title``
+``lab``                   ``reelsmith simulate``: the module holding ``simulate_title``
+                          (``analyze`` and ``tune`` need no part: the lab's one analyzer and
+                          one tuner choose by the mechanics themselves)
 ``evaluator``             ``reelsmith evaluate``: the factory of the grid evaluator
 ``validator``             ``reelsmith validate``: the checks a kind adds to the model file's
 ========================  =====================================================================
@@ -46,8 +47,10 @@ if TYPE_CHECKING:
     from reelsmith.terminal.evaluation import GridEvaluatorFactory
     from reelsmith.terminal.session import TerminalGameClass
 
-#: The lab's commands and the function each names in a kind's lab module.
-LAB_COMMANDS = {"analyze": "analyze_title", "simulate": "simulate_title", "tune": "tune_title"}
+#: The lab's commands that take a part of the kind, and the function each names in the kind's
+#: lab module (``analyze`` and ``tune`` go through :mod:`reelsmith.analysis.analyzer` and
+#: :mod:`reelsmith.analysis.tuning`, which choose by the model's mechanics).
+LAB_COMMANDS = {"simulate": "simulate_title"}
 
 
 class UnknownKindError(ModelError):
@@ -99,7 +102,7 @@ class Kind:
         return cast(HelpModule, _part(self.help))
 
     def lab_function(self, command: str) -> Callable[..., Any]:
-        """The lab's entry point for ``command`` (analyze, simulate or tune)."""
+        """The lab's entry point for ``command`` (one of :data:`LAB_COMMANDS`)."""
         if command not in LAB_COMMANDS:
             known = ", ".join(LAB_COMMANDS)
             raise ValueError(f"no lab command {command!r}; the commands are {known}")
