@@ -8,7 +8,7 @@ This module keeps the compact RTP route (below); the complete analysis (second m
 frequencies, award probabilities, the pots' memory, the confidence band) is
 :mod:`reelsmith.analysis.ladder_exact`, built on :mod:`reelsmith.analysis.ladder_spin` (one
 spin) and :mod:`reelsmith.analysis.ladder_round` (the round and the carried state); the
-simulation is :mod:`reelsmith.analysis.ladder_simulation` and the tuner
+simulation is the one kernel's (:mod:`reelsmith.analysis.simulation`) and the tuner
 :mod:`reelsmith.analysis.ladder_tuning`. Both routes to the RTP agree (a test checks it).
 
 The RTP figures here are computed, not sampled:
@@ -376,21 +376,25 @@ def simulate_title(
     cluster: str | None = None,
     progress: Any = None,
 ) -> Any:
-    """``reelsmith simulate``: a seeded simulation, with the exact figures beside it."""
-    from reelsmith.analysis.ladder_report import simulation_report
-    from reelsmith.analysis.ladder_simulation import _kernel_game, simulate
+    """``reelsmith simulate``: a seeded simulation on the one kernel
+    (:func:`reelsmith.analysis.simulation.simulate`), with the exact figures beside it."""
+    from pathlib import Path
 
+    from reelsmith.analysis.ladder_report import simulation_report
+    from reelsmith.analysis.simulation import simulate
+    from reelsmith.engine.model import load_model
+    from reelsmith.games import load_game
+
+    model = load_game(game_id) if folder is None else load_model(Path(folder))
     result = simulate(
-        game_id,
+        model,
         spins,
         seed,
         variant_id=variant_id,
-        folder=folder,
         workers=workers,
         cluster=cluster,
         progress=progress,
     )
-    model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
     return simulation_report(model.name, result, exact_beside_simulation(model, result.variant))
 
 

@@ -13,7 +13,6 @@ import numpy as np
 from reelsmith.analysis.chunks import band_labels
 from reelsmith.analysis.exact import symbol_counts
 from reelsmith.analysis.ladder_exact import GLI_MIN_PROBABILITY, AwardFigures, LadderAnalysis
-from reelsmith.analysis.ladder_simulation import SimulationResult
 from reelsmith.analysis.report import (
     LabReport,
     Section,
@@ -31,6 +30,7 @@ from reelsmith.analysis.report import (
     speed_line,
     strips_section,
 )
+from reelsmith.analysis.simulation import Simulation
 from reelsmith.analysis.volatility import CONFIDENCE_SPINS, Z_90, Z_95, describe_classes
 
 #: The seeded sample behind the PAR sheet's round-win distribution (the only simulated item).
@@ -232,18 +232,16 @@ def analysis_document(a: LadderAnalysis, sample: dict[str, Any] | None = None) -
 
 def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     """The round-win distribution from a seeded simulation (labelled as such)."""
-    from reelsmith.analysis.ladder_simulation import KernelGame
+    from reelsmith.analysis import kernel as k
     from reelsmith.analysis.simulation import chunk_stream
 
-    game = KernelGame.build(a.model, a.variant_id)
+    game = k.KernelGame.build(a.model, a.variant_id)
     stats, _floats, _batches = game.run(chunk_stream(SAMPLE_SEED, 0), SAMPLE_ROUNDS)
-    from reelsmith.analysis import ladder_kernel as k
-
     labels = band_labels(k.BAND_EDGES)
     return {
         "method": f"simulated: {SAMPLE_ROUNDS:,} rounds, seed {SAMPLE_SEED}",
         "bands": [
-            {"win_x_bet": label, "probability": stats[game.slots.bands + i] / SAMPLE_ROUNDS}
+            {"win_x_bet": label, "probability": stats[k.S_BANDS + i] / SAMPLE_ROUNDS}
             for i, label in enumerate(labels)
         ],
     }
@@ -327,7 +325,7 @@ def _text(a: LadderAnalysis) -> tuple[TextBlock, ...]:
     )
 
 
-def simulation_report(name: str, result: SimulationResult, exact: dict[str, float]) -> LabReport:
+def simulation_report(name: str, result: Simulation, exact: dict[str, float]) -> LabReport:
     """``simulate``'s result, with the exact figures beside it (``name``: the title's name, for
     the heading)."""
     d = result.to_json()
