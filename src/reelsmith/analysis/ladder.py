@@ -8,7 +8,7 @@ This module keeps the compact RTP route (below); the complete analysis (second m
 frequencies, award probabilities, the pots' memory, the confidence band) is
 :mod:`reelsmith.analysis.ladder_exact`, built on :mod:`reelsmith.analysis.ladder_spin` (one
 spin) and :mod:`reelsmith.analysis.ladder_round` (the round and the carried state); the
-simulation is the one kernel's (:mod:`reelsmith.analysis.simulation`) and the tuner
+simulation is :mod:`reelsmith.analysis.ladder_simulation` and the tuner
 :mod:`reelsmith.analysis.ladder_tuning`. Both routes to the RTP agree (a test checks it).
 
 The RTP figures here are computed, not sampled:
