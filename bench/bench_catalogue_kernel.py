@@ -2,8 +2,8 @@
 baselines measured in the same run: the live engine's Python round loop
 (``catalogue_round.start_round`` / ``play_free_spin``) and the same kernel without its prefix
 tables (every payline walked through the line automaton on every screen). Every shipped
-catalogue title is timed the same way on its own model (a title with the free-spins ladder and
-local pots has its own kernel, timed by ``bench_ladder_simulation.py``).
+catalogue title is timed the same way on its own model (the ladder titles, whose screens the
+prefix tables serve the same way, are timed by ``bench_simulation.py``).
 
 The titles are 5x3 slotopol games converted to catalogue models at run time from the shared
 corpus (``../shared/external/slotopol/``, or ``REELSMITH_SHARED_DIR``): NetEnt Spellcast (20
@@ -75,7 +75,7 @@ def rate(game: KernelGame, rounds: int, repeats: int) -> tuple[float, float]:
     rtp = 0.0
     for repeat in range(repeats):
         start = time.process_time()
-        stats, _ = game.run(chunk_stream(7, repeat), rounds)
+        stats, _, _ = game.run(chunk_stream(7, repeat), rounds)
         best = max(best, rounds / (time.process_time() - start))
         rtp = stats[S_WIN] / (rounds * game.total_bet)
     return best, rtp

@@ -17,8 +17,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from reelsmith.analysis import ladder_kernel as k
-from reelsmith.analysis.ladder_simulation import KernelGame
+from reelsmith.analysis import kernel as k
+from reelsmith.analysis.kernel import KernelGame
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine import ladder as rules
 from reelsmith.engine.ladder_state import BetState
@@ -30,12 +30,23 @@ def purposes(model) -> list[str]:
     return ["reel_stop", "gem_reveal", *(f"jackpot_trigger_{n}" for n in names)]
 
 
+def trace_from(game, rng, rounds, start="stationary"):
+    """The kernel's trace of a player starting from ``start`` (drawn from ``rng``): that start
+    state, each round's results and each round's draws."""
+    state = game.start_state(rng, start)
+    pots, triggers, meter = (a.copy() for a in state)
+    results, draws, _stats, _floats = game.trace(rng, rounds, state=state)
+    return (pots, triggers, int(meter[0])), results, draws
+
+
 def replay_and_compare(model, variant_id, seed, rounds, chunk=0, start="stationary"):
     """Replay ``rounds`` kernel rounds of stream ``chunk`` through live play; returns (rounds
     compared, triggers, free spins, jackpots)."""
     game = KernelGame.build(model, variant_id)
     names = purposes(model)
-    (pots, triggers, meter), results, draws = game.trace(chunk_stream(seed, chunk), rounds, start)
+    (pots, triggers, meter), results, draws = trace_from(
+        game, chunk_stream(seed, chunk), rounds, start
+    )
     state = BetState(
         tuple(int(p) for p in pots),
         tuple(int(t) for t in triggers),
@@ -82,7 +93,7 @@ def test_the_kernel_pays_the_models_line_rule(sultan_model):
     compared, _triggered, _free_spins, _jackpots = replay_and_compare(doubled, "micro", 12, 2_000)
     assert compared == 2_000
     wins = [
-        KernelGame.build(m, "micro").trace(chunk_stream(12, 0), 2_000)[1][:, k.R_WIN].sum()
+        KernelGame.build(m, "micro").trace(chunk_stream(12, 0), 2_000)[0][:, k.R_WIN].sum()
         for m in (plain, doubled)
     ]
     assert wins[1] > wins[0]
@@ -119,8 +130,9 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     assert [j.trigger_span for j in jackpots] == spans
 
     game = KernelGame.build(sultan_model, "94.00")
-    assert list(game.lasts) == [j.cap - 1 for j in jackpots]
-    (pots, triggers, _), results, logs = game.trace(chunk_stream(8, 0), 20_000, "stationary")
+    assert game.ladder is not None
+    assert list(game.ladder.lasts) == [j.cap - 1 for j in jackpots]
+    (pots, triggers, _), results, logs = trace_from(game, chunk_stream(8, 0), 20_000)
     assert (triggers < caps).all() and (pots < triggers).all()
     reels = len(jackpots)
     assert (results[:, k.R_POTS + reels : k.R_POTS + 2 * reels] < caps).all()
@@ -133,7 +145,7 @@ def test_live_play_the_kernel_the_exact_analysis_and_the_simulation_win_pots_bef
     assert q == [2 / (j.cap - j.seed) for j in jackpots]
     parts = rtp_parts(sultan_model, "94.00")
     stats, _floats, _batches = game.run(chunk_stream(8, 1), 500_000, "stationary", 1_000)
-    at = game.slots
+    at = game.ladder.slots
     gems = stats[at.gems : at.gems + reels]
     hits = stats[at.pot_hits : at.pot_hits + reels]
     for reel in (0, 1):  # the small pots hit about a thousand times in these rounds

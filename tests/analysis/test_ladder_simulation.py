@@ -10,20 +10,21 @@ import shutil
 import numpy as np
 import pytest
 
-from reelsmith.analysis import ladder_kernel as k
+from reelsmith.analysis import kernel as k
+from reelsmith.analysis import simulation
 from reelsmith.analysis.ladder_exact import analyze_full
-from reelsmith.analysis.ladder_simulation import (
-    Z_99,
-    KernelGame,
-    batch_size_for,
-    run_chunk,
-    simulate,
-)
-from reelsmith.analysis.simulation import chunk_stream
+from reelsmith.analysis.simulation import Z_99, batch_size_for, chunk_stream, run_chunk
 from reelsmith.engine.ladder import ladder_rules
-from reelsmith.games import game_folder
+from reelsmith.engine.model import load_model
+from reelsmith.games import game_folder, load_game
 
 GAME = "sultan-spins"
+
+
+def simulate(game_id, rounds, seed, *, folder=None, **options):
+    """The one driver on the title (or on a copy of its folder)."""
+    model = load_game(game_id) if folder is None else load_model(folder)
+    return simulation.simulate(model, rounds, seed, **options)
 
 
 def test_same_seed_same_result_whatever_the_worker_count():
@@ -40,9 +41,10 @@ def test_a_run_is_the_sum_of_its_chunks():
     """Chunk i's stream (and its start state) does not depend on how many chunks there are."""
     long = simulate(GAME, 30_000, 9, chunk_size=10_000)
     size = batch_size_for(30_000)
-    parts = [run_chunk(GAME, None, "94.00", 9, i, 10_000, "stationary", size) for i in range(3)]
+    folder = str(game_folder(GAME))
+    parts = [run_chunk(folder, "94.00", 9, i, 10_000, "stationary", size) for i in range(3)]
     for slot, value in enumerate(long.stats):
-        if slot == k.S_MAX_WIN:
+        if slot in k.MAX_SLOTS:  # the largest win, the most free spins in a round
             assert value == max(p[1][slot] for p in parts)
         else:
             assert value == sum(p[1][slot] for p in parts)
@@ -52,7 +54,8 @@ def test_a_run_is_the_sum_of_its_chunks():
 def test_stationary_start_draws_the_long_run_law(sultan_model):
     """The start state: each (pot, trigger) pair uniform on seed <= pot < trigger < cap (so
     the pot's age j has probability proportional to K - j), the meter from its law."""
-    game = KernelGame.build(sultan_model)
+    game = k.KernelGame.build(sultan_model)
+    assert game.ladder is not None
     caps = np.array([j.cap for j in ladder_rules(sultan_model).jackpots])
     a = analyze_full(sultan_model)
     rng = chunk_stream(17, 0)
@@ -63,12 +66,13 @@ def test_stationary_start_draws_the_long_run_law(sultan_model):
         pots, triggers, meter = game.start_state(rng, "stationary")
         teal[i] = pots[0], triggers[0]
         meters[i] = meter[0]
-        assert (game.seeds <= pots).all() and (pots < triggers).all()
-        assert (triggers <= game.lasts).all() and (game.lasts == caps - 1).all()
-    k_teal = int(game.lasts[0] - game.seeds[0])
+        assert (game.ladder.seeds <= pots).all() and (pots < triggers).all()
+        assert (triggers <= game.ladder.lasts).all() and (game.ladder.lasts == caps - 1).all()
+    k_teal = int(game.ladder.lasts[0] - game.ladder.seeds[0])
     pairs = k_teal * (k_teal + 1) // 2
     counts = np.zeros((k_teal + 1, k_teal + 1))
-    np.add.at(counts, (teal[:, 0] - game.seeds[0], teal[:, 1] - game.seeds[0]), 1)
+    seed = game.ladder.seeds[0]
+    np.add.at(counts, (teal[:, 0] - seed, teal[:, 1] - seed), 1)
     observed = counts[np.triu_indices(k_teal + 1, 1)]
     chi2 = float(((observed - n / pairs) ** 2 / (n / pairs)).sum())
     assert chi2 < pairs + 4 * math.sqrt(2 * pairs)  # uniform over the pairs
@@ -116,7 +120,7 @@ def test_simulates_a_tuned_copy_of_the_folder(tmp_path):
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="spins must be at least 1"):
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
         simulate(GAME, 0, 1)
     with pytest.raises(ValueError, match="seed must be"):
         simulate(GAME, 10, -1)
@@ -153,6 +157,7 @@ def test_the_kernel_refuses_weighted_stops_naming_the_reel_set(sultan_model):
         sultan_model.rows,
         [np.arange(1, len(s) + 1, dtype=np.int64) for s in plain.strips],
     )
-    assert k.ReelTables.build(sultan_model, plain, rules.gem, rules.bonus).lines.depth >= 0
+    pays = sultan_model.line_pays
+    assert k.ReelTables.build(sultan_model, plain, pays, rules).depth >= 0
     with pytest.raises(ValueError, match="free_spins weighs its stops"):
-        k.ReelTables.build(sultan_model, weighted, rules.gem, rules.bonus)
+        k.ReelTables.build(sultan_model, weighted, pays, rules)

@@ -391,7 +391,7 @@ def test_statistics_are_those_of_the_recorded_rounds(
     model, variant_id = models["comet"]
     game = k.KernelGame.build(model, variant_id)
     results, _draws, traced, traced_floats = game.trace(chunk_stream(8, 0), 40_000)
-    stats, floats = game.run(chunk_stream(8, 0), 40_000)
+    stats, floats, _batches = game.run(chunk_stream(8, 0), 40_000)
     assert stats == traced and floats == traced_floats
     win = results[:, k.R_WIN]
     base = results[:, k.R_BASE_LINE] + results[:, k.R_BASE_SCATTER]

@@ -308,7 +308,8 @@ def test_seeded_totals_are_unchanged(
     name: str, pinned_models: dict[str, tuple[GameModel, str]]
 ) -> None:
     model, variant_id = pinned_models[name]
-    stats, floats = k.KernelGame.build(model, variant_id).run(chunk_stream(SEED, CHUNK), ROUNDS)
+    game = k.KernelGame.build(model, variant_id)
+    stats, floats, _batches = game.run(chunk_stream(SEED, CHUNK), ROUNDS)
     assert (_recorded_slots(stats), floats) == PINNED[name]
 
 
@@ -319,5 +320,5 @@ def test_seeded_totals_without_tables(
     """The kernel with no prefix tables (the benchmark's baseline) plays the same rounds."""
     model, variant_id = pinned_models[name]
     game = k.KernelGame.build(model, variant_id, depth=0)
-    stats, floats = game.run(chunk_stream(SEED, CHUNK), ROUNDS)
+    stats, floats, _batches = game.run(chunk_stream(SEED, CHUNK), ROUNDS)
     assert (_recorded_slots(stats), floats) == PINNED[name]

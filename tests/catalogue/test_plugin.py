@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
-from reelsmith.analysis.simulation import chunk_stream, simulate_catalogue
+from reelsmith.analysis.simulation import chunk_stream, simulate, simulation_report
 from reelsmith.cli import app
 from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
@@ -122,7 +122,7 @@ def test_counting_kernel_equals_recording_kernel(fox: GameModel) -> None:
     """The two compiled loops (recording, counting) play the same rounds."""
     game = k.KernelGame.build(fox)
     _results, _draws, traced, traced_floats = game.trace(chunk_stream(5, 1), 20_000)
-    counted, counted_floats = game.run(chunk_stream(5, 1), 20_000)
+    counted, counted_floats, _batches = game.run(chunk_stream(5, 1), 20_000)
     assert traced == counted and traced_floats == pytest.approx(counted_floats, rel=1e-12)
 
 
@@ -244,7 +244,8 @@ def test_win_law_is_the_law_of_apply_over_the_draw(fox: GameModel) -> None:
 
 
 def test_analyze_and_simulate_agree(fox: GameModel) -> None:
-    report = simulate_catalogue(fox, 400_000, 2026)
+    result = simulate(fox, 400_000, 2026)
+    report = simulation_report(fox.name, result, result.exact)
     data = report.to_json()
     assert data["exact_inside_ci99"] is True, (report.source.rtp, data["exact"]["rtp"])
     full = analyze_full(fox)

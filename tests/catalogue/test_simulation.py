@@ -9,19 +9,21 @@ import io
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import analyze_rtp
+from reelsmith.analysis.report import LabReport
 from reelsmith.analysis.simulation import (
     Z_99,
     ClusterError,
     check_cluster_address,
     run_chunk,
     simulate,
-    simulate_catalogue,
+    simulation_report,
 )
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from tests.catalogue.slotopol import CORPUS, StatedFigures, convert, corpus_games
@@ -36,6 +38,13 @@ if not CORPUS.is_dir():  # pragma: no cover - CI always has it
 #: loaded 2-core machine; the 99% intervals are then 0.8 to 3.2 percentage points wide.
 AGREEMENT_ROUNDS = 4_000_000
 SEED = 14
+
+
+def simulated_report(model: GameModel, rounds: int, seed: int, **options: Any) -> LabReport:
+    """``reelsmith simulate``'s report: the one driver's run, the exact figures it was checked
+    against beside it."""
+    result = simulate(model, rounds, seed, **options)
+    return simulation_report(model.name, result, result.exact)
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +130,7 @@ def test_report_sets_the_exact_figures_beside_the_simulated(
     corpus: dict[str, tuple[GameModel, dict[str, StatedFigures]]],
 ) -> None:
     model, _stated = corpus["ct-discobabylon"]
-    report = simulate_catalogue(model, 400_000, 3, variant_id=model.default_variant)
+    report = simulated_report(model, 400_000, 3, variant_id=model.default_variant)
     data = report.to_json()
     exact = float(analyze_rtp(model, model.default_variant).rtp)
     assert data["exact"]["rtp"] == exact and data["exact_inside_ci99"] is True
@@ -141,7 +150,7 @@ def test_report_sets_the_exact_figures_beside_the_simulated(
 def test_a_capped_feature_is_simulated_beside_its_exact_figures(comet: GameModel) -> None:
     """The comet's features often reach their cap of 30 spins; the exact analysis of a capped
     feature lies inside the simulated 99% interval."""
-    report = simulate_catalogue(comet, 400_000, 2)
+    report = simulated_report(comet, 400_000, 2)
     assert report.source.stats[k.S_CAPPED] > 1_000
     low, high = report.source.interval(Z_99)
     assert low <= report.to_json()["exact"]["rtp"] <= high

@@ -121,22 +121,22 @@ class SultanAdapter:
     def kernel_rounds(
         self, model: GameModel, variant_id: str, seed: int, chunk: int, rounds: int
     ) -> tuple[Any, list[KernelRound]]:
-        from reelsmith.analysis import ladder_kernel as k
-        from reelsmith.analysis.ladder_simulation import KernelGame
+        from reelsmith.analysis import kernel as k
         from reelsmith.analysis.simulation import chunk_stream
         from reelsmith.engine import ladder as rules
         from reelsmith.engine.ladder_state import BetState
 
-        game = KernelGame.build(model, variant_id)
+        game = k.KernelGame.build(model, variant_id)
         pot_names = [j.name for j in rules.ladder_rules(model).jackpots]
         purposes = ["reel_stop", "gem_reveal", *(f"jackpot_trigger_{n}" for n in pot_names)]
-        (pots, triggers, meter), results, logs = game.trace(
-            chunk_stream(seed, chunk), rounds, "stationary"
-        )
+        rng = chunk_stream(seed, chunk)
+        start = game.start_state(rng, "stationary")
+        pots, triggers, meter = (a.copy() for a in start)
+        results, logs, _stats, _floats = game.trace(rng, rounds, state=start)
         state = BetState(
             tuple(int(p) for p in pots),
             tuple(int(t) for t in triggers),
-            meter,
+            int(meter[0]),
             (rules.RULES_VERSION,) * len(triggers),  # the kernel draws under the current rules
         )
         names = [
@@ -150,7 +150,7 @@ class SultanAdapter:
             *(f"pot_{n}" for n in pot_names),
             *(f"trigger_{n}" for n in pot_names),
         ]
-        assert len(names) == k.round_fields(model.reels)
+        assert len(names) == k.ladder_round_fields(model.reels)
         played = [
             KernelRound(
                 tuple(Draw(purposes[kind], int(b), int(v)) for kind, b, v in log),

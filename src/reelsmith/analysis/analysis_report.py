@@ -897,18 +897,16 @@ def ladder_document(a: LadderAnalysis, sample: dict[str, Any] | None = None) -> 
 
 def sample_win_distribution(a: LadderAnalysis) -> dict[str, Any]:
     """The round-win distribution from a seeded simulation (labelled as such)."""
-    from reelsmith.analysis.ladder_simulation import KernelGame
+    from reelsmith.analysis import kernel as k
     from reelsmith.analysis.simulation import chunk_stream
 
-    game = KernelGame.build(a.model, a.variant_id)
+    game = k.KernelGame.build(a.model, a.variant_id)
     stats, _floats, _batches = game.run(chunk_stream(SAMPLE_SEED, 0), SAMPLE_ROUNDS)
-    from reelsmith.analysis import ladder_kernel as k
-
     labels = band_labels(k.BAND_EDGES)
     return {
         "method": f"simulated: {SAMPLE_ROUNDS:,} rounds, seed {SAMPLE_SEED}",
         "bands": [
-            {"win_x_bet": label, "probability": stats[game.slots.bands + i] / SAMPLE_ROUNDS}
+            {"win_x_bet": label, "probability": stats[k.S_BANDS + i] / SAMPLE_ROUNDS}
             for i, label in enumerate(labels)
         ],
     }

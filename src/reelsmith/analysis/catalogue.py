@@ -24,14 +24,14 @@ def simulate_title(
     cluster: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Any:
-    """A seeded simulation on the generic kernel (:mod:`reelsmith.analysis.simulation`), the
-    exact figures beside the simulated ones."""
-    from reelsmith.analysis.simulation import simulate_catalogue
+    """A seeded simulation on the one kernel (:func:`reelsmith.analysis.simulation.simulate`),
+    the exact figures it was checked against beside the simulated ones."""
+    from reelsmith.analysis.simulation import simulate, simulation_report
     from reelsmith.engine.model import load_model
     from reelsmith.games import load_game
 
     model = load_game(game_id) if folder is None else load_model(Path(folder))
-    return simulate_catalogue(
+    result = simulate(
         model,
         rounds,
         seed,
@@ -40,3 +40,4 @@ def simulate_title(
         cluster=cluster,
         progress=progress,
     )
+    return simulation_report(model.name, result, result.exact)

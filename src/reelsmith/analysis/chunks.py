@@ -10,13 +10,13 @@ chunk returns depends only on what it plays, the seed, its index and its size; t
 returns the chunks by index, so merged in index order the same seed and chunk size give the
 same result for any number of workers, locally or on Ray.
 
-What a kernel supplies
-----------------------
-A kernel's simulation module gives the driver three things: how to play a chunk in this
-process (``here``), the arguments a worker needs to play it elsewhere (``job``: plain,
-picklable values, typically the model's folder rather than the model), and a module-level
-``worker`` that plays a chunk from those arguments and returns ``(index, *payload)``. The
-driver knows nothing of what a chunk computes.
+What the simulation supplies
+----------------------------
+The simulation (:mod:`reelsmith.analysis.simulation`) gives the driver three things: how to
+play a chunk in this process (``here``), the arguments a worker needs to play it elsewhere
+(``job``: plain, picklable values, typically the model's folder rather than the model), and a
+module-level ``worker`` that plays a chunk from those arguments and returns
+``(index, *payload)``. The driver knows nothing of what a chunk computes.
 """
 
 from __future__ import annotations
@@ -116,8 +116,9 @@ def merge_chunks(
 class KernelRun:
     """What every title's simulation holds: how it was run (seed, chunks, workers, backend,
     times) and the merged statistics of its kernel (``stats``: integer slots, ``float_stats``:
-    sums of squares), with the figures read the same way for every mechanic family; a family's
-    result adds its own slots' meanings and its JSON."""
+    sums of squares), with the figures read the same way for every mechanic family; the
+    simulation's result (:class:`reelsmith.analysis.simulation.Simulation`) adds the slots'
+    meanings and the JSON."""
 
     game: str
     variant: str

@@ -9,8 +9,8 @@ the confidence band) is the ladder's contribution to the one analyzer
 :mod:`reelsmith.analysis.ladder_spin` (one spin) and :mod:`reelsmith.analysis.ladder_round`
 (the round and the carried state). The compact route below is a second, independent
 derivation of the RTP from first moments alone; both routes agree (a test checks it), and the
-simulation (:mod:`reelsmith.analysis.ladder_simulation`) starts its rounds from the carried
-meter's stationary law computed here.
+one simulation driver (:mod:`reelsmith.analysis.simulation`) starts a ladder model's rounds
+from the carried meter's stationary law computed here.
 
 The RTP figures here are computed, not sampled:
 
@@ -339,19 +339,23 @@ def simulate_title(
     cluster: str | None = None,
     progress: Any = None,
 ) -> Any:
-    """``reelsmith simulate``: a seeded simulation, with the exact figures beside it."""
-    from reelsmith.analysis.ladder_report import simulation_report
-    from reelsmith.analysis.ladder_simulation import _kernel_game, simulate
+    """``reelsmith simulate``: a seeded simulation on the one kernel
+    (:func:`reelsmith.analysis.simulation.simulate`), with the exact figures beside it."""
+    from pathlib import Path
 
+    from reelsmith.analysis.ladder_report import simulation_report
+    from reelsmith.analysis.simulation import simulate
+    from reelsmith.engine.model import load_model
+    from reelsmith.games import load_game
+
+    model = load_game(game_id) if folder is None else load_model(Path(folder))
     result = simulate(
-        game_id,
+        model,
         spins,
         seed,
         variant_id=variant_id,
-        folder=folder,
         workers=workers,
         cluster=cluster,
         progress=progress,
     )
-    model = _kernel_game(game_id, None if folder is None else str(folder), result.variant).model
     return simulation_report(model.name, result, exact_beside_simulation(model, result.variant))

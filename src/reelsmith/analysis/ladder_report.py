@@ -4,16 +4,16 @@ analysis's own report, for every kind of title, is :mod:`reelsmith.analysis.anal
 
 from __future__ import annotations
 
-from reelsmith.analysis.ladder_simulation import SimulationResult
 from reelsmith.analysis.report import (
     LabReport,
     TextBlock,
     rows,
     speed_line,
 )
+from reelsmith.analysis.simulation import Simulation
 
 
-def simulation_report(name: str, result: SimulationResult, exact: dict[str, float]) -> LabReport:
+def simulation_report(name: str, result: Simulation, exact: dict[str, float]) -> LabReport:
     """``simulate``'s result, with the exact figures beside it (``name``: the title's name, for
     the heading)."""
     d = result.to_json()

@@ -44,7 +44,7 @@ def line_award(
     """Evaluate the symbols on one payline: returns ``(symbol, count, coins per line coin)``.
 
     ``symbol`` is ``NO_SYMBOL`` and the pay 0 when the line does not win. This is the one line
-    rule of reelsmith: live play, the simulation kernels and the exact analysis all call it.
+    rule of reelsmith: live play, the simulation kernel and the exact analysis all call it.
     """
     reels = cells.shape[0]
     wild_count = 0

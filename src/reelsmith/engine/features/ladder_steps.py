@@ -1,7 +1,7 @@
 """The free-spins ladder's and the local pots' transitions, each written once.
 
 Live play (:mod:`reelsmith.engine.ladder`), the compiled kernel
-(:mod:`reelsmith.analysis.ladder_kernel`) and the exact state machines
+(:mod:`reelsmith.analysis.kernel`) and the exact state machines
 (:mod:`reelsmith.analysis.ladder`, :mod:`reelsmith.analysis.ladder_round`) all call these
 functions, so the rules cannot drift apart between them: a change here changes every face at
 once, and the parity tests check the faces still agree draw for draw.
