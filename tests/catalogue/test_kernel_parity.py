@@ -470,3 +470,45 @@ def test_one_million_rounds_replay_identically(
             )
         )
     assert sum(parts) == 1_000_000
+
+
+@pytest.mark.parametrize("title", ["days-of-the-tsar", "sultan-spins"])
+def test_a_round_undone_for_a_full_log_leaves_no_counts(title: str) -> None:
+    """Trace mode undoes a round whose draws would overflow the log and plays it again in the
+    next call; what the round had counted before it stopped (retriggers, a ladder's gems, pot
+    hits and levels) is undone with it: a trace through a log too small for most rounds'
+    free spins keeps the statistics of a run without one, slot by slot."""
+    game = k.KernelGame.build(load_game(title))
+    rounds = 20_000
+    stats, floats, _batches = game.run(chunk_stream(31, 0), rounds)
+    rng = chunk_stream(31, 0)
+    state = game.start_state(rng, "stationary")
+    traced = np.zeros(game.n_stats, dtype=np.int64)
+    traced_floats = np.zeros(len(floats), dtype=np.float64)
+    results = np.zeros((rounds, game.round_fields), dtype=np.int64)
+    ends = np.zeros(rounds, dtype=np.int64)
+    capacity = 3 * game.model.reels * 2  # a base spin fits; a round of free spins seldom does
+    done = calls = 0
+    while done < rounds:
+        log = np.zeros((capacity, 3), dtype=np.int64)
+        played = game.play(
+            rng,
+            rounds - done,
+            traced,
+            traced_floats,
+            True,
+            results[done:],
+            log,
+            ends[done:],
+            state=state,
+        )
+        calls += 1
+        if played == 0:
+            capacity *= 2  # this round needs more rows; the next call starts small again
+        else:
+            capacity = 3 * game.model.reels * 2
+        done += played
+    assert calls > rounds // 10  # rounds were undone for want of room, often
+    assert [int(x) for x in traced] == stats
+    # the squares are summed per call, so in another grouping: equal to rounding
+    assert [float(x) for x in traced_floats] == pytest.approx(floats, rel=1e-12)

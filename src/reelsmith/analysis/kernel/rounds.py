@@ -467,6 +467,9 @@ def _round_loop(
     level_line = np.zeros(levels, dtype=np.int64)
     level_reached = np.zeros(levels, dtype=np.int64)
     meter_ends = np.zeros(spots + 1, dtype=np.int64)
+    # what a round counts while it plays, kept in trace mode to undo a round that overflows
+    saved_counts = np.zeros((6, max(reels, levels)), dtype=np.int64)
+    saved_retriggers = 0
     total = base_line_sum = base_scatter_sum = free_sum = jackpot_sum = 0
     base_hits = round_hits = triggered = free_spins_sum = retriggers = capped = 0
     max_win = max_free_spins = 0
@@ -478,10 +481,17 @@ def _round_loop(
         if record:
             saved = stream
             round_start = log_at
+            saved_retriggers = retriggers
             if ladder:
                 saved_meter = meter
                 saved_pots[:] = pots
                 saved_triggers[:] = triggers
+                saved_counts[0, :reels] = gems_seen
+                saved_counts[1, :reels] = pot_hits
+                saved_counts[2, :reels] = pot_bets
+                saved_counts[3, :levels] = level_spins
+                saved_counts[4, :levels] = level_line
+                saved_counts[5, :levels] = level_reached
         reel_set = 0  # the base spin, then the free spins
         base_line = base_scatter = base_triggers = awarded = base_plugin = 0
         remaining = played = free_win = free_triggers = added_sum = 0
@@ -677,13 +687,20 @@ def _round_loop(
                 played += 1
             if remaining <= 0:
                 break
-        if overflow:  # undo the round: its draws are made again by the next call
+        if overflow:  # undo the round: its draws and counts are made again by the next call
             stream = saved
             log_at = round_start
+            retriggers = saved_retriggers
             if ladder:
                 meter = saved_meter
                 pots[:] = saved_pots
                 triggers[:] = saved_triggers
+                gems_seen[:] = saved_counts[0, :reels]
+                pot_hits[:] = saved_counts[1, :reels]
+                pot_bets[:] = saved_counts[2, :reels]
+                level_spins[:] = saved_counts[3, :levels]
+                level_line[:] = saved_counts[4, :levels]
+                level_reached[:] = saved_counts[5, :levels]
             break
 
         win = base_line + base_scatter + free_win
