@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,19 @@ def run(label: str, database_url: str) -> None:
         print(f"{label:<12}{name:<20}{rate:>11,.0f}{errors:>8}{cpu_ms:>13.3f}{reads:>15,}")
 
 
+def databases(chosen: list[str], stem: str) -> Iterator[tuple[str, str]]:
+    """The label and URL of each chosen database in turn: SQLite in a scratch folder (file
+    ``stem``.db), PostgreSQL in a scratch schema when one is reachable; each is removed once
+    the caller moves on."""
+    if "sqlite" in chosen:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield "SQLite", f"sqlite:///{tmp}/{stem}.db"
+    if "postgresql" in chosen:
+        with bench_server.pg_schema() as schema:
+            if schema is not None:
+                yield "PostgreSQL", bench_server.schema_url(schema)
+
+
 def main() -> None:
     print(
         f"{CLIENTS} clients in lockstep over ASGI in one process, {SECONDS:.0f} s per "
@@ -229,14 +243,8 @@ def main() -> None:
         f"{'database':<12}{'endpoint':<20}{'requests/s':>11}{'errors':>8}{'CPU ms/req':>13}"
         f"{'session reads':>15}"
     )
-    if "sqlite" in CHOSEN:
-        with tempfile.TemporaryDirectory() as tmp:
-            run("SQLite", f"sqlite:///{tmp}/lockstep.db")
-    if "postgresql" not in CHOSEN:
-        return
-    with bench_server.pg_schema() as schema:
-        if schema is not None:
-            run("PostgreSQL", bench_server.schema_url(schema))
+    for label, url in databases(CHOSEN, "lockstep"):
+        run(label, url)
 
 
 if __name__ == "__main__":

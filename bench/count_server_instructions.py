@@ -172,14 +172,8 @@ def main() -> None:
         f"rounds of 32 spins: {ROUNDS} (seeded reels), counted by valgrind"
     )
     print(f"{'database':<12}{'endpoint':<20}{'requests':>10}{'instructions/req':>18}{'errors':>8}")
-    if "sqlite" in CHOSEN:
-        with tempfile.TemporaryDirectory() as tmp:
-            count("SQLite", f"sqlite:///{tmp}/count.db")
-    if "postgresql" not in CHOSEN:
-        return
-    with bench_server.pg_schema() as schema:
-        if schema is not None:
-            count("PostgreSQL", bench_server.schema_url(schema))
+    for label, url in lockstep.databases(CHOSEN, "count"):
+        count(label, url)
 
 
 if __name__ == "__main__":
