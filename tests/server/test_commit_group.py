@@ -548,3 +548,73 @@ def test_a_failed_postgresql_commit_fails_its_calls_and_frees_the_connection(tmp
         with db.read() as connection:
             assert connection.exec_driver_sql("SELECT who FROM marks").all() == [("b",)]
         assert db.engine.pool.checkedout() == 0  # every connection back in the pool
+
+
+def _terminate(pid: int) -> None:
+    """End PostgreSQL backend ``pid`` from another connection, and wait until it is gone."""
+    admin = Database(os.environ["REELSMITH_TEST_DATABASE_URL"], pool_size=1)
+    try:
+        with admin.engine.connect() as connection:
+            connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            for _ in range(100):
+                alive = connection.execute(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"), {"pid": pid}
+                ).scalar()
+                if not alive:
+                    return
+                connection.commit()
+                threading.Event().wait(0.02)
+        raise AssertionError(f"backend {pid} did not end")
+    finally:
+        admin.dispose()
+
+
+def _mark_and_pid(db: Database, who: str) -> int:
+    """Insert ``who`` into marks; the pid of the backend that did."""
+    with db.write() as connection:
+        sql.send(connection, "INSERT INTO marks VALUES (:who)", {"who": who})
+        return int(sql.one(connection, "SELECT pg_backend_pid() AS pid")["pid"])
+
+
+def test_a_connection_in_use_is_not_pinged_and_a_lost_one_runs_its_group_again(tmp_path):
+    """A PostgreSQL group's connection costs no ping when the pool hands it out again at
+    once (a round trip per group, the loop blocked for it); one the server closed meanwhile
+    fails the group's first round trip, and the group's calls run again on a new connection,
+    each call's writes once."""
+    with scratch_database(
+        "postgresql", tmp_path, "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
+    ) as db:
+        group = CommitGroup(db)
+        pids = [asyncio.run(group.run(_mark_and_pid, db, f"m{i}", writes=True)) for i in range(8)]
+        assert db.pings == 0
+        assert len(set(pids)) == 1  # the one hot connection, again and again
+
+        _terminate(pids[-1])
+
+        async def two() -> list[int]:
+            calls = (group.run(_mark_and_pid, db, who, writes=True) for who in ("x", "y"))
+            return list(await asyncio.gather(*calls))
+
+        again = asyncio.run(two())
+        assert group.retried == 2  # both calls of the group ran again
+        assert pids[-1] not in again
+        assert marks(db) == sorted([f"m{i}" for i in range(8)] + ["x", "y"])
+        assert db.engine.pool.checkedout() == 0
+
+
+def test_a_connection_idle_in_the_pool_is_pinged_before_use(tmp_path, monkeypatch):
+    """A connection that lay in the pool past ``PING_AFTER_IDLE_SECONDS`` is pinged before
+    it is handed out; a lost one is replaced there, and the group runs once."""
+    from reelsmith.store import db as db_module
+
+    with scratch_database(
+        "postgresql", tmp_path, "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
+    ) as db:
+        group = CommitGroup(db)
+        pid = asyncio.run(group.run(_mark_and_pid, db, "a", writes=True))
+        monkeypatch.setattr(db_module, "PING_AFTER_IDLE_SECONDS", 0.0)
+        _terminate(pid)
+        assert asyncio.run(group.run(_mark_and_pid, db, "b", writes=True)) != pid
+        assert db.pings >= 1
+        assert group.retried == 0
+        assert marks(db) == ["a", "b"]

@@ -32,6 +32,7 @@ import logging
 import os
 import stat
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import NullPool
 
 from reelsmith.store import sql
@@ -62,6 +64,10 @@ WAL_CHECKPOINT_PAGES = 4000
 MMAP_BYTES = 256 * 1024 * 1024
 # How often the server's checkpointer copies the log into the database file.
 CHECKPOINT_EVERY_SECONDS = 0.02
+# A PostgreSQL connection taken from the pool after lying in it this long is asked first
+# whether the server still answers (a round trip); one the server had just used is not. A
+# connection lost under load is found by the group that uses it instead (`CommitGroup`).
+PING_AFTER_IDLE_SECONDS = 1.0
 MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
 # The files of one SQLite database: the file itself, SQLite's own beside it, our writer lock.
 SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal", "-writer")
@@ -151,6 +157,11 @@ class Database:
         self._write_lock = threading.Lock()
         self._writer_thread: int | None = None  # the thread holding the writer locks
         self._writer_file: int | None = None
+        #: PostgreSQL: when a connection was last found lost (`connection_lost`); connections
+        #: opened before it are not handed out again. Pings sent by `_configure_postgresql`'s
+        #: check at checkout (tests count them).
+        self.lost_at = 0.0
+        self.pings = 0
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             database = self.url.database or ""
@@ -164,7 +175,9 @@ class Database:
         else:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = 10
-            kwargs["pool_pre_ping"] = True
+            # the most recently used connection first: the hot few stay hot (and need no
+            # ping, see `_configure_postgresql`), the rest idle
+            kwargs["pool_use_lifo"] = True
             # psycopg prepares no statements of its own: after any rollback it deallocates
             # every prepared statement of the connection (DEALLOCATE ALL) when it has some,
             # and with them the hot path's (see store.pgwire), which prepares its own
@@ -198,6 +211,40 @@ class Database:
             cursor.close()
 
     def _configure_postgresql(self) -> None:
+        """The pool's check of a connection before it is handed out, in place of SQLAlchemy's
+        ping at every checkout (a round trip per commit group, the event loop blocked for
+        it): a connection its server closed (the driver knows), or opened before one was
+        found lost, is replaced; one idle for ``PING_AFTER_IDLE_SECONDS`` is pinged first.
+        A connection lost while in use fails the work it was doing: a commit group runs
+        its calls again on another (`CommitGroup`), and `connection_lost` retires the pool's
+        older connections, which the same server failure has most likely closed too."""
+        dialect = self.engine.dialect
+
+        @event.listens_for(self.engine, "connect")
+        def opened(_dbapi_connection: Any, record: Any) -> None:
+            record.info["opened_at"] = record.info["idle_since"] = time.monotonic()
+
+        @event.listens_for(self.engine, "checkin")
+        def checked_in(_dbapi_connection: Any, record: Any) -> None:
+            record.info["idle_since"] = time.monotonic()
+
+        @event.listens_for(self.engine, "checkout")
+        def checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            info = record.info
+            if dbapi_connection.closed or info.get("opened_at", 0.0) < self.lost_at:
+                raise DisconnectionError("the connection was closed")  # the pool replaces it
+            if time.monotonic() - info.get("idle_since", 0.0) < PING_AFTER_IDLE_SECONDS:
+                return
+            self.pings += 1
+            try:
+                alive = dialect.do_ping(dbapi_connection)
+            except dialect.loaded_dbapi.Error as exc:
+                if not dialect.is_disconnect(exc, dbapi_connection, None):
+                    raise
+                alive = False
+            if not alive:
+                raise DisconnectionError("the connection no longer answers")
+
         @event.listens_for(self.engine, "before_cursor_execute")
         def send_batch_first(connection: Connection, *_args: Any) -> None:
             # a statement built with SQLAlchemy runs after those the transaction queued
@@ -341,6 +388,23 @@ class Database:
             row = raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         return int(row[1]), int(row[2])
 
+    def connection_lost(self, connection: Connection) -> bool:
+        """Whether ``connection`` (PostgreSQL) was lost: its server closed it or the network
+        broke. If so it is dropped from the pool, and the connections opened before it are
+        not handed out again (see `_configure_postgresql`)."""
+        if self.is_sqlite:
+            return False
+        try:
+            raw = connection.connection.driver_connection
+        except Exception:  # already invalidated
+            return True
+        if raw is None or not raw.closed:
+            return False
+        self.lost_at = time.monotonic()
+        with contextlib.suppress(Exception):
+            connection.invalidate()
+        return True
+
     def dispose(self) -> None:
         self.engine.dispose()
         if self._writer_file is not None:
@@ -404,6 +468,14 @@ _TRANSIENT_SQLSTATES = ("40P01", "40001", "26000")
 
 def _transient(exc: BaseException) -> bool:
     return getattr(getattr(exc, "orig", None), "sqlstate", None) in _TRANSIENT_SQLSTATES
+
+
+class ConnectionLostError(Exception):
+    """A commit group's connection was lost before its COMMIT was sent (`CommitGroup`)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"the database connection was lost: {error}")
+        self.error = error
 
 
 # A commit group's call: its function, arguments, answer and the transient failures it met.
@@ -531,7 +603,12 @@ class CommitGroup:
                     self._connection = None
                 if self._broken is not None:
                     raise self._broken
-                committing = sql.send_commit(connection)  # PostgreSQL: sent, not waited for
+                try:
+                    committing = sql.send_commit(connection)  # PostgreSQL: sent, not awaited
+                except Exception as exc:  # failed to send: the server never saw the COMMIT
+                    if database.connection_lost(connection):
+                        raise ConnectionLostError(exc) from exc
+                    raise
                 if committing is None:
                     connection.commit()
             except BaseException:
@@ -543,6 +620,9 @@ class CommitGroup:
                 if committing is None:
                     sql.close_batch(connection)
                     connection.close()  # back to the pool
+        except ConnectionLostError as exc:  # nothing of the group can have committed
+            self._run_again(queued, exc.error)
+            return
         except BaseException as exc:  # the group's transaction failed: every call fails too
             self._fail(queued, exc)
             if not isinstance(exc, Exception):
@@ -595,6 +675,8 @@ class CommitGroup:
                 try:
                     sql.flush(connection)
                 except sql.EarlierCallError as exc:
+                    if self.database.connection_lost(connection):
+                        raise ConnectionLostError(exc.error) from exc
                     self._roll_back_step(connection)
                     self._earlier_failed(last, exc.error, outcomes, again, work, eager)
                 last = None
@@ -610,6 +692,8 @@ class CommitGroup:
                 outcomes.append((answer, True, function(*args)))
                 succeeded = True
             except sql.EarlierCallError as exc:
+                if self.database.connection_lost(connection):
+                    raise ConnectionLostError(exc.error) from exc
                 work.appendleft(call)  # runs again once the earlier call is settled
                 self.calls -= 1
                 assert last is not None
@@ -617,6 +701,10 @@ class CommitGroup:
                 last = None
                 continue
             except Exception as exc:
+                if self.database.connection_lost(connection):
+                    # the transaction is gone with its connection: every call of the group,
+                    # those that seemed done included, runs again in the next group
+                    raise ConnectionLostError(exc) from exc
                 if _transient(exc) and failures < TRANSIENT_RETRIES:
                     again.append((function, args, answer, failures + 1))
                 else:
@@ -668,6 +756,10 @@ class CommitGroup:
                 committing.results()
             connection.commit()  # SQLAlchemy's account: the database has committed already
         except Exception as exc:
+            # the COMMIT was sent: if the connection was lost, whether it committed is not
+            # known, so the calls fail (a request sent again with its idempotency key is
+            # answered as it was if it did)
+            self.database.connection_lost(connection)
             with contextlib.suppress(Exception):
                 connection.rollback()
             self._fail(queued, exc)
@@ -677,6 +769,20 @@ class CommitGroup:
             with contextlib.suppress(Exception):
                 connection.close()  # back to the pool
         self._answer(outcomes, again)
+
+    def _run_again(self, queued: list[_Call], error: Exception) -> None:
+        """The group's connection was lost before its COMMIT was sent: nothing of it was
+        committed, and its calls (none answered yet) run again in the next group, on another
+        connection; a call that has met ``TRANSIENT_RETRIES`` failures fails with ``error``."""
+        log.warning("the database connection was lost; %d calls run again", len(queued))
+        for function, args, answer, failures in queued:
+            if answer.done():
+                continue
+            if failures < TRANSIENT_RETRIES:
+                self.retried += 1
+                self._queue(function, args, answer, failures + 1)
+            else:
+                answer.set_exception(error)
 
     def _fail(self, queued: list[Any], exc: BaseException) -> None:
         for _function, _args, answer, _failures in queued:
