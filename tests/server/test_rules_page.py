@@ -40,6 +40,18 @@ SEED_FILES = {TSAR: "days-of-the-tsar.txt", SULTAN: "sultan-spins.txt"}
 RESOLVE_AFTER = Settings.load().resolve_after_seconds
 
 
+def seed_text(game: str) -> str:
+    """The help page ``game``'s seed file holds: the specification these tests check the
+    rules page against, so its absence fails them, naming where it was looked for."""
+    path = SEEDS / SEED_FILES[game]
+    if not path.is_file():
+        pytest.fail(
+            f"the seed help page {path} is missing: the workplace's shared folder lies beside "
+            "the repository, or REELSMITH_SHARED_DIR names it"
+        )
+    return path.read_text(encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Rewording:
     """What the page says in place of a seed sentence (``page``: the text, or the text for a
@@ -319,7 +331,7 @@ def normal(text: str) -> str:
 
 def seed_sentences(game: str) -> list[str]:
     """Every sentence of the title's seed (see the module's docstring), once each."""
-    text = (SEEDS / SEED_FILES[game]).read_text(encoding="utf-8")
+    text = seed_text(game)
     if game == TSAR:  # the payout table, compared number by number below
         start = text.index("| Symbol Names |")
         text = text[:start] + text[text.index("FREE SPINS BONUS GAME PAYOUT SCHEDULE") :]
@@ -398,7 +410,7 @@ def test_the_sentences_are_read_from_the_seed() -> None:
 
 def test_the_paytable_is_the_help_pages() -> None:
     """Days of the Tsar's payout table (the seed's table cells) is the page's paytable."""
-    text = (SEEDS / SEED_FILES[TSAR]).read_text(encoding="utf-8")
+    text = seed_text(TSAR)
     start = text.index("| Symbol Names |")
     table = text[start : text.index("| Fabergé Egg Symbol |", start)]
     cells = [c.strip() for c in table.replace("\n", " ").split("|") if c.strip()]
