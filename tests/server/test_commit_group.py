@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
 from reelsmith.server.app import create_app
@@ -547,7 +547,11 @@ def test_a_failed_postgresql_commit_fails_its_calls_and_frees_the_connection(tmp
         assert asyncio.run(group.run(insert, "marks", "b", writes=True)) == "b"
         with db.read() as connection:
             assert connection.exec_driver_sql("SELECT who FROM marks").all() == [("b",)]
+        group.close()  # the connection kept for the next group
         assert db.engine.pool.checkedout() == 0  # every connection back in the pool
+
+
+MARKS = "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
 
 
 def _terminate(pid: int) -> None:
@@ -576,18 +580,20 @@ def _mark_and_pid(db: Database, who: str) -> int:
         return int(sql.one(connection, "SELECT pg_backend_pid() AS pid")["pid"])
 
 
-def test_a_connection_in_use_is_not_pinged_and_a_lost_one_runs_its_group_again(tmp_path):
-    """A PostgreSQL group's connection costs no ping when the pool hands it out again at
-    once (a round trip per group, the loop blocked for it); one the server closed meanwhile
-    fails the group's first round trip, and the group's calls run again on a new connection,
-    each call's writes once."""
-    with scratch_database(
-        "postgresql", tmp_path, "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
-    ) as db:
+def test_a_group_reuses_the_last_group_s_connection_and_a_lost_one_runs_its_group_again(
+    tmp_path,
+):
+    """A PostgreSQL group takes the connection the last group used, without the pool's check
+    at checkout (a round trip per group, the loop blocked for it); one the server closed
+    meanwhile fails the group's first round trip, and the group's calls run again on a new
+    connection, each call's writes once."""
+    with scratch_database("postgresql", tmp_path, MARKS) as db:
         group = CommitGroup(db)
+        checkouts: list[int] = []
+        event.listen(db.engine, "checkout", lambda *_args: checkouts.append(1))
         pids = [asyncio.run(group.run(_mark_and_pid, db, f"m{i}", writes=True)) for i in range(8)]
-        assert db.pings == 0
-        assert len(set(pids)) == 1  # the one hot connection, again and again
+        assert len(checkouts) == 1  # taken from the pool (and checked) once, then kept
+        assert len(set(pids)) == 1
 
         _terminate(pids[-1])
 
@@ -599,22 +605,20 @@ def test_a_connection_in_use_is_not_pinged_and_a_lost_one_runs_its_group_again(t
         assert group.retried == 2  # both calls of the group ran again
         assert pids[-1] not in again
         assert marks(db) == sorted([f"m{i}" for i in range(8)] + ["x", "y"])
+        group.close()
         assert db.engine.pool.checkedout() == 0
 
 
-def test_a_connection_idle_in_the_pool_is_pinged_before_use(tmp_path, monkeypatch):
-    """A connection that lay in the pool past ``PING_AFTER_IDLE_SECONDS`` is pinged before
-    it is handed out; a lost one is replaced there, and the group runs once."""
+def test_a_connection_kept_too_long_goes_back_to_the_pool_and_is_checked(tmp_path, monkeypatch):
+    """A connection no group used for ``REUSE_WITHIN_SECONDS`` is returned to the pool, whose
+    check at checkout replaces a lost one: the group runs once."""
     from reelsmith.store import db as db_module
 
-    with scratch_database(
-        "postgresql", tmp_path, "CREATE TABLE marks (who VARCHAR(8) PRIMARY KEY)"
-    ) as db:
+    with scratch_database("postgresql", tmp_path, MARKS) as db:
         group = CommitGroup(db)
         pid = asyncio.run(group.run(_mark_and_pid, db, "a", writes=True))
-        monkeypatch.setattr(db_module, "PING_AFTER_IDLE_SECONDS", 0.0)
+        monkeypatch.setattr(db_module, "REUSE_WITHIN_SECONDS", 0.0)
         _terminate(pid)
         assert asyncio.run(group.run(_mark_and_pid, db, "b", writes=True)) != pid
-        assert db.pings >= 1
         assert group.retried == 0
         assert marks(db) == ["a", "b"]

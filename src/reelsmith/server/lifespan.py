@@ -58,6 +58,9 @@ def lifespan(
             checkpointer.stop()
         if task is not None:
             task.cancel()
+        group = getattr(app.state, "commit_group", None)
+        if group is not None:
+            group.close()  # its kept connections back to the pool, which dispose closes
         db.dispose()
 
     return life

@@ -42,7 +42,6 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import NullPool
 
 from reelsmith.store import sql
@@ -64,10 +63,12 @@ WAL_CHECKPOINT_PAGES = 4000
 MMAP_BYTES = 256 * 1024 * 1024
 # How often the server's checkpointer copies the log into the database file.
 CHECKPOINT_EVERY_SECONDS = 0.02
-# A PostgreSQL connection taken from the pool after lying in it this long is asked first
-# whether the server still answers (a round trip); one the server had just used is not. A
-# connection lost under load is found by the group that uses it instead (`CommitGroup`).
-PING_AFTER_IDLE_SECONDS = 1.0
+# A commit group keeps the PostgreSQL connections it used (`CommitGroup`) rather than returning
+# them to the pool, whose check of a connection at every checkout is a round trip (the event
+# loop blocked for it): a kept connection idle this long goes back to the pool instead, which
+# checks it before its next use. So many are kept at most.
+REUSE_WITHIN_SECONDS = 1.0
+KEPT_CONNECTIONS = 4
 MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
 # The files of one SQLite database: the file itself, SQLite's own beside it, our writer lock.
 SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal", "-writer")
@@ -157,11 +158,6 @@ class Database:
         self._write_lock = threading.Lock()
         self._writer_thread: int | None = None  # the thread holding the writer locks
         self._writer_file: int | None = None
-        #: PostgreSQL: when a connection was last found lost (`connection_lost`); connections
-        #: opened before it are not handed out again. Pings sent by `_configure_postgresql`'s
-        #: check at checkout (tests count them).
-        self.lost_at = 0.0
-        self.pings = 0
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             database = self.url.database or ""
@@ -175,9 +171,7 @@ class Database:
         else:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = 10
-            # the most recently used connection first: the hot few stay hot (and need no
-            # ping, see `_configure_postgresql`), the rest idle
-            kwargs["pool_use_lifo"] = True
+            kwargs["pool_pre_ping"] = True  # a connection is checked as it leaves the pool
             # psycopg prepares no statements of its own: after any rollback it deallocates
             # every prepared statement of the connection (DEALLOCATE ALL) when it has some,
             # and with them the hot path's (see store.pgwire), which prepares its own
@@ -211,40 +205,6 @@ class Database:
             cursor.close()
 
     def _configure_postgresql(self) -> None:
-        """The pool's check of a connection before it is handed out, in place of SQLAlchemy's
-        ping at every checkout (a round trip per commit group, the event loop blocked for
-        it): a connection its server closed (the driver knows), or opened before one was
-        found lost, is replaced; one idle for ``PING_AFTER_IDLE_SECONDS`` is pinged first.
-        A connection lost while in use fails the work it was doing: a commit group runs
-        its calls again on another (`CommitGroup`), and `connection_lost` retires the pool's
-        older connections, which the same server failure has most likely closed too."""
-        dialect = self.engine.dialect
-
-        @event.listens_for(self.engine, "connect")
-        def opened(_dbapi_connection: Any, record: Any) -> None:
-            record.info["opened_at"] = record.info["idle_since"] = time.monotonic()
-
-        @event.listens_for(self.engine, "checkin")
-        def checked_in(_dbapi_connection: Any, record: Any) -> None:
-            record.info["idle_since"] = time.monotonic()
-
-        @event.listens_for(self.engine, "checkout")
-        def checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-            info = record.info
-            if dbapi_connection.closed or info.get("opened_at", 0.0) < self.lost_at:
-                raise DisconnectionError("the connection was closed")  # the pool replaces it
-            if time.monotonic() - info.get("idle_since", 0.0) < PING_AFTER_IDLE_SECONDS:
-                return
-            self.pings += 1
-            try:
-                alive = dialect.do_ping(dbapi_connection)
-            except dialect.loaded_dbapi.Error as exc:
-                if not dialect.is_disconnect(exc, dbapi_connection, None):
-                    raise
-                alive = False
-            if not alive:
-                raise DisconnectionError("the connection no longer answers")
-
         @event.listens_for(self.engine, "before_cursor_execute")
         def send_batch_first(connection: Connection, *_args: Any) -> None:
             # a statement built with SQLAlchemy runs after those the transaction queued
@@ -390,17 +350,14 @@ class Database:
 
     def connection_lost(self, connection: Connection) -> bool:
         """Whether ``connection`` (PostgreSQL) was lost: its server closed it or the network
-        broke. If so it is dropped from the pool, and the connections opened before it are
-        not handed out again (see `_configure_postgresql`)."""
+        broke. If so it is invalidated (the pool opens a new one in its place)."""
         if self.is_sqlite:
             return False
-        try:
-            raw = connection.connection.driver_connection
-        except Exception:  # already invalidated
+        if connection.invalidated:
             return True
+        raw = connection.connection.driver_connection
         if raw is None or not raw.closed:
             return False
-        self.lost_at = time.monotonic()
         with contextlib.suppress(Exception):
             connection.invalidate()
         return True
@@ -535,6 +492,9 @@ class CommitGroup:
         # the running call sends its writes before it ends (it runs again because its
         # deferred writes failed: an error they meet now is its own)
         self._eager = False
+        # PostgreSQL: connections that groups used, kept for the next ones (`_connect`), the
+        # most recently used last, each with the time it was last released
+        self._kept: list[tuple[Connection, float]] = []
 
     async def run(self, function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
         """``function(*args)``; with ``writes``, run in the next group and returned (or its
@@ -588,8 +548,9 @@ class CommitGroup:
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
         again: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]] = []
         committing = None
+        kept = False  # the connection is in a good state for the next group
         try:
-            connection = database.engine.connect()
+            connection = self._connect()
             try:
                 if not database.is_sqlite:
                     sql.open_batch(connection)
@@ -611,6 +572,7 @@ class CommitGroup:
                     raise
                 if committing is None:
                     connection.commit()
+                    kept = True
             except BaseException:
                 committing = None
                 with contextlib.suppress(Exception):
@@ -619,7 +581,7 @@ class CommitGroup:
             finally:
                 if committing is None:
                     sql.close_batch(connection)
-                    connection.close()  # back to the pool
+                    self._release(connection, kept)
         except ConnectionLostError as exc:  # nothing of the group can have committed
             self._run_again(queued, exc.error)
             return
@@ -763,12 +725,48 @@ class CommitGroup:
             with contextlib.suppress(Exception):
                 connection.rollback()
             self._fail(queued, exc)
-            return
-        finally:
             sql.close_batch(connection)
-            with contextlib.suppress(Exception):
-                connection.close()  # back to the pool
+            self._release(connection, False)
+            return
+        sql.close_batch(connection)
+        self._release(connection, True)
         self._answer(outcomes, again)
+
+    def _connect(self) -> Connection:
+        """A connection for the next group: on PostgreSQL the one a group used last, if it
+        did within ``REUSE_WITHIN_SECONDS`` (the pool's check at checkout, a round trip, is
+        then not needed: a connection lost since is found by the group, which runs its calls
+        again, see `_run_again`), else one from the pool, checked as it leaves it."""
+        now = time.monotonic()
+        while self._kept:
+            connection, idle_since = self._kept.pop()
+            if now - idle_since < REUSE_WITHIN_SECONDS and not connection.invalidated:
+                return connection
+            with contextlib.suppress(Exception):
+                connection.close()  # back to the pool, which checks it before its next use
+        return self.database.engine.connect()
+
+    def _release(self, connection: Connection, reusable: bool) -> None:
+        """Keep a group's connection for the next group (PostgreSQL, a transaction that
+        ended well, fewer than ``KEPT_CONNECTIONS`` kept), else return it to the pool."""
+        if (
+            reusable
+            and not self.database.is_sqlite
+            and len(self._kept) < KEPT_CONNECTIONS
+            and not connection.invalidated
+            and not connection.in_transaction()
+        ):
+            self._kept.append((connection, time.monotonic()))
+            return
+        with contextlib.suppress(Exception):
+            connection.close()
+
+    def close(self) -> None:
+        """Return the connections kept for the next group to the pool (at shutdown)."""
+        kept, self._kept = self._kept, []
+        for connection, _idle_since in kept:
+            with contextlib.suppress(Exception):
+                connection.close()
 
     def _run_again(self, queued: list[_Call], error: Exception) -> None:
         """The group's connection was lost before its COMMIT was sent: nothing of it was
