@@ -644,7 +644,7 @@ class CommitGroup:
                 last = None
                 continue
             call = work.popleft()
-            function, args, answer, failures = call
+            function, args, answer, _failures = call
             if answer.done():  # its request was cancelled before the group ran
                 continue
             self.calls += 1
@@ -667,8 +667,8 @@ class CommitGroup:
                     # the transaction is gone with its connection: every call of the group,
                     # those that seemed done included, runs again in the next group
                     raise ConnectionLostError(exc) from exc
-                if _transient(exc) and failures < TRANSIENT_RETRIES:
-                    again.append((function, args, answer, failures + 1))
+                if _transient(exc):
+                    self._retry_or_fail(call, exc, outcomes, again)
                 else:
                     outcomes.append((answer, False, exc))
             finally:
@@ -694,10 +694,7 @@ class CommitGroup:
         function, args, answer, failures = call
         outcomes[:] = [outcome for outcome in outcomes if outcome[0] is not answer]
         if _transient(error):
-            if failures < TRANSIENT_RETRIES:
-                again.append((function, args, answer, failures + 1))
-            else:
-                outcomes.append((answer, False, error))
+            CommitGroup._retry_or_fail(call, error, outcomes, again)
         else:  # run again at once: e.g. its idempotency key, taken meanwhile, now answers it
             eager.add(id(answer))
             work.appendleft((function, args, answer, failures))
@@ -773,14 +770,26 @@ class CommitGroup:
         committed, and its calls (none answered yet) run again in the next group, on another
         connection; a call that has met ``TRANSIENT_RETRIES`` failures fails with ``error``."""
         log.warning("the database connection was lost; %d calls run again", len(queued))
-        for function, args, answer, failures in queued:
-            if answer.done():
-                continue
-            if failures < TRANSIENT_RETRIES:
-                self.retried += 1
-                self._queue(function, args, answer, failures + 1)
-            else:
-                answer.set_exception(error)
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        again: list[_Call] = []
+        for call in queued:
+            self._retry_or_fail(call, error, outcomes, again)
+        self._answer(outcomes, again)
+
+    @staticmethod
+    def _retry_or_fail(
+        call: _Call,
+        error: Exception,
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
+        again: list[_Call],
+    ) -> None:
+        """A call that met a transient failure (``error``) goes to ``again``, for the next
+        group, unless it has met ``TRANSIENT_RETRIES`` already: then ``error`` is its outcome."""
+        function, args, answer, failures = call
+        if failures < TRANSIENT_RETRIES:
+            again.append((function, args, answer, failures + 1))
+        else:
+            outcomes.append((answer, False, error))
 
     def _fail(self, queued: list[Any], exc: BaseException) -> None:
         for _function, _args, answer, _failures in queued:
