@@ -622,3 +622,53 @@ def test_a_connection_kept_too_long_goes_back_to_the_pool_and_is_checked(tmp_pat
         assert asyncio.run(group.run(_mark_and_pid, db, "b", writes=True)) != pid
         assert group.retried == 0
         assert marks(db) == ["a", "b"]
+
+
+def test_the_server_s_shutdown_returns_the_kept_connections(tmp_path):
+    """The connections commit groups keep between groups go back to the pool when the
+    server stops, so disposing of the engine closes every one."""
+    db, schema = make_database("postgresql", tmp_path)
+    settings = Settings.load(secret_key=SECRET, operator_api_key=OPERATOR_KEY, dev_mode=True)
+    app = create_app(settings, clock=ManualClock(), database=db, run_resolver=False)
+
+    async def main() -> int:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                operator = {"X-API-Key": OPERATOR_KEY}
+                ref = uuid.uuid4().hex
+                player = (
+                    await client.post(
+                        "/operator/players",
+                        json={"external_ref": ref, "currency": "EUR"},
+                        headers={**operator, "Idempotency-Key": ref},
+                    )
+                ).json()["id"]
+                await client.post(
+                    f"/operator/players/{player}/deposit",
+                    json={"amount": "10.00"},
+                    headers={**operator, "Idempotency-Key": ref + "d"},
+                )
+                token = (
+                    await client.post(f"/operator/players/{player}/sessions", headers=operator)
+                ).json()["token"]
+                spin = await client.post(
+                    "/api/games/days-of-the-tsar/spin",
+                    json={
+                        "bet": {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"},
+                        "gamble": False,
+                    },
+                    headers={"Authorization": f"Bearer {token}", "Idempotency-Key": ref + "s"},
+                )
+                assert spin.status_code == 200, spin.text
+            kept = len(app.state.commit_group._kept)
+        return kept
+
+    try:
+        assert asyncio.run(main()) == 1  # the group's connection, kept while serving
+        assert app.state.commit_group._kept == []
+        assert db.engine.pool.checkedout() == 0
+    finally:
+        db.dispose()
+        if schema:
+            drop_schema(schema)
