@@ -209,6 +209,11 @@ class PricedCoinBet:
     coin_size: Decimal
 
 
+#: How many bets a coin-bet title keeps read (`CoinBetTitle.parse_bet`); all are dropped when
+#: full, so a client sending ever new bets costs memory up to here only.
+PARSED_BETS_KEPT = 1024
+
+
 class CoinBetTitle(Title):
     """A title bet in paylines, coins per payline and a coin size from the market's list.
 
@@ -218,6 +223,11 @@ class CoinBetTitle(Title):
     record reads the same in every market."""
 
     bet_body = CoinBetBody
+
+    def __init__(self, model: GameModel | None = None) -> None:
+        super().__init__(model)
+        # the bets read so far: (market id, each field's name, type and value) -> (market, bet)
+        self._parsed: dict[tuple[Any, ...], tuple[Market, PricedCoinBet]] = {}
 
     @property
     @abstractmethod
@@ -231,6 +241,23 @@ class CoinBetTitle(Title):
         return PricedCoinBet(self.bet_options.validate(lines, coins_per_line, size / credit), size)
 
     def parse_bet(self, market: Market, raw: dict[str, Any]) -> PricedCoinBet:
+        # Players send the same few bets again and again: a bet read once for a market is
+        # kept, keyed by its fields with their exact types (``1`` and ``True`` are not the
+        # same bet), and only a bet read without error is kept.
+        try:
+            key = (id(market), *((name, type(value), value) for name, value in raw.items()))
+            found = self._parsed.get(key)
+        except (TypeError, AttributeError):  # a field's value unhashable, or no object at all
+            return self._parse_bet(market, raw)
+        if found is not None and found[0] is market:
+            return found[1]
+        bet = self._parse_bet(market, raw)
+        if len(self._parsed) >= PARSED_BETS_KEPT:
+            self._parsed.clear()
+        self._parsed[key] = (market, bet)
+        return bet
+
+    def _parse_bet(self, market: Market, raw: dict[str, Any]) -> PricedCoinBet:
         allowed = market.game(self.game_id).coin_sizes
         body = read_bet(CoinBetBody, raw)
         matches = [s for s in allowed if s == body.coin_size]

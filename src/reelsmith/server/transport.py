@@ -22,6 +22,12 @@ request's head has arrived. Here:
   second): the connections already open keep being served.
 
 Every refusal is a JSON ``{code, message}`` body with ``Connection: close``, as the API's.
+
+Two costs of uvicorn's protocol are cut, the behaviour kept: a response's status line and
+headers go to the socket in one write with its body (uvicorn writes them apart: two system
+calls and two TCP segments where one does, see :class:`OneWrite`), and the head and body
+timers are armed only when a request's head or body is still incomplete once the bytes read
+have been handled (a request that arrives whole, the usual case, arms and cancels none).
 """
 
 from __future__ import annotations
@@ -94,6 +100,45 @@ def room_for_connections(wanted: int) -> int:
     return max(1, min(wanted, soft - SPARE_DESCRIPTORS))
 
 
+class OneWrite:
+    """The socket as one response sees it: the status line and headers it writes first are
+    held and written with its first body write, in one write (one system call, one TCP
+    segment). If no body write follows in the same pass of the event loop (a HEAD request, a
+    body still being produced), the headers are written on their own at the end of the pass,
+    as uvicorn would have written them, so a client never waits for them on the app."""
+
+    __slots__ = ("_held", "_started", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self._held: bytes | None = None
+        self._started = False
+
+    def write(self, data: bytes) -> None:
+        if not self._started:  # the status line and headers
+            self._started = True
+            self._held = data
+            asyncio.get_running_loop().call_soon(self.flush)
+            return
+        held, self._held = self._held, None
+        self.transport.write(data if held is None else held + data)
+
+    def flush(self) -> None:
+        held, self._held = self._held, None
+        if held is not None and not self.transport.is_closing():
+            self.transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the transport, unchanged
+        return getattr(self.transport, name)
+
+
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with the limits of :class:`Limits` (see the module)."""
 
@@ -161,6 +206,12 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             if not self.transport.is_closing():
                 self.transport.close()
             return
+        try:
+            self._read(data)
+        finally:
+            self._arm_timers()
+
+    def _read(self, data: bytes) -> None:
         limit = self.limits.max_header_bytes
         while data:
             if not self._in_head:
@@ -187,11 +238,20 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
                 )
                 return
 
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        if self._head_timer is None:  # a keep-alive connection's next request: its first byte
-            self._head_timer = self.loop.call_later(
-                self.limits.header_timeout_seconds, self._head_timed_out
+    def _arm_timers(self) -> None:
+        """After the bytes read are handled: a head begun and not complete has its timer (a
+        keep-alive connection's next request: from its first byte), and so does a body not
+        complete; a request that arrived whole needs neither."""
+        if self._refused or self.transport.is_closing():
+            return
+        if self._in_head:
+            if self._head_bytes and self._head_timer is None:
+                self._head_timer = self.loop.call_later(
+                    self.limits.header_timeout_seconds, self._head_timed_out
+                )
+        elif self._body_timer is None:
+            self._body_timer = self.loop.call_later(
+                self.limits.body_timeout_seconds, self._body_timed_out
             )
 
     def on_headers_complete(self) -> None:
@@ -200,9 +260,8 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             self._head_timer.cancel()
             self._head_timer = None
         super().on_headers_complete()
-        self._body_timer = self.loop.call_later(
-            self.limits.body_timeout_seconds, self._body_timed_out
-        )
+        if self.cycle is not None:
+            self.cycle.transport = OneWrite(self.transport)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
