@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import text
+
 from tests.server.forcing import TSAR_BET, tsar_no_win, tsar_win
 
 TSAR = "days-of-the-tsar"
@@ -111,3 +113,23 @@ def test_a_request_refused_before_its_handler_is_not_remembered(api):
     assert bad.status_code == 400
     good = api.as_player("POST", f"/api/games/{TSAR}/spin", {"bet": TSAR_BET}, key=key)
     assert good.status_code == 402  # the key was free: this body is its first request
+
+
+def test_a_spin_s_answer_is_stored_as_sent_and_sent_again_byte_for_byte(api):
+    """The answer goes to the client and to the key's row as the same UTF-8 bytes (the
+    market's currency sign included), stored as text; a retry gets those bytes again."""
+    player = api.player()
+    api.login(player)
+    key = api.key()
+    body = {"bet": TSAR_BET, "forced_draws": tsar_win()}
+    first = api.as_player("POST", f"/api/games/{TSAR}/spin", body, key=key)
+    assert first.status_code == 200
+    assert "€".encode() in first.content  # the formatted amounts: not plain ASCII
+    with api.db.read() as connection:
+        stored = connection.execute(
+            text("SELECT response FROM idempotency_keys WHERE key = :key"), {"key": key}
+        ).scalar_one()
+    assert isinstance(stored, str) and stored.encode() == first.content
+    again = api.as_player("POST", f"/api/games/{TSAR}/spin", body, key=key)
+    assert again.status_code == 200 and again.content == first.content
+    assert api.balance(player) == first.json()["balance"]["minor"]  # played once

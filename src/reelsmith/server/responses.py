@@ -12,7 +12,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from reelsmith.server import inputs
-from reelsmith.server.jsontext import Rendered, json_text
+from reelsmith.server.jsontext import Rendered, json_bytes
 from reelsmith.server.services.idempotency import request_hash
 
 IdempotencyKey = Annotated[str | None, Header(alias="idempotency-key")]
@@ -25,7 +25,7 @@ class FastJSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return json_text(content, sort_keys=False).encode()
+        return json_bytes(content, sort_keys=False)
 
 
 class JsonBodyRoute(APIRoute):
@@ -51,8 +51,8 @@ class JsonBodyRoute(APIRoute):
 def reply(result: tuple[int, dict[str, Any]]) -> Response:
     """A service's (status, body) as the response; a `Rendered` body's text is sent as is."""
     status, body = result
-    if isinstance(body, Rendered):  # its text is written already
-        return Response(body.text.encode(), status, media_type="application/json")
+    if isinstance(body, Rendered):  # its JSON is written already
+        return Response(body.body, status, media_type="application/json")
     return FastJSONResponse(body, status_code=status)
 
 

@@ -37,12 +37,16 @@ def store(
     key: str,
     request_hash: str,
     status: int,
-    response: str,
+    response: str | bytes,
     now: int,
     if_absent: bool = False,
 ) -> None:
     """Store the answer under the key; ``if_absent``: unless the key holds one already (the
-    statement then waits for an answer, else it goes with the transaction's next one)."""
+    statement then waits for an answer, else it goes with the transaction's next one).
+    ``response`` as UTF-8 bytes goes to PostgreSQL's batch as it is; elsewhere (SQLite, which
+    would store bytes as a blob) it is stored as its text."""
+    if isinstance(response, bytes) and sql.batch_of(connection) is None:
+        response = response.decode()
     values = {
         "scope": scope,
         "key": key,

@@ -9,9 +9,10 @@ at once; the server reads it in one go.
 
 Used for the hot path's hand-written SQL (`store.sql`) inside write transactions only, where
 the statements are few and known: each is prepared once per connection (``rs_<n>``; savepoint
-commands are not), parameters travel as text and the server infers their types from the
-statement. Result columns are read back by their type: integers, booleans, text and numbers.
-A column of another type is refused by name rather than guessed at. psycopg itself prepares
+commands are not), parameters travel as text (one given as ``bytes`` is UTF-8 text already
+and goes as it is) and the server infers their types from the statement. Result columns are
+read back by their type: integers, booleans, text and numbers. A column of another type is
+refused by name rather than guessed at. psycopg itself prepares
 nothing on these connections (see `Database`): after a rollback it would deallocate every
 prepared statement, these too; a statement found deallocated all the same is prepared afresh
 the next time.
@@ -196,6 +197,8 @@ class Exchange:
                         add(value.encode())
                     elif kind is int:
                         add(b"%d" % value)
+                    elif kind is bytes:  # UTF-8 text already (a written JSON answer)
+                        add(value)
                     else:
                         add(_param(value))
             except KeyError as exc:

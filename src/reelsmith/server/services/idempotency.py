@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from reelsmith.server import sessions
 from reelsmith.server.errors import ConflictError, DomainError, InvalidInputError, remembered
 from reelsmith.server.http_errors import status_of
-from reelsmith.server.jsontext import Rendered, dumps, json_text
+from reelsmith.server.jsontext import Rendered, dumps, json_bytes, json_text
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.store import idempotency, players, sql
@@ -140,17 +140,17 @@ class Idempotency:
                             refusal = exc
                         raise
                     # key order kept (not sorted): a replay is byte-for-byte the first response
-                    text = json_text(response, sort_keys=False)
+                    written = json_bytes(response, sort_keys=False)
                     idempotency.store(
                         connection,
                         scope,
                         checked,
                         fingerprint,
                         status,
-                        text,
+                        written,
                         self.context.clock.now_ms(),
                     )
-                    return status, Rendered(response, text)
+                    return status, Rendered(response, written)
             except DomainError as exc:
                 if exc is not refusal:
                     raise
