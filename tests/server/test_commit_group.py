@@ -376,6 +376,26 @@ def test_a_deadlock_between_two_processes_groups_runs_the_broken_call_again(tmp_
         drop_schema(schema or "")
 
 
+async def player_token(client: httpx.AsyncClient, deposit: str) -> str:
+    """A new player with ``deposit`` in its wallet, created through the operator API of the
+    app ``client`` serves; its session's token."""
+    operator = {"X-API-Key": OPERATOR_KEY}
+    ref = uuid.uuid4().hex
+    created = await client.post(
+        "/operator/players",
+        json={"external_ref": ref, "currency": "EUR"},
+        headers={**operator, "Idempotency-Key": ref},
+    )
+    player = created.json()["id"]
+    await client.post(
+        f"/operator/players/{player}/deposit",
+        json={"amount": deposit},
+        headers={**operator, "Idempotency-Key": ref + "d"},
+    )
+    session = await client.post(f"/operator/players/{player}/sessions", headers=operator)
+    return str(session.json()["token"])
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_concurrent_spins_through_the_server_commit_together(tmp_path, kind):
     """32 players spinning at once through the app: fewer commits than requests, every
@@ -390,26 +410,7 @@ def test_concurrent_spins_through_the_server_commit_together(tmp_path, kind):
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-                operator = {"X-API-Key": OPERATOR_KEY}
-                tokens = []
-                for _ in range(32):
-                    ref = uuid.uuid4().hex
-                    player = (
-                        await client.post(
-                            "/operator/players",
-                            json={"external_ref": ref, "currency": "EUR"},
-                            headers={**operator, "Idempotency-Key": ref},
-                        )
-                    ).json()["id"]
-                    await client.post(
-                        f"/operator/players/{player}/deposit",
-                        json={"amount": "100.00"},
-                        headers={**operator, "Idempotency-Key": ref + "d"},
-                    )
-                    session = await client.post(
-                        f"/operator/players/{player}/sessions", headers=operator
-                    )
-                    tokens.append(session.json()["token"])
+                tokens = [await player_token(client, "100.00") for _ in range(32)]
 
                 async def play(token: str) -> None:
                     for _ in range(5):
@@ -635,30 +636,17 @@ def test_the_server_s_shutdown_returns_the_kept_connections(tmp_path):
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-                operator = {"X-API-Key": OPERATOR_KEY}
-                ref = uuid.uuid4().hex
-                player = (
-                    await client.post(
-                        "/operator/players",
-                        json={"external_ref": ref, "currency": "EUR"},
-                        headers={**operator, "Idempotency-Key": ref},
-                    )
-                ).json()["id"]
-                await client.post(
-                    f"/operator/players/{player}/deposit",
-                    json={"amount": "10.00"},
-                    headers={**operator, "Idempotency-Key": ref + "d"},
-                )
-                token = (
-                    await client.post(f"/operator/players/{player}/sessions", headers=operator)
-                ).json()["token"]
+                token = await player_token(client, "10.00")
                 spin = await client.post(
                     "/api/games/days-of-the-tsar/spin",
                     json={
                         "bet": {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"},
                         "gamble": False,
                     },
-                    headers={"Authorization": f"Bearer {token}", "Idempotency-Key": ref + "s"},
+                    headers={
+                        "Authorization": f"Bearer {token}",
+                        "Idempotency-Key": uuid.uuid4().hex,
+                    },
                 )
                 assert spin.status_code == 200, spin.text
             kept = len(app.state.commit_group._kept)

@@ -31,30 +31,14 @@ def dumps(data: Any) -> str:
 
 class Rendered(dict[str, Any]):
     """A response with its JSON, written once: the bytes stored with the request's
-    idempotency key are the ones sent (and sent again on a retry). Made from the bytes (a
-    fresh answer: they go to the socket and the database as they are, where a text would be
-    encoded for each; a spin's answer holds the market's currency sign, so its text is not
-    plain ASCII and each encoding costs) or from the text (an answer read back)."""
+    idempotency key are the ones sent (and sent again on a retry). A fresh answer is made
+    from the bytes orjson wrote, which go to the socket and the database as they are (a spin's
+    answer holds the market's currency sign, so its text is not plain ASCII and encoding it
+    costs); an answer read back as text is encoded once, here."""
 
-    __slots__ = ("_body", "_text")
+    __slots__ = ("body",)
 
     def __init__(self, data: dict[str, Any], written: bytes | str) -> None:
         super().__init__(data)
-        self._body: bytes | None = written if isinstance(written, bytes) else None
-        self._text: str | None = written if isinstance(written, str) else None
-
-    @property
-    def body(self) -> bytes:
-        """The JSON as UTF-8, as it goes to the client."""
-        if self._body is None:
-            assert self._text is not None
-            self._body = self._text.encode()
-        return self._body
-
-    @property
-    def text(self) -> str:
-        """The JSON text."""
-        if self._text is None:
-            assert self._body is not None
-            self._text = self._body.decode()
-        return self._text
+        #: The JSON as UTF-8, as it goes to the client.
+        self.body = written if isinstance(written, bytes) else written.encode()
