@@ -94,7 +94,7 @@ async def measure() -> None:
     callgrind("--dump=spins")
     health: list[int] = []
     for _ in range(HEALTH_REQUESTS // len(tokens)):
-        answers = await asyncio.gather(*(client.request("GET", "/healthz", {}) for _ in tokens))
+        answers = await asyncio.gather(*(client.exchange("GET", "/healthz", {}) for _ in tokens))
         health.extend(status for status, _body in answers)
     callgrind("--dump=healthz")
     callgrind("--instr=off")
