@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from tests.reliability import figures
@@ -51,7 +52,7 @@ async def spin_client(url: str, record: ClientRecord, stop: float, counts: dict[
         headers = {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex}
         for _attempt in range(5):
             try:
-                status, answer = await connection.request("POST", path, headers, body)
+                status, data = await connection.request("POST", path, headers, body)
                 break
             except (OSError, asyncio.IncompleteReadError) as exc:
                 # counted as an error, sent again with its key on a new connection
@@ -67,7 +68,7 @@ async def spin_client(url: str, record: ClientRecord, stop: float, counts: dict[
             counts["errors"] += 1
             counts[f"status {status}"] = counts.get(f"status {status}", 0) + 1
             return None
-        return answer
+        return orjson.loads(data)  # every answer is read: the test checks each round
 
     try:
         while time.monotonic() < stop:
