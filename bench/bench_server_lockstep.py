@@ -52,8 +52,9 @@ class Client:
     The client runs in the measured process, on the event loop's thread, so its own work is
     counted with the server's, and it does as little as it can: bodies are written and read
     with orjson (the server's own dependency), and a round step's answer is read only when
-    its round may still be open (see `step`). Reading every spin's answer with the standard
-    library's ``json`` cost some 250,000 instructions a request, a tenth of the server's."""
+    its round may still be open (`bench_server.open_answer`). Reading every spin's answer
+    with the standard library's ``json`` cost some 250,000 instructions a request, a tenth of
+    the server's."""
 
     def __init__(self, app: Any, state: dict[str, Any]) -> None:
         self.app = app
@@ -143,10 +144,7 @@ async def step(client: Client, token: str, path: str, body: Any, statuses: list[
     headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
     status, data = await client.exchange("POST", path, headers, body)
     statuses.append(status)
-    if status != 200 or b'"open"' not in data:  # no "open" anywhere: the round is over
-        return None
-    answer = orjson.loads(data)
-    return answer if answer.get("status") == "open" else None
+    return bench_server.open_answer(data) if status == 200 else None
 
 
 async def lockstep(
