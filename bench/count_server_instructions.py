@@ -22,7 +22,10 @@ database's.
     $ BENCH_DATABASES=postgresql BENCH_ROUNDS=10 .venv/bin/python bench/count_server_instructions.py
 
 ``BENCH_ROUNDS`` (default 10) sets the lockstep rounds of 32 spins; ``BENCH_DATABASES`` picks
-databases (``sqlite,postgresql``; PostgreSQL when ``REELSMITH_TEST_DATABASE_URL`` reaches one).
+databases (``sqlite,postgresql``; PostgreSQL when ``REELSMITH_TEST_DATABASE_URL`` reaches one);
+``BENCH_CALLGRIND_DIR`` keeps callgrind's dumps in a folder of each run's own there, for
+``callgrind_annotate --inclusive=yes`` (the main thread's: ``callgrind.out.PID.N-01``, spins
+first, then healthz).
 Needs valgrind (Debian's package ``valgrind``); a run takes minutes.
 """
 
@@ -50,6 +53,7 @@ CHOSEN = [c.strip() for c in os.environ.get("BENCH_DATABASES", ",".join(CONFIGS)
 for _config in CHOSEN:
     if _config not in CONFIGS:
         raise SystemExit(f"BENCH_DATABASES: unknown {_config!r}; known: {', '.join(CONFIGS)}")
+KEEP = os.environ.get("BENCH_CALLGRIND_DIR", "")
 SEED = 20261202
 HEALTH_REQUESTS = 320
 INNER = "REELSMITH_COUNTING"  # set in the child that runs under valgrind
@@ -123,6 +127,8 @@ def child(database_url: str) -> None:
 def count(label: str, database_url: str) -> None:
     """Run the child under valgrind and print its row."""
     with tempfile.TemporaryDirectory() as tmp:
+        if KEEP:  # callgrind's own dumps, kept for callgrind_annotate
+            tmp = tempfile.mkdtemp(prefix=f"{label.lower()}-", dir=Path(KEEP).resolve())
         out = Path(tmp) / "callgrind.out"
         result = subprocess.run(
             [

@@ -22,7 +22,7 @@ from reelsmith.server.app import create_app
 from reelsmith.server.clock import ManualClock
 from reelsmith.server.settings import Settings
 from reelsmith.store import sql
-from reelsmith.store.db import CommitGroup, Database
+from reelsmith.store.db import CommitGroup, Database, ReadAhead
 
 from .conftest import OPERATOR_KEY, SECRET, drop_schema, make_database, scratch_database
 
@@ -319,6 +319,138 @@ def test_a_call_s_writes_share_the_next_call_s_round_trip(tmp_path):
         assert trips == [1, 2, 3, 4]
         assert counted == [0, 1, 2, 3]  # each call saw the writes of the calls before it
         assert marks(database) == list("abcd")
+
+
+SCOPED = "CREATE TABLE scoped (who VARCHAR(8) PRIMARY KEY, scope VARCHAR(8) NOT NULL)"
+COUNT_SCOPE = "SELECT count(*) AS n FROM scoped WHERE scope = :scope"
+
+
+def scoped_writer(database: Database, trips: dict[str, int]) -> Any:
+    """A call that reads its scope's rows first (sent ahead, as a service's first reads
+    are), then writes a row of its scope: what it counted, and the round trips its batch had
+    made when it ended (in ``trips``)."""
+
+    def write(who: str, scope: str) -> int:
+        with database.write() as connection:
+            sql.prefetch(connection, COUNT_SCOPE, {"scope": scope})
+            seen = int(sql.one(connection, COUNT_SCOPE, {"scope": scope})["n"])
+            sql.send(
+                connection,
+                "INSERT INTO scoped VALUES (:who, :scope)",
+                {"who": who, "scope": scope},
+            )
+            batch = sql.batch_of(connection)
+            assert batch is not None
+            trips[who] = batch.round_trips
+        return seen
+
+    return write
+
+
+def ahead(scope: str) -> ReadAhead:
+    return ReadAhead(scope, [(COUNT_SCOPE, {"scope": scope})])
+
+
+def together(
+    group: CommitGroup,
+    write: Any,
+    calls: list[tuple[str, str, ReadAhead | None]],
+    failures: bool = False,
+) -> list[Any]:
+    """``write(who, scope)`` for each of ``calls``, all in one group, each declaring what it
+    is given; the answers (with ``failures``, the exceptions among them)."""
+
+    async def main() -> list[Any]:
+        runs = (group.run(write, w, s, writes=True, ahead=a) for w, s, a in calls)
+        return list(await asyncio.gather(*runs, return_exceptions=failures))
+
+    return asyncio.run(main())
+
+
+def scoped(database: Database) -> list[tuple[str, str]]:
+    with database.read() as connection:
+        rows = connection.execute(text("SELECT who, scope FROM scoped ORDER BY who"))
+        return [(row[0], row[1]) for row in rows]
+
+
+def test_a_group_reads_its_calls_first_reads_ahead_in_one_round_trip(tmp_path):
+    """Calls of four scopes that each declare their first read: the reads go to the server
+    together in the group's first round trip, and no call makes one of its own (their
+    writes wait for the group's end, then the COMMIT)."""
+    with scratch_database("postgresql", tmp_path, SCOPED) as database:
+        group = CommitGroup(database)
+        trips: dict[str, int] = {}
+        write = scoped_writer(database, trips)
+
+        calls = [(who, who.upper(), ahead(who.upper())) for who in "dcba"]
+        assert together(group, write, calls) == [0, 0, 0, 0]
+        assert trips == {"a": 1, "b": 1, "c": 1, "d": 1}
+        assert scoped(database) == [("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")]
+        assert (group.groups, group.calls) == (1, 4)
+
+
+def test_calls_sharing_a_scope_read_as_they_go(tmp_path):
+    """Two calls of one scope in a group: neither is read ahead, so the second sees the
+    first's row (read ahead, it would have counted the scope before it); a call of another
+    scope still is. And a group with a call that declares nothing reads nothing ahead."""
+    with scratch_database("postgresql", tmp_path, SCOPED) as database:
+        group = CommitGroup(database)
+        trips: dict[str, int] = {}
+        write = scoped_writer(database, trips)
+
+        calls = [(who, scope, ahead(scope)) for who, scope in zip("abcd", "PQPR", strict=True)]
+        assert together(group, write, calls) == [0, 0, 1, 0]
+        # a and c read as they went (a round trip each), b and d were read ahead with the
+        # group's first: a's trip is the second, c's the third, and d made none
+        assert trips == {"a": 2, "b": 2, "c": 3, "d": 3}
+
+        trips.clear()
+
+        calls = [("e", "S", ahead("S")), ("f", "T", None), ("g", "U", ahead("U"))]
+        assert together(group, write, calls) == [0, 0, 0]
+        assert trips == {"e": 1, "f": 2, "g": 3}
+        assert [who for who, _scope in scoped(database)] == list("abcdefg")
+
+
+def test_writes_waiting_behind_a_failed_one_run_again(tmp_path):
+    """Three calls read ahead, so all their writes wait for the group's end; the second's
+    fail there. The first's stand; the second runs again and fails as its own; the third,
+    whose writes never ran, runs again and is kept."""
+    with scratch_database("postgresql", tmp_path, SCOPED) as database:
+        with database.write() as connection:
+            connection.execute(text("INSERT INTO scoped VALUES ('taken', 'Z')"))
+        group = CommitGroup(database)
+        trips: dict[str, int] = {}
+        write = scoped_writer(database, trips)
+        runs: list[str] = []
+
+        def counted(who: str, scope: str) -> int:
+            runs.append(who)
+            return write(who, scope)  # type: ignore[no-any-return]
+
+        calls = [
+            (who, scope, ahead(scope)) for who, scope in (("a", "A"), ("taken", "B"), ("c", "C"))
+        ]
+        first, second, third = together(group, counted, calls, failures=True)
+        assert (first, third) == (0, 0)
+        assert isinstance(second, IntegrityError)
+        assert runs == ["a", "taken", "c", "taken", "c"]
+        assert scoped(database) == [("a", "A"), ("c", "C"), ("taken", "Z")]
+        assert group.groups == 1
+
+
+def test_a_read_ahead_that_fails_leaves_the_calls_to_read_as_they_go(tmp_path):
+    """A declared read the server refuses fails the group's first round trip: the
+    transaction is begun again, and every call reads for itself and is kept."""
+    with scratch_database("postgresql", tmp_path, SCOPED) as database:
+        group = CommitGroup(database)
+        trips: dict[str, int] = {}
+        write = scoped_writer(database, trips)
+        broken = ReadAhead("B", [("SELECT * FROM no_such_table WHERE id = :id", {"id": 1})])
+
+        assert together(group, write, [("a", "A", ahead("A")), ("b", "B", broken)]) == [0, 0]
+        assert trips == {"a": 2, "b": 3}  # the failed read-ahead's trip, then one each
+        assert scoped(database) == [("a", "A"), ("b", "B")]
 
 
 def test_a_deadlock_between_two_processes_groups_runs_the_broken_call_again(tmp_path):

@@ -33,10 +33,11 @@ import os
 import stat
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -435,8 +436,19 @@ class ConnectionLostError(Exception):
         self.error = error
 
 
-# A commit group's call: its function, arguments, answer and the transient failures it met.
-_Call = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]", int]
+@dataclass(frozen=True, slots=True)
+class ReadAhead:
+    """What a commit group's call declares of itself (`CommitGroup.run`): the ``scope`` its
+    writes and reads stay within (the player), and the ``reads`` it makes first, as
+    ``(statement, parameters)`` of `sql.prefetch`, each of rows of that scope alone."""
+
+    scope: str
+    reads: Sequence[tuple[str, dict[str, Any]]] = ()
+
+
+# A commit group's call: its function, arguments, answer, the transient failures it met and
+# what it declared of itself.
+_Call = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]", int, ReadAhead | None]
 
 
 class CommitGroup:
@@ -464,15 +476,22 @@ class CommitGroup:
     the tables' last pages, their indexes' hot pages), so one commit for all of them writes
     and later checkpoints those pages once instead of once per request.
 
-    On PostgreSQL the calls lock their players' rows as they go (``FOR UPDATE``), and the
-    locks are held until the group commits. A call's statements travel in batches (see
-    `store.sql`): its reads in one round trip, its writes and the savepoint's release in
-    another, so an error is its own. The group's COMMIT (one flush of the write-ahead log for
-    the whole group) is sent with its last writes, and the loop does not wait for it: it
-    serves requests and runs the next group, on another connection, and answers the group's
-    calls when the database answers the COMMIT (a slow flush stalls no one else). No thread
-    hands a request over: while the loop waits for a call's reads or writes, the other
-    server processes and the database use the cores.
+    On PostgreSQL the calls lock their players' rows (``FOR UPDATE``), and the locks are
+    held until the group commits. A call's statements travel in batches (see `store.sql`):
+    its reads in one round trip, its writes and the savepoint's release wait for the next
+    round trip of a later call or for the group's end. When every call of the group declares
+    its scope (`ReadAhead`), the first reads of the calls whose scope no other call of the
+    group shares are read ahead for them all in the group's first round trip, the players'
+    locks taken in the order of their scopes; a call then finds its rows at hand and its
+    writes wait with the others', so a group of calls that read ahead costs three round
+    trips (the reads, the writes, the COMMIT) instead of one a call and two more. A round
+    trip costs both sides a write, a wake-up and a read: on a machine of two cores it was
+    dearer than most of a call's statements. The group's COMMIT (one flush of the
+    write-ahead log for the whole group) is sent after the last writes, and the loop does
+    not wait for it: it serves requests and runs the next group, on another connection, and
+    answers the group's calls when the database answers the COMMIT (a slow flush stalls no
+    one else). No thread hands a request over: while the loop waits for a call's reads or
+    writes, the other server processes and the database use the cores.
     Two processes' groups that lock the same players in opposite orders deadlock; the
     database breaks the deadlock by failing one call, which is run again in the next group
     (up to ``TRANSIENT_RETRIES`` times), as is a call that met a serialization failure.
@@ -484,32 +503,50 @@ class CommitGroup:
         self.calls = 0  # write calls run in them
         self.retried = 0  # calls run again after a deadlock or serialization failure
         # (function, args, its answer, how many times it met a transient failure)
-        self._queued: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]]
-        self._queued = []
+        self._queued: list[_Call] = []
         self._scheduled = False  # a run is scheduled or waiting for the locks
         self._connection: Connection | None = None
         self._broken: BaseException | None = None
         # the running call sends its writes before it ends (it runs again because its
         # deferred writes failed: an error they meet now is its own)
         self._eager = False
+        self._call: _Call | None = None  # the call running (whose writes its savepoint owns)
+        self._rows: dict[Any, Any] | None = None  # the rows the group read ahead for it
         # PostgreSQL: connections that groups used, kept for the next ones (`_connect`), the
         # most recently used last, each with the time it was last released
         self._kept: list[tuple[Connection, float]] = []
 
-    async def run(self, function: Callable[..., Any], *args: Any, writes: bool = False) -> Any:
+    async def run(
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        writes: bool = False,
+        ahead: ReadAhead | None = None,
+    ) -> Any:
         """``function(*args)``; with ``writes``, run in the next group and returned (or its
-        exception raised) once the group has committed. Without, run now (a read)."""
+        exception raised) once the group has committed. Without, run now (a read).
+
+        ``ahead`` declares the call's scope and first reads, so that they can be read ahead
+        with the other calls' (see the class); a call that declares none keeps its group
+        from reading ahead. The declaration is the caller's promise: the call reads and
+        writes rows of its scope alone (other calls' writes do not change what it read
+        ahead), and it writes nothing before those reads."""
         if not writes:
             return function(*args)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
-        self._queue(function, args, answer, 0)
+        self._queue(function, args, answer, 0, ahead)
         return await answer
 
     def _queue(
-        self, function: Callable[..., Any], args: tuple[Any, ...], answer: Any, failures: int
+        self,
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        answer: Any,
+        failures: int,
+        ahead: ReadAhead | None,
     ) -> None:
-        self._queued.append((function, args, answer, failures))
+        self._queued.append((function, args, answer, failures, ahead))
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._start)
@@ -533,9 +570,9 @@ class CommitGroup:
 
     def _fail_queued(self, exc: BaseException) -> None:
         queued, self._queued, self._scheduled = self._queued, [], False
-        for _function, _args, answer, _failures in queued:
-            if not answer.done():
-                answer.set_exception(exc)
+        for call in queued:
+            if not call[2].done():
+                call[2].set_exception(exc)
 
     def _run_queued(self) -> None:
         """The group: (on SQLite, the writer locks are held) every queued call, then the
@@ -546,7 +583,7 @@ class CommitGroup:
         if database.is_sqlite:
             database._writer_thread = threading.get_ident()
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        again: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any], int]] = []
+        again: list[_Call] = []
         committing = None
         kept = False  # the connection is in a good state for the next group
         try:
@@ -622,46 +659,42 @@ class CommitGroup:
         """Run the group's calls in order, each in its savepoint, and gather their outcomes
         (a call that met a transient failure goes to ``again``, for the next group).
 
-        On PostgreSQL a call's writes wait for the next call's first round trip (or the
-        group's end, the last one's). When they fail there, the later call did not run: the
-        earlier call's savepoint is rolled back and that call runs again at once (its
-        outcome, a success that did not hold, is dropped), then the later one; a transient
-        failure sends it to the next group instead (after ``TRANSIENT_RETRIES`` failures the
-        error is its outcome)."""
+        On PostgreSQL, after the reads ahead (`_read_ahead`), a call's writes wait for a
+        later call's round trip (or the group's end). When they fail there, the statements
+        after the failing one did not run: the failing call's savepoint is rolled back and
+        that call runs again at once (its outcome, a success that did not hold, is dropped),
+        then the calls whose writes were behind its, then the call whose round trip it was;
+        a transient failure sends the failing call to the next group instead (after
+        ``TRANSIENT_RETRIES`` failures the error is its outcome)."""
+        rows = {} if self.database.is_sqlite else self._read_ahead(connection, queued)
         work = deque(queued)
         eager: set[int] = set()  # the calls (their answers' ids) that run again at once
-        last: _Call | None = None  # the call whose writes are pending
-        while work or last is not None:
-            if not work:  # the last call's writes: sent and waited for, their errors its own
-                assert last is not None
+        batch = sql.batch_of(connection)
+        while work or (batch is not None and batch.pending):
+            if not work:  # the waiting writes: sent and waited for, their errors their calls'
                 try:
                     sql.flush(connection)
                 except sql.EarlierCallError as exc:
                     if self.database.connection_lost(connection):
                         raise ConnectionLostError(exc.error) from exc
                     self._roll_back_step(connection)
-                    self._earlier_failed(last, exc.error, outcomes, again, work, eager)
-                last = None
+                    self._earlier_failed(exc, outcomes, again, work, eager)
                 continue
             call = work.popleft()
-            function, args, answer, _failures = call
+            function, args, answer, _failures, _ahead = call
             if answer.done():  # its request was cancelled before the group ran
                 continue
             self.calls += 1
-            succeeded = False
             self._eager = id(answer) in eager
+            self._call, self._rows = call, rows.pop(id(answer), None)
             try:
                 outcomes.append((answer, True, function(*args)))
-                succeeded = True
             except sql.EarlierCallError as exc:
                 if self.database.connection_lost(connection):
                     raise ConnectionLostError(exc.error) from exc
-                work.appendleft(call)  # runs again once the earlier call is settled
+                work.appendleft(call)  # runs again once the earlier calls are settled
                 self.calls -= 1
-                assert last is not None
-                self._earlier_failed(last, exc.error, outcomes, again, work, eager)
-                last = None
-                continue
+                self._earlier_failed(exc, outcomes, again, work, eager)
             except Exception as exc:
                 if self.database.connection_lost(connection):
                     # the transaction is gone with its connection: every call of the group,
@@ -673,31 +706,72 @@ class CommitGroup:
                     outcomes.append((answer, False, exc))
             finally:
                 self._eager = False
-            batch = sql.batch_of(connection)
-            if batch is None or not batch.pending:
-                last = None  # nothing waits (SQLite, or the writes went with a read)
-            elif succeeded:
-                last = call
+                self._call = self._rows = None
+
+    def _read_ahead(self, connection: Connection, queued: list[_Call]) -> dict[int, Any]:
+        """Read ahead, in one round trip, the first reads the group's calls declared (see
+        the class): those of the calls whose scope no other call of the group shares, when
+        every call declared one and at least two have reads to share the trip. The rows,
+        by the id of each call's answer (`savepoint` puts them at the call's hand).
+
+        A read that fails here (a deadlock on a player's lock, which the scopes' order makes
+        rarer) leaves nothing to undo but the locks: the transaction is begun again and the
+        calls read as they go."""
+        calls = [call for call in queued if not call[2].done()]
+        declared = [call[4] for call in calls]
+        if len(calls) < 2 or any(ahead is None for ahead in declared):
+            return {}
+        scopes = Counter(ahead.scope for ahead in declared if ahead is not None)
+        chosen = sorted(
+            (call for call in calls if call[4] and call[4].reads and scopes[call[4].scope] == 1),
+            key=lambda call: call[4].scope if call[4] else "",
+        )
+        batch = sql.batch_of(connection)
+        if len(chosen) < 2 or batch is None:
+            return {}
+        for call in chosen:
+            assert call[4] is not None
+            for statement, params in call[4].reads:
+                batch.read_ahead(statement, params)
+        try:
+            batch.flush(connection)
+        except Exception as exc:
+            if self.database.connection_lost(connection):
+                raise ConnectionLostError(exc) from exc
+            batch.discard()
+            connection.rollback()
+            connection.begin()
+            return {}
+        found, batch.prefetched = batch.prefetched, {}
+        rows: dict[int, Any] = {}
+        for call in chosen:
+            assert call[4] is not None
+            keys = (sql.read_key(statement, params) for statement, params in call[4].reads)
+            rows[id(call[2])] = {key: found[key] for key in keys if key in found}
+        return rows
 
     @staticmethod
     def _earlier_failed(
-        call: _Call,
-        error: Exception,
+        exc: sql.EarlierCallError,
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
         again: list[_Call],
         work: deque[_Call],
         eager: set[int],
     ) -> None:
-        """``call``'s writes failed after it had finished (its savepoint is rolled back): its
-        outcome, a success that did not hold, is dropped, and it runs again (sending its
-        writes before it ends, so an error they meet is its own)."""
-        function, args, answer, failures = call
-        outcomes[:] = [outcome for outcome in outcomes if outcome[0] is not answer]
-        if _transient(error):
-            CommitGroup._retry_or_fail(call, error, outcomes, again)
+        """Writes that earlier calls left waiting failed (``exc.error``), at the first of
+        ``exc.owners`` (its savepoint is rolled back): the calls before it stand; its outcome
+        and the later owners', successes that did not hold, are dropped; it runs again
+        first (sending its writes before it ends, so an error they meet is its own), then
+        the later owners, whose writes never ran."""
+        failed, *later = exc.owners
+        dropped = {id(call[2]) for call in exc.owners}
+        outcomes[:] = [outcome for outcome in outcomes if id(outcome[0]) not in dropped]
+        work.extendleft(reversed(later))
+        if _transient(exc.error):
+            CommitGroup._retry_or_fail(failed, exc.error, outcomes, again)
         else:  # run again at once: e.g. its idempotency key, taken meanwhile, now answers it
-            eager.add(id(answer))
-            work.appendleft((function, args, answer, failures))
+            eager.add(id(failed[2]))
+            work.appendleft(failed)
 
     def _committed(
         self,
@@ -785,16 +859,16 @@ class CommitGroup:
     ) -> None:
         """A call that met a transient failure (``error``) goes to ``again``, for the next
         group, unless it has met ``TRANSIENT_RETRIES`` already: then ``error`` is its outcome."""
-        function, args, answer, failures = call
+        function, args, answer, failures, ahead = call
         if failures < TRANSIENT_RETRIES:
-            again.append((function, args, answer, failures + 1))
+            again.append((function, args, answer, failures + 1, ahead))
         else:
             outcomes.append((answer, False, error))
 
     def _fail(self, queued: list[Any], exc: BaseException) -> None:
-        for _function, _args, answer, _failures in queued:
-            if not answer.done():
-                answer.set_exception(exc)
+        for call in queued:
+            if not call[2].done():
+                call[2].set_exception(exc)
 
     def _answer(
         self, outcomes: list[tuple[asyncio.Future[Any], bool, Any]], again: list[Any]
@@ -834,10 +908,13 @@ class CommitGroup:
         assert batch is not None
         earlier = batch.pending
         sql.send(connection, "SAVEPOINT step")
+        rows, self._rows = self._rows, None  # read ahead for the call's first transaction
+        if rows:
+            batch.prefetched.update(rows)
         try:
             yield connection
             sql.send(connection, "RELEASE step")
-            if batch.pending or self._eager:  # pending: nothing of this call went yet
+            if self._eager:
                 sql.flush(connection)
         except sql.EarlierCallError:
             # the earlier call's writes failed, so neither its RELEASE nor this SAVEPOINT
@@ -854,10 +931,12 @@ class CommitGroup:
                 self._roll_back_step(connection)
             raise
         # What the call wrote after its last round trip (and the savepoint's release) waits:
-        # it goes to the server with the next call's first statements or at the group's end,
-        # and an error it meets there is this call's (`EarlierCallError`), not the next
-        # call's. So at most one call's writes wait at a time.
-        batch.pending = len(batch.queued)
+        # it goes to the server with a later call's round trip or at the group's end, and an
+        # error it meets there is this call's (`EarlierCallError` names it), not the later
+        # call's.
+        if batch.queued:
+            batch.owners.append((self._call, len(batch.queued)))
+            batch.pending = len(batch.queued)
 
     def _roll_back_step(self, connection: Connection) -> None:
         """Undo the innermost call's writes (its savepoint); a failure leaves the transaction

@@ -22,10 +22,6 @@ def params(scope: str, key: str) -> dict[str, Any]:
     return {"scope": scope, "key": key}
 
 
-def prefetch(connection: Connection, scope: str, key: str) -> None:
-    sql.prefetch(connection, KEY_QUERY, params(scope, key))
-
-
 def find(connection: Connection, scope: str, key: str) -> Any:
     """The key's row (``request_hash``, ``status_code``, ``response``), or None."""
     return sql.one(connection, KEY_QUERY, params(scope, key))

@@ -55,12 +55,14 @@ def _is_read(statement: str) -> bool:
 
 class EarlierCallError(Exception):
     """The writes an earlier call of the same transaction left waiting (`Batch.pending`)
-    failed in the round trip of a later statement: ``error`` is what they met. The later
-    statement did not run."""
+    failed in the round trip of a later statement: ``error`` is what they met, ``owners`` the
+    call whose statement it was, then the calls whose statements were behind it (as
+    `Batch.owners` names them), which did not run, nor did the later statement."""
 
-    def __init__(self, error: Exception) -> None:
+    def __init__(self, error: Exception, owners: list[Any]) -> None:
         super().__init__(f"an earlier call's writes failed: {error}")
         self.error = error
+        self.owners = owners
 
 
 class Batch:
@@ -74,6 +76,12 @@ class Batch:
         #: transaction left there (a commit group's call: its writes go with the next call's
         #: first round trip). An error one of them meets is `EarlierCallError`.
         self.pending = 0
+        #: Whose those statements are: (owner, the index in ``queued`` its statements end
+        #: at), in order; the owner is the commit group's call.
+        self.owners: list[tuple[Any, int]] = []
+        #: The reads sent ahead among ``queued`` (their statements): a commit group's
+        #: queue holds the writes of many calls, too many to search at every `one`.
+        self.reads: set[str] = set()
         # inside `together`: the writes to send as one statement
         self.joining: list[tuple[str, dict[str, Any]]] | None = None
         self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
@@ -84,7 +92,13 @@ class Batch:
         """Forget what is queued and what was read ahead (the caller rolls back), but for
         what an earlier call left pending."""
         del self.queued[self.pending :]
+        self.reads = {statement for statement, _params, read in self.queued if read}
         self.prefetched.clear()
+
+    def read_ahead(self, sql: str, params: dict[str, Any]) -> None:
+        """Queue the read ``sql`` to be sent ahead (`prefetch`)."""
+        self.queued.append((sql, params, True))
+        self.reads.add(sql)
 
     def send(
         self,
@@ -97,6 +111,8 @@ class Batch:
         raw = connection.connection.driver_connection
         queued, self.queued = self.queued, []
         self.pending = 0
+        self.owners = []
+        self.reads = set()
         statements = [(statement, params) for statement, params, _read in queued]
         if then is not None:
             statements.append(then)
@@ -113,20 +129,25 @@ class Batch:
     ) -> pgwire.Result | None:
         """`send`, and wait for the answers: ``then``'s result is returned, and the reads
         sent ahead are kept for `one`."""
-        pending = self.pending
+        pending, owners = self.pending, self.owners
         queued, exchange = self.send(connection, then, commit)
         try:
             with driver_errors(connection):
                 exchange.wait()
                 results = exchange.results()
         except Exception as exc:
-            if exchange.failed_at is not None and exchange.failed_at < pending:
-                raise EarlierCallError(exc) from exc
+            failed = exchange.failed_at
+            if failed is not None and failed < pending:
+                behind: list[Any] = []  # the failing statement's owner, then those after it
+                for who, end in owners:
+                    if end > failed and not any(who is seen for seen in behind):
+                        behind.append(who)
+                raise EarlierCallError(exc, behind) from exc
             raise
         fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         for (statement, params, read), result in zip(queued, results, strict=False):
             if read:
-                fresh[(statement, _frozen(params))] = result.first()
+                fresh[read_key(statement, params)] = result.first()
             else:
                 fresh.clear()  # a write after a read: its row may be stale
         if then is not None and not _is_read(then[0]):
@@ -163,8 +184,10 @@ class driver_errors:  # noqa: N801 - used as a function: ``with driver_errors(co
             raise DBAPIError.instance(self.statement, None, exc, error, dialect=dialect) from exc
 
 
-def _frozen(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(params.items()))
+def read_key(sql: str, params: Mapping[str, Any]) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """What `Batch.prefetched` keeps a read's row under: the statement and its parameters in
+    their order (a read whose parameters come in another order is read again, not missed)."""
+    return (sql, tuple(params.items()))
 
 
 def batch_of(connection: Connection) -> Batch | None:
@@ -289,20 +312,24 @@ def prefetch(connection: Connection, sql: str, params: Mapping[str, Any] | None 
     """Send the read ``sql`` with the next round trip, so that a later `one` of the same
     statement and parameters finds its row without one of its own. In order with the other
     statements: it sees the writes queued before it; a write queued or run after it makes
-    its row stale, and it is dropped (the later `one` then reads afresh). A no-op outside
-    PostgreSQL write transactions."""
+    its row stale, and it is dropped (the later `one` then reads afresh). A read whose row
+    is already at hand (a commit group read it ahead for its call, see `CommitGroup`) is not
+    sent again. A no-op outside PostgreSQL write transactions."""
     batch = batch_of(connection)
     if batch is not None:
-        batch.queued.append((sql, dict(params or {}), True))
+        values = dict(params or {})
+        if batch.prefetched and read_key(sql, values) in batch.prefetched:
+            return
+        batch.read_ahead(sql, values)
 
 
 def one(connection: Connection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
     """The first row as a dict keyed by column name, or None."""
     batch = batch_of(connection)
     if batch is not None:
-        if any(read and queued == sql for queued, _params, read in batch.queued):
+        if sql in batch.reads:
             batch.flush(connection)  # the read was sent ahead: send it now, with the rest
-        key = (sql, _frozen(params or {}))
+        key = read_key(sql, params or {})
         if key in batch.prefetched:
             return batch.prefetched.pop(key)
     return _execute(connection, sql, params).first()

@@ -21,7 +21,7 @@ from reelsmith.server.schemas import AutoplayRequest, GameList
 from reelsmith.server.service import GameService
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
-from reelsmith.store.db import CommitGroup
+from reelsmith.store.db import CommitGroup, ReadAhead
 
 
 def router(
@@ -127,6 +127,7 @@ def router(
                 fingerprint(request, body),
                 claims.session_id,
                 writes=True,
+                ahead=ReadAhead(claims.player_id),
             )
         )
 
@@ -143,6 +144,7 @@ def router(
                 fingerprint(request, None),
                 claims.session_id,
                 writes=True,
+                ahead=ReadAhead(claims.player_id),
             )
         )
 

@@ -62,6 +62,7 @@ def router(service: GameService, group: CommitGroup, bet_doc: dict[str, Any]) ->
                 key,
                 fingerprint(request, body),
                 writes=True,
+                ahead=rounds.spin_ahead(claims.player_id, claims.session_id, game, key),
             )
         )
 
@@ -86,6 +87,7 @@ def router(service: GameService, group: CommitGroup, bet_doc: dict[str, Any]) ->
                 key,
                 fingerprint(request, body),
                 writes=True,
+                ahead=rounds.act_ahead(claims.player_id, claims.session_id, round_id, key),
             )
         )
 

@@ -26,6 +26,7 @@ from reelsmith.server.jsontext import Rendered, dumps, json_bytes, json_text
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.store import idempotency, players, sql
+from reelsmith.store.db import ReadAhead
 
 Work = Callable[[Connection, Player | None], tuple[int, dict[str, Any]]]
 
@@ -79,6 +80,36 @@ class Idempotency:
             session_id=session_id,
         )
 
+    def ahead(
+        self,
+        player_id: str,
+        session_id: str | None,
+        key: str | None,
+        prefetch: Sequence[tuple[str, dict[str, Any]]] = (),
+    ) -> ReadAhead:
+        """What :meth:`for_player` with these arguments reads first, declared for a commit
+        group to read ahead (see `CommitGroup.run`): all of it the player's own rows."""
+        reads = self._first_reads(f"player:{player_id}", key, player_id, session_id, prefetch)
+        return ReadAhead(player_id, tuple(reads))
+
+    def _first_reads(
+        self,
+        scope: str,
+        key: str | None,
+        player_id: str,
+        session_id: str | None,
+        prefetch: Sequence[tuple[str, dict[str, Any]]],
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The reads :meth:`run` sends ahead for a player's request, in order: the player
+        locked, the session, the idempotency key and ``prefetch``."""
+        reads = [(players.player_query(self.context.db.is_sqlite, lock=True), {"id": player_id})]
+        if session_id is not None:
+            reads.append((players.SESSION_QUERY, {"id": session_id}))
+        if key:
+            reads.append((idempotency.KEY_QUERY, idempotency.params(scope, key)))
+        reads.extend(prefetch)
+        return reads
+
     def run(
         self,
         scope: str,
@@ -106,13 +137,8 @@ class Idempotency:
             try:
                 with db.write() as connection:
                     if player_id is not None:
-                        query = players.player_query(db.is_sqlite, lock=True)
-                        sql.prefetch(connection, query, {"id": player_id})
-                        if session_id is not None:
-                            sql.prefetch(connection, players.SESSION_QUERY, {"id": session_id})
-                        if key:
-                            idempotency.prefetch(connection, scope, key)
-                        for statement, params in prefetch:
+                        reads = self._first_reads(scope, key, player_id, session_id, prefetch)
+                        for statement, params in reads:
                             sql.prefetch(connection, statement, params)
                     player = (
                         None

@@ -33,9 +33,20 @@ from reelsmith.server.services.player import Player, read_player
 from reelsmith.server.services.settlement import Settlement
 from reelsmith.server.services.stored import broken_start, load_state, restore
 from reelsmith.store import rounds
+from reelsmith.store.db import ReadAhead
 from reelsmith.wallet import ledger
 
 log = logging.getLogger("reelsmith.server")
+
+
+def _spin_reads(player_id: str, game: str) -> list[tuple[str, dict[str, Any]]]:
+    """What a spin reads after the player, its session and key: the game's open round."""
+    return [(rounds.OPEN_ROUND_QUERY, rounds.open_round_params(player_id, game))]
+
+
+def _act_reads(round_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """What a round's step reads after the player, its session and key: the round."""
+    return [(rounds.ROUND_QUERY, {"id": round_id})]
 
 
 def time_ordered_id(now_ms: int) -> str:
@@ -247,13 +258,20 @@ class Rounds:
             )
 
         return self.idempotency.for_player(
-            player_id,
-            session_id,
-            key,
-            fingerprint,
-            work,
-            prefetch=[(rounds.OPEN_ROUND_QUERY, rounds.open_round_params(player_id, game))],
+            player_id, session_id, key, fingerprint, work, prefetch=_spin_reads(player_id, game)
         )
+
+    def spin_ahead(
+        self, player_id: str, session_id: str | None, game: str, key: str | None
+    ) -> ReadAhead:
+        """What :meth:`spin` reads first, for its commit group to read ahead."""
+        return self.idempotency.ahead(player_id, session_id, key, _spin_reads(player_id, game))
+
+    def act_ahead(
+        self, player_id: str, session_id: str | None, round_id: str, key: str | None
+    ) -> ReadAhead:
+        """What :meth:`act` reads first, for its commit group to read ahead."""
+        return self.idempotency.ahead(player_id, session_id, key, _act_reads(round_id))
 
     def act(
         self,
@@ -333,12 +351,7 @@ class Rounds:
             )
 
         return self.idempotency.for_player(
-            player_id,
-            session_id,
-            key,
-            fingerprint,
-            work,
-            prefetch=[(rounds.ROUND_QUERY, {"id": round_id})],
+            player_id, session_id, key, fingerprint, work, prefetch=_act_reads(round_id)
         )
 
     def game_state(
