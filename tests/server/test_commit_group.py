@@ -373,18 +373,26 @@ def scoped(database: Database) -> list[tuple[str, str]]:
         return [(row[0], row[1]) for row in rows]
 
 
-def test_a_group_reads_its_calls_first_reads_ahead_in_one_round_trip(tmp_path):
+def test_a_group_reads_its_calls_first_reads_ahead_in_one_round_trip(tmp_path, monkeypatch):
     """Calls of four scopes that each declare their first read: the reads go to the server
-    together in the group's first round trip, and no call makes one of its own (their
-    writes wait for the group's end, then the COMMIT)."""
+    together in the group's first round trip, and no call makes one of its own; their
+    writes wait for the group's end and go with the COMMIT: two round trips in all."""
     with scratch_database("postgresql", tmp_path, SCOPED) as database:
         group = CommitGroup(database)
         trips: dict[str, int] = {}
         write = scoped_writer(database, trips)
+        sent: list[bool] = []
+        send = sql.Batch.send
 
+        def counted(self: sql.Batch, *args: Any, **kwargs: Any) -> Any:
+            sent.append(bool(kwargs.get("commit")))
+            return send(self, *args, **kwargs)
+
+        monkeypatch.setattr(sql.Batch, "send", counted)
         calls = [(who, who.upper(), ahead(who.upper())) for who in "dcba"]
         assert together(group, write, calls) == [0, 0, 0, 0]
         assert trips == {"a": 1, "b": 1, "c": 1, "d": 1}
+        assert sent == [False, True]
         assert scoped(database) == [("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")]
         assert (group.groups, group.calls) == (1, 4)
 

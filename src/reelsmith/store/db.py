@@ -9,7 +9,8 @@ so several server processes can share one SQLite file without those sleeps. The 
 runs its writes in commit groups (`CommitGroup`), on either database: the write transactions
 of one pass of its event loop share one transaction and one commit, each in a savepoint of
 its own, and each request answers once that commit is done. On PostgreSQL a write
-transaction's statements travel in batches, one round trip each (see `store.sql`).
+transaction's statements travel in batches, one round trip each (see `store.sql`), and a
+commit group reads its calls' first reads ahead, all in one (see `CommitGroup`).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
 process being killed. SQLite's own automatic checkpoints, every ``WAL_CHECKPOINT_PAGES``, keep
@@ -479,19 +480,21 @@ class CommitGroup:
     On PostgreSQL the calls lock their players' rows (``FOR UPDATE``), and the locks are
     held until the group commits. A call's statements travel in batches (see `store.sql`):
     its reads in one round trip, its writes and the savepoint's release wait for the next
-    round trip of a later call or for the group's end. When every call of the group declares
-    its scope (`ReadAhead`), the first reads of the calls whose scope no other call of the
-    group shares are read ahead for them all in the group's first round trip, the players'
-    locks taken in the order of their scopes; a call then finds its rows at hand and its
-    writes wait with the others', so a group of calls that read ahead costs three round
-    trips (the reads, the writes, the COMMIT) instead of one a call and two more. A round
-    trip costs both sides a write, a wake-up and a read: on a machine of two cores it was
-    dearer than most of a call's statements. The group's COMMIT (one flush of the
-    write-ahead log for the whole group) is sent after the last writes, and the loop does
+    round trip of a later call or for the group's COMMIT. When every call of the group
+    declares its scope (`ReadAhead`), the first reads of the calls whose scope no other call
+    of the group shares are read ahead for them all in the group's first round trip, the
+    players' locks taken in the order of their scopes; a call then finds its rows at hand
+    and its writes wait with the others', so a group of calls that read ahead costs two
+    round trips (the reads; the writes with the COMMIT) instead of one a call and one more.
+    A round trip costs both sides a write, a wake-up and a read: on a machine of two cores it
+    was dearer than most of a call's statements. The group's COMMIT (one flush of the
+    write-ahead log for the whole group) is sent with its last writes, and the loop does
     not wait for it: it serves requests and runs the next group, on another connection, and
     answers the group's calls when the database answers the COMMIT (a slow flush stalls no
-    one else). No thread hands a request over: while the loop waits for a call's reads or
-    writes, the other server processes and the database use the cores.
+    one else). A call's writes that fail there fail before the COMMIT runs: that call is
+    undone (its savepoint) and runs again, as do the calls whose writes were behind its, and
+    the group commits after them. No thread hands a request over: while the loop waits for
+    a group's reads, the other server processes and the database use the cores.
     Two processes' groups that lock the same players in opposite orders deadlock; the
     database breaks the deadlock by failing one call, which is run again in the next group
     (up to ``TRANSIENT_RETRIES`` times), as is a call that met a serialization failure.
@@ -579,30 +582,52 @@ class CommitGroup:
         commit. On PostgreSQL the commit is sent and the loop goes on: the calls are answered
         when the database has committed (`_committed`)."""
         queued, self._queued, self._scheduled = self._queued, [], False
+        if self.database.is_sqlite:
+            self.database._writer_thread = threading.get_ident()
+        self._go(queued, deque(queued), set(), [], [], None)
+
+    def _go(
+        self,
+        queued: list[_Call],
+        work: deque[_Call],
+        eager: set[int],
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
+        again: list[_Call],
+        connection: Connection | None,
+    ) -> None:
+        """Run ``work`` (the group's calls, ``queued``), then commit: in a new transaction,
+        or, given its ``connection``, on in the group's transaction (after a call's writes
+        failed with the COMMIT, see `_committed`)."""
         database = self.database
-        if database.is_sqlite:
-            database._writer_thread = threading.get_ident()
-        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        again: list[_Call] = []
         committing = None
         kept = False  # the connection is in a good state for the next group
         try:
-            connection = self._connect()
-            try:
+            if connection is None:
+                connection = self._connect()
                 if not database.is_sqlite:
                     sql.open_batch(connection)
-                connection.begin()
+                begin = True
+            else:
+                begin = False
+            try:
+                if begin:
+                    connection.begin()
                 self._connection, self._broken = connection, None
                 token = _JOINED.set(self)
                 try:
-                    self._run_calls(connection, queued, outcomes, again)
+                    ahead = begin and not database.is_sqlite
+                    rows = self._read_ahead(connection, queued) if ahead else {}
+                    self._run_calls(connection, work, eager, rows, outcomes, again)
                 finally:
                     _JOINED.reset(token)
                     self._connection = None
                 if self._broken is not None:
                     raise self._broken
+                batch = sql.batch_of(connection)
+                waiting = (0, []) if batch is None else (batch.pending, batch.owners)
                 try:
-                    committing = sql.send_commit(connection)  # PostgreSQL: sent, not awaited
+                    # PostgreSQL: the calls' last writes and the COMMIT, sent, not awaited
+                    committing = sql.send_commit(connection)
                 except Exception as exc:  # failed to send: the server never saw the COMMIT
                     if database.connection_lost(connection):
                         raise ConnectionLostError(exc) from exc
@@ -637,6 +662,7 @@ class CommitGroup:
             return
         loop = asyncio.get_running_loop()
         socket = committing.pgconn.socket
+        sent = connection
 
         def readable() -> None:
             try:
@@ -645,41 +671,32 @@ class CommitGroup:
             except Exception as exc:  # the connection broke: the commit is not known to be done
                 committing.fail(exc)
             loop.remove_reader(socket)
-            self._committed(connection, committing, queued, outcomes, again)
+            self._committed(sent, committing, waiting, queued, outcomes, again)
 
         loop.add_reader(socket, readable)
 
     def _run_calls(
         self,
         connection: Connection,
-        queued: list[_Call],
+        work: deque[_Call],
+        eager: set[int],
+        rows: dict[int, Any],
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
         again: list[_Call],
     ) -> None:
-        """Run the group's calls in order, each in its savepoint, and gather their outcomes
-        (a call that met a transient failure goes to ``again``, for the next group).
+        """Run the calls of ``work`` in order, each in its savepoint, and gather their
+        outcomes (a call that met a transient failure goes to ``again``, for the next group);
+        those in ``eager`` (their answers' ids) send their writes before they end, ``rows``
+        holds what was read ahead for them.
 
-        On PostgreSQL, after the reads ahead (`_read_ahead`), a call's writes wait for a
-        later call's round trip (or the group's end). When they fail there, the statements
-        after the failing one did not run: the failing call's savepoint is rolled back and
-        that call runs again at once (its outcome, a success that did not hold, is dropped),
-        then the calls whose writes were behind its, then the call whose round trip it was;
-        a transient failure sends the failing call to the next group instead (after
-        ``TRANSIENT_RETRIES`` failures the error is its outcome)."""
-        rows = {} if self.database.is_sqlite else self._read_ahead(connection, queued)
-        work = deque(queued)
-        eager: set[int] = set()  # the calls (their answers' ids) that run again at once
-        batch = sql.batch_of(connection)
-        while work or (batch is not None and batch.pending):
-            if not work:  # the waiting writes: sent and waited for, their errors their calls'
-                try:
-                    sql.flush(connection)
-                except sql.EarlierCallError as exc:
-                    if self.database.connection_lost(connection):
-                        raise ConnectionLostError(exc.error) from exc
-                    self._roll_back_step(connection)
-                    self._earlier_failed(exc, outcomes, again, work, eager)
-                continue
+        On PostgreSQL a call's writes wait for a later call's round trip (or the COMMIT).
+        When they fail there, the statements after the failing one did not run: the failing
+        call's savepoint is rolled back and that call runs again at once (its outcome, a
+        success that did not hold, is dropped), then the calls whose writes were behind its,
+        then the call whose round trip it was; a transient failure sends the failing call to
+        the next group instead (after ``TRANSIENT_RETRIES`` failures the error is its
+        outcome)."""
+        while work:
             call = work.popleft()
             function, args, answer, _failures, _ahead = call
             if answer.done():  # its request was cancelled before the group ran
@@ -777,28 +794,46 @@ class CommitGroup:
         self,
         connection: Connection,
         committing: Any,
-        queued: list[Any],
+        waiting: tuple[int, list[tuple[Any, int]]],
+        queued: list[_Call],
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
-        again: list[Any],
+        again: list[_Call],
     ) -> None:
-        """A PostgreSQL group's COMMIT has been answered: answer its calls (or, if it failed,
-        fail them all)."""
-        self.groups += 1
+        """A PostgreSQL group's last writes and COMMIT have been answered: answer its calls.
+        If a call's writes failed there (``waiting``: how many of the statements sent were
+        the calls' and whose), the COMMIT did not run: that call's savepoint is rolled back,
+        it and the calls behind it run again (`_earlier_failed`) and the group commits then.
+        If the COMMIT itself failed, every call fails."""
         try:
             with sql.driver_errors(connection):
                 committing.results()
             connection.commit()  # SQLAlchemy's account: the database has committed already
         except Exception as exc:
+            pending, owners = waiting
+            failed = committing.failed_at
+            if (
+                failed is not None
+                and failed < pending
+                and not self.database.connection_lost(connection)
+                and self._roll_back_step(connection)
+            ):
+                work: deque[_Call] = deque()
+                eager: set[int] = set()
+                earlier = sql.EarlierCallError(exc, sql.behind(owners, failed))
+                self._earlier_failed(earlier, outcomes, again, work, eager)
+                self._go(queued, work, eager, outcomes, again, connection)
+                return
             # the COMMIT was sent: if the connection was lost, whether it committed is not
             # known, so the calls fail (a request sent again with its idempotency key is
             # answered as it was if it did)
-            self.database.connection_lost(connection)
+            self.groups += 1
             with contextlib.suppress(Exception):
                 connection.rollback()
             self._fail(queued, exc)
             sql.close_batch(connection)
             self._release(connection, False)
             return
+        self.groups += 1
         sql.close_batch(connection)
         self._release(connection, True)
         self._answer(outcomes, again)
@@ -938,14 +973,16 @@ class CommitGroup:
             batch.owners.append((self._call, len(batch.queued)))
             batch.pending = len(batch.queued)
 
-    def _roll_back_step(self, connection: Connection) -> None:
-        """Undo the innermost call's writes (its savepoint); a failure leaves the transaction
-        unusable, and the group fails."""
+    def _roll_back_step(self, connection: Connection) -> bool:
+        """Undo the innermost call's writes (its savepoint): whether it was undone. A failure
+        leaves the transaction unusable, and the group fails."""
         try:
             sql.run(connection, "ROLLBACK TO step")
             sql.run(connection, "RELEASE step")
         except BaseException as exc:
             self._broken = exc
+            return False
+        return True
 
 
 def null_pool_engine(url: str) -> Engine:

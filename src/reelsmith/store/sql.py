@@ -138,11 +138,7 @@ class Batch:
         except Exception as exc:
             failed = exchange.failed_at
             if failed is not None and failed < pending:
-                behind: list[Any] = []  # the failing statement's owner, then those after it
-                for who, end in owners:
-                    if end > failed and not any(who is seen for seen in behind):
-                        behind.append(who)
-                raise EarlierCallError(exc, behind) from exc
+                raise EarlierCallError(exc, behind(owners, failed)) from exc
             raise
         fresh: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         for (statement, params, read), result in zip(queued, results, strict=False):
@@ -154,6 +150,16 @@ class Batch:
             fresh.clear()
         self.prefetched.update(fresh)
         return results[-1] if then is not None else None
+
+
+def behind(owners: list[tuple[Any, int]], failed: int) -> list[Any]:
+    """Of `Batch.owners` as they were sent: the owner of statement ``failed``, then the
+    owners of the statements after it, each once."""
+    found: list[Any] = []
+    for who, end in owners:
+        if end > failed and not any(who is seen for seen in found):
+            found.append(who)
+    return found
 
 
 class driver_errors:  # noqa: N801 - used as a function: ``with driver_errors(connection):``
