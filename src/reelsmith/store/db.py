@@ -485,7 +485,7 @@ class CommitGroup:
     of the group shares are read ahead for them all in the group's first round trip, the
     players' locks taken in the order of their scopes; a call then finds its rows at hand
     and its writes wait with the others', so a group of calls that read ahead costs two
-    round trips (the reads; the writes with the COMMIT) instead of one a call and one more.
+    round trips (the reads; the writes with the COMMIT) instead of one a call and two more.
     A round trip costs both sides a write, a wake-up and a read: on a machine of two cores it
     was dearer than most of a call's statements. The group's COMMIT (one flush of the
     write-ahead log for the whole group) is sent with its last writes, and the loop does
