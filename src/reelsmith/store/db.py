@@ -624,7 +624,7 @@ class CommitGroup:
                 if self._broken is not None:
                     raise self._broken
                 batch = sql.batch_of(connection)
-                waiting = (0, []) if batch is None else (batch.pending, batch.owners)
+                waiting = [] if batch is None else batch.owners  # whose writes go with it
                 try:
                     # PostgreSQL: the calls' last writes and the COMMIT, sent, not awaited
                     committing = sql.send_commit(connection)
@@ -734,21 +734,23 @@ class CommitGroup:
         A read that fails here (a deadlock on a player's lock, which the scopes' order makes
         rarer) leaves nothing to undo but the locks: the transaction is begun again and the
         calls read as they go."""
-        calls = [call for call in queued if not call[2].done()]
-        declared = [call[4] for call in calls]
-        if len(calls) < 2 or any(ahead is None for ahead in declared):
-            return {}
-        scopes = Counter(ahead.scope for ahead in declared if ahead is not None)
+        declared: list[tuple[ReadAhead, int]] = []  # each call's declaration, its answer's id
+        for _function, _args, answer, _failures, ahead in queued:
+            if answer.done():
+                continue
+            if ahead is None:
+                return {}
+            declared.append((ahead, id(answer)))
+        scopes = Counter(ahead.scope for ahead, _answer in declared)
         chosen = sorted(
-            (call for call in calls if call[4] and call[4].reads and scopes[call[4].scope] == 1),
-            key=lambda call: call[4].scope if call[4] else "",
+            (item for item in declared if item[0].reads and scopes[item[0].scope] == 1),
+            key=lambda item: item[0].scope,
         )
         batch = sql.batch_of(connection)
         if len(chosen) < 2 or batch is None:
             return {}
-        for call in chosen:
-            assert call[4] is not None
-            for statement, params in call[4].reads:
+        for ahead, _answer in chosen:
+            for statement, params in ahead.reads:
                 batch.read_ahead(statement, params)
         try:
             batch.flush(connection)
@@ -761,10 +763,9 @@ class CommitGroup:
             return {}
         found, batch.prefetched = batch.prefetched, {}
         rows: dict[int, Any] = {}
-        for call in chosen:
-            assert call[4] is not None
-            keys = (sql.read_key(statement, params) for statement, params in call[4].reads)
-            rows[id(call[2])] = {key: found[key] for key in keys if key in found}
+        for ahead, answer_id in chosen:
+            keys = (sql.read_key(statement, params) for statement, params in ahead.reads)
+            rows[answer_id] = {key: found[key] for key in keys if key in found}
         return rows
 
     @staticmethod
@@ -794,14 +795,14 @@ class CommitGroup:
         self,
         connection: Connection,
         committing: Any,
-        waiting: tuple[int, list[tuple[Any, int]]],
+        waiting: list[tuple[Any, int]],
         queued: list[_Call],
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]],
         again: list[_Call],
     ) -> None:
         """A PostgreSQL group's last writes and COMMIT have been answered: answer its calls.
-        If a call's writes failed there (``waiting``: how many of the statements sent were
-        the calls' and whose), the COMMIT did not run: that call's savepoint is rolled back,
+        If a call's writes failed there (``waiting``: the batch's `sql.Batch.owners` as it
+        was sent), the COMMIT did not run: that call's savepoint is rolled back,
         it and the calls behind it run again (`_earlier_failed`) and the group commits then.
         If the COMMIT itself failed, every call fails."""
         try:
@@ -809,17 +810,17 @@ class CommitGroup:
                 committing.results()
             connection.commit()  # SQLAlchemy's account: the database has committed already
         except Exception as exc:
-            pending, owners = waiting
             failed = committing.failed_at
             if (
                 failed is not None
-                and failed < pending
+                and waiting
+                and failed < waiting[-1][1]
                 and not self.database.connection_lost(connection)
                 and self._roll_back_step(connection)
             ):
                 work: deque[_Call] = deque()
                 eager: set[int] = set()
-                earlier = sql.EarlierCallError(exc, sql.behind(owners, failed))
+                earlier = sql.EarlierCallError(exc, sql.behind(waiting, failed))
                 self._earlier_failed(earlier, outcomes, again, work, eager)
                 self._go(queued, work, eager, outcomes, again, connection)
                 return
@@ -971,7 +972,6 @@ class CommitGroup:
         # call's.
         if batch.queued:
             batch.owners.append((self._call, len(batch.queued)))
-            batch.pending = len(batch.queued)
 
     def _roll_back_step(self, connection: Connection) -> bool:
         """Undo the innermost call's writes (its savepoint): whether it was undone. A failure

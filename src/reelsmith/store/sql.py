@@ -72,12 +72,10 @@ class Batch:
     def __init__(self) -> None:
         # (statement, parameters, whether it is a read sent ahead)
         self.queued: list[tuple[str, dict[str, Any], bool]] = []
-        #: How many statements at the front of ``queued`` an earlier, finished call of the
-        #: transaction left there (a commit group's call: its writes go with the next call's
-        #: first round trip). An error one of them meets is `EarlierCallError`.
-        self.pending = 0
-        #: Whose those statements are: (owner, the index in ``queued`` its statements end
-        #: at), in order; the owner is the commit group's call.
+        #: The statements at the front of ``queued`` that earlier, finished calls of the
+        #: transaction left there (a commit group's calls: their writes go with a later
+        #: call's round trip), by whose they are: (owner, the index in ``queued`` its
+        #: statements end at), in order. An error one of them meets is `EarlierCallError`.
         self.owners: list[tuple[Any, int]] = []
         #: The reads sent ahead among ``queued`` (their statements): a commit group's
         #: queue holds the writes of many calls, too many to search at every `one`.
@@ -87,6 +85,11 @@ class Batch:
         self.prefetched: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         self.round_trips = 0  # batches sent: one round trip each
         self.statements = 0  # statements they carried (BEGIN and COMMIT not counted)
+
+    @property
+    def pending(self) -> int:
+        """How many statements at the front of ``queued`` earlier calls left (`owners`)."""
+        return self.owners[-1][1] if self.owners else 0
 
     def discard(self) -> None:
         """Forget what is queued and what was read ahead (the caller rolls back), but for
@@ -110,7 +113,6 @@ class Batch:
         round trip, without waiting for the answers: what was queued, and the exchange."""
         raw = connection.connection.driver_connection
         queued, self.queued = self.queued, []
-        self.pending = 0
         self.owners = []
         self.reads = set()
         statements = [(statement, params) for statement, params, _read in queued]
@@ -129,7 +131,7 @@ class Batch:
     ) -> pgwire.Result | None:
         """`send`, and wait for the answers: ``then``'s result is returned, and the reads
         sent ahead are kept for `one`."""
-        pending, owners = self.pending, self.owners
+        pending, owners = self.pending, self.owners  # as sent: `send` starts them afresh
         queued, exchange = self.send(connection, then, commit)
         try:
             with driver_errors(connection):
