@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
+from reelsmith.store.audit import GENESIS, canonical
 from tests.server.forcing import TSAR_BET, tsar_no_win, tsar_trigger, tsar_win
 
 GAME = "days-of-the-tsar"
@@ -128,6 +134,51 @@ def test_tampering_breaks_the_audit_chain(api):
         )
     report = api.op("GET", "/operator/audit/verify", key=None).json()
     assert not report["ok"] and "does not match its hash" in report["problems"][0]
+
+
+def _documented(data: object) -> str:
+    """The canonical JSON as the audit log's documentation states it."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_lab_re_hashes_the_chain_from_its_documented_form(api):
+    """Each entry's hash is sha256(previous hash + canonical JSON of the entry), the payload
+    stored as its canonical text: a checker with the standard library alone finds the same."""
+    player = api.player()
+    api.login(player)
+    api.spin(GAME, TSAR_BET, tsar_win())
+    api.spin(GAME, TSAR_BET, tsar_trigger())
+    with api.db.read() as connection:
+        rows = connection.execute(
+            text("SELECT * FROM audit_log WHERE player_id = :p ORDER BY seq"), {"p": player}
+        ).all()
+    assert len(rows) >= 4  # created, session, the win's step, the trigger's step
+    prev = GENESIS
+    for row in rows:
+        assert _documented(json.loads(row.payload)) == row.payload
+        body = {
+            "player_id": row.player_id,
+            "seq": row.seq,
+            "kind": row.kind,
+            "round_id": row.round_id,
+            "created_ms": row.created_ms,
+            "payload": row.payload,
+        }
+        assert row.prev_hash == prev
+        assert hashlib.sha256((prev + _documented(body)).encode()).hexdigest() == row.hash
+        prev = row.hash
+
+
+_JSON_NO_FLOATS = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_JSON_NO_FLOATS)
+def test_canonical_json_is_the_documented_text(data):
+    assert canonical(data) == _documented(data)
 
 
 def test_deleting_the_newest_entry_is_detected(api):

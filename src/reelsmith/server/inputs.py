@@ -83,6 +83,12 @@ def _constant(name: str) -> Any:
     raise invalid(f"{name} is not a JSON value")
 
 
+# one parser for every body: ``json.loads`` with hooks would build a new one per call
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs, parse_int=_integer, parse_float=_float, parse_constant=_constant
+)
+
+
 def read_json(raw: bytes | str) -> Any:
     """The JSON value in ``raw``, or a 400 ``invalid_request`` naming what is wrong."""
     if isinstance(raw, bytes):
@@ -91,13 +97,7 @@ def read_json(raw: bytes | str) -> Any:
         except UnicodeDecodeError:
             raise invalid("the body is not UTF-8 text") from None
     try:
-        value = json.loads(
-            raw,
-            object_pairs_hook=_pairs,
-            parse_int=_integer,
-            parse_float=_float,
-            parse_constant=_constant,
-        )
+        value = _DECODER.decode(raw)
     except RecursionError:
         raise invalid(f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:  # JSONDecodeError is one

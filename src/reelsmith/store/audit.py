@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, select
 
 from reelsmith.store import sql
@@ -22,7 +23,15 @@ GENESIS = "0" * 64
 
 
 def canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON with sorted keys, non-ASCII characters as they are: the text
+    ``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` writes.
+    orjson writes it for the values entries hold (text, integers, booleans, null, lists and
+    objects of them: no entry holds a float, whose exponent orjson writes differently); the
+    standard library what orjson cannot (an integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def entry_hash(prev_hash: str, body: dict[str, Any]) -> str:
