@@ -70,7 +70,10 @@ class Currency:
         return int(minor)
 
     def to_decimal(self, minor: int) -> Decimal:
-        return Decimal(minor).scaleb(-self.exponent).quantize(self.unit)
+        """``minor`` minor units in currency units, written with the currency's decimals
+        ("1.50", "0.00", "2000"): an integer's ``scaleb`` is exact below 10**28 and carries
+        the exponent it is given."""
+        return Decimal(minor).scaleb(-self.exponent)
 
     def format(self, minor: int, locale: str) -> str:
         """The amount as ``locale`` writes it (digits, separators, where the sign stands),

@@ -70,13 +70,14 @@ def view_names(model: GameModel) -> tuple[Names, Names]:
 
 
 def renamed(data: dict[str, Any], names: Names) -> dict[str, Any]:
-    """``data`` with its keys renamed by ``names`` (a key named None is left out)."""
-    if not names:
-        return data
-    get = names.get
-    out: dict[Any, Any] = {get(key, key): value for key, value in data.items()}
-    out.pop(None, None)
-    return out
+    """``data``, a dict of its caller's own, with its keys renamed by ``names`` in place (a
+    key named None is left out; a renamed key moves to the end)."""
+    for key, name in names.items():
+        if key in data:
+            value = data.pop(key)
+            if name is not None:
+                data[name] = value
+    return data
 
 
 class CatalogueTitle(CoinBetTitle):
