@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
 
@@ -33,3 +34,24 @@ def test_locales_that_do_not_group_by_threes_fall_back_to_babel():
 def test_unknown_currency_is_refused():
     with pytest.raises(MoneyError, match="unknown currency"):
         Currency.of("XYZ")
+
+
+@pytest.mark.parametrize("code", CURRENCIES)
+def test_an_amount_in_currency_units_has_the_currencys_decimals(code):
+    """``to_decimal`` writes every amount with exactly the currency's decimals, as quantizing
+    to its minor unit would, and is exact, so ``to_minor`` takes it back."""
+    currency = Currency.of(code)
+    unit = Decimal(1).scaleb(-currency.exponent)
+    draw = random.Random(code)
+    amounts = [0, 1, -1, 5, 99, 100, -150, 10**15, -(10**15), 2**53]
+    amounts += [draw.randint(-(2**53), 2**53) for _ in range(2000)]
+    for minor in amounts:
+        amount = currency.to_decimal(minor)
+        assert (
+            amount.as_tuple() == Decimal(minor).scaleb(-currency.exponent).quantize(unit).as_tuple()
+        )
+        assert currency.to_minor(amount) == minor
+        assert currency.to_minor(str(amount)) == minor
+    assert str(Currency.of("EUR").to_decimal(0)) == "0.00"
+    assert str(Currency.of("JPY").to_decimal(2000)) == "2000"
+    assert str(Currency.of("KWD").to_decimal(-1)) == "-0.001"
