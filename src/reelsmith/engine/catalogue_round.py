@@ -218,7 +218,7 @@ class CatalogueRound:
             "paid_coins": self.paid_coins,
             "refund_coins": self.refund_coins,
             "actions": list(self.actions),
-            "draws": [d.to_json() for d in self.draws],
+            "draws": [[d.purpose, d.bound, d.value] for d in self.draws],  # Draw.to_json
             "void_reason": self.void_reason,
         }
 

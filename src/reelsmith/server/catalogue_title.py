@@ -138,7 +138,7 @@ class CatalogueTitle(CoinBetTitle):
             "options": round_.options.to_json(),
             "variant": round_.variant,
             "actions": list(round_.actions),
-            "draws": [d.to_json() for d in round_.draws],
+            "draws": [[d.purpose, d.bound, d.value] for d in round_.draws],  # Draw.to_json
         }
 
     def restore(self, record: dict[str, Any]) -> live.CatalogueRound:

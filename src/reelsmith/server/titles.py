@@ -49,10 +49,12 @@ class Outcome:
 
 
 def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
-    return [
-        [purpose, bound, None if str(purpose).startswith(HIDDEN_DRAWS) else value]
-        for purpose, bound, value in draws
-    ]
+    """``draws`` (``[purpose, bound, value]`` lists of the caller's own, made for this view)
+    with the value of each draw players must not see blanked, in place."""
+    for draw in draws:
+        if str(draw[0]).startswith(HIDDEN_DRAWS):
+            draw[2] = None
+    return draws
 
 
 class Title(ABC):
