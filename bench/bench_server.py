@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import socket
 import statistics
@@ -351,6 +352,12 @@ async def measure(url: str, pid: int, application_name: str | None) -> dict[str,
         warm = time.perf_counter() + 1.0
         if name.startswith("spin"):
             await asyncio.gather(*(spin_client(url, t, warm, [], []) for t in tokens))
+        # The load generator's own full collections (30-60 ms each, measured with
+        # gc.callbacks, two or three a spin run) would land in the latency of every request
+        # in flight: what it holds so far is set aside, so a collection walks only what the
+        # measurement itself makes.
+        gc.collect()
+        gc.freeze()
         begin = time.perf_counter()
         backends = BackendCPU(application_name)
         backends.start()
@@ -363,6 +370,7 @@ async def measure(url: str, pid: int, application_name: str | None) -> dict[str,
         else:
             await asyncio.gather(*(health_client(url, stop, latencies, errors) for _ in tokens))
         elapsed = time.perf_counter() - begin
+        gc.unfreeze()
         cpu_ms = (process_tree_cpu(pid) - cpu_before) * 1000 / max(1, len(latencies))
         backend_s = backends.stop()
         backend_ms = None if backend_s is None else backend_s * 1000 / max(1, len(latencies))
