@@ -16,6 +16,10 @@ machine, the load generator left out. CPU is read from ``/proc`` before and afte
 measurement (user + system time), which the machine's other load changes little, where the
 throughput figures move with it.
 
+"errors" counts answers other than success and requests whose connection broke (the client
+then opens a new one and goes on); after a configuration's rows the run prints why its
+connections broke and the server's own log lines above info, if there were any.
+
 Runs on SQLite (one and two workers) and, when PostgreSQL is reachable, on PostgreSQL (two
 workers). ``BENCH_CONFIGS`` picks some of them (``sqlite1,sqlite2,postgresql2``; all by
 default), ``BENCH_SECONDS`` sets the length of each measurement.
@@ -65,7 +69,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    database_url: str, workers: int, log_path: Path
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The server on a free port, its output (log lines, tracebacks) written to ``log_path``."""
     port = free_port()
     env = {
         **os.environ,
@@ -75,24 +82,27 @@ def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen[byte
         "REELSMITH_RATE_LIMIT_PER_SECOND": "100000",
         "REELSMITH_RATE_LIMIT_BURST": "100000",
     }
-    process = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/reelsmith"),
-            "serve",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with log_path.open("wb") as log:  # the server writes to its own copy of the file
+        process = subprocess.Popen(
+            [
+                str(ROOT / ".venv/bin/reelsmith"),
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     if answers(url):
         return process, url
     process.kill()
-    raise RuntimeError("the server did not start")
+    process.wait()
+    said = log_path.read_text(errors="replace").splitlines()[-10:]
+    raise RuntimeError("the server did not start; its last words:\n" + "\n".join(said))
 
 
 def answers(url: str, tries: int = 200) -> bool:
@@ -213,6 +223,13 @@ def open_answer(data: bytes) -> dict[str, Any] | None:
     return answer if answer.get("status") == "open" else None
 
 
+# The status recorded for a request whose connection broke (reset, closed before the answer):
+# the client opens a new connection and goes on, and the run prints why after its table.
+BROKEN = 0
+BROKEN_BY: list[str] = []
+CONNECTION_FAILURES = (ConnectionError, asyncio.IncompleteReadError)
+
+
 async def spin_client(
     url: str,
     token: str,
@@ -226,12 +243,16 @@ async def spin_client(
     try:
         while time.perf_counter() < stop:
             start = time.perf_counter()
-            status, data = await connection.request(
-                "POST",
-                "/api/games/days-of-the-tsar/spin",
-                {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
-                {"bet": BET, "gamble": GAMBLE},
-            )
+            try:
+                status, data = await connection.request(
+                    "POST",
+                    "/api/games/days-of-the-tsar/spin",
+                    {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
+                    {"bet": BET, "gamble": GAMBLE},
+                )
+            except CONNECTION_FAILURES as exc:
+                connection = await broke(connection, url, exc, errors)
+                continue
             latencies.append(time.perf_counter() - start)
             if spins is not None:
                 spins.append(status)
@@ -243,12 +264,18 @@ async def spin_client(
                 allowed = body["round"]["actions_allowed"]
                 action = "free-spin" if allowed == ["free_spin"] else "collect"
                 start = time.perf_counter()
-                status, data = await connection.request(
-                    "POST",
-                    f"/api/games/days-of-the-tsar/rounds/{body['round_id']}/{action}",
-                    {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
-                    {},
-                )
+                try:
+                    status, data = await connection.request(
+                        "POST",
+                        f"/api/games/days-of-the-tsar/rounds/{body['round_id']}/{action}",
+                        {"Authorization": auth, "Idempotency-Key": uuid.uuid4().hex},
+                        {},
+                    )
+                except CONNECTION_FAILURES as exc:
+                    # the round stays open: the next spin is refused until the resolver
+                    # settles it, and counts as an error too
+                    connection = await broke(connection, url, exc, errors)
+                    break
                 latencies.append(time.perf_counter() - start)
                 if status != 200:
                     errors.append(status)
@@ -263,12 +290,39 @@ async def health_client(url: str, stop: float, latencies: list[float], errors: l
     try:
         while time.perf_counter() < stop:
             start = time.perf_counter()
-            status, _ = await connection.request("GET", "/healthz", {})
+            try:
+                status, _ = await connection.request("GET", "/healthz", {})
+            except CONNECTION_FAILURES as exc:
+                connection = await broke(connection, url, exc, errors)
+                continue
             latencies.append(time.perf_counter() - start)
             if status != 200:
                 errors.append(status)
     finally:
         connection.close()
+
+
+async def broke(
+    connection: Connection, url: str, exc: BaseException, errors: list[int]
+) -> Connection:
+    """Record a request whose connection broke (an error, and why) and open a new one."""
+    errors.append(BROKEN)
+    BROKEN_BY.append(f"{time.strftime('%H:%M:%S')} {type(exc).__name__}: {exc}")
+    connection.close()
+    return await Connection.open(url)
+
+
+def server_trouble(log_path: Path, limit: int = 20) -> list[str]:
+    """The server's log lines above info (warnings, errors, tracebacks), the first ``limit``:
+    its start-up line and the info lines of its log and uvicorn's left out."""
+    lines = []
+    for line in log_path.read_text(errors="replace").splitlines():
+        if '"level":"info"' in line or line.startswith(("INFO:", "reelsmith serving on ")):
+            continue
+        lines.append(line[:300])
+        if len(lines) == limit:
+            break
+    return lines
 
 
 def process_tree_cpu(pid: int) -> float:
@@ -391,12 +445,16 @@ async def measure(url: str, pid: int, application_name: str | None) -> dict[str,
 
 
 def run(label: str, database_url: str, workers: int, application_name: str | None = None) -> None:
-    process, url = start_server(database_url, workers)
-    try:
-        results = uvloop.run(measure(url, process.pid, application_name))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    BROKEN_BY.clear()
+    with tempfile.TemporaryDirectory() as logs:
+        log_path = Path(logs) / "server.log"
+        process, url = start_server(database_url, workers, log_path)
+        try:
+            results = uvloop.run(measure(url, process.pid, application_name))
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+            trouble = server_trouble(log_path)
     for name, (rate, spin_rate, p50, p99, errors, cpu_ms, backend_ms) in results.items():
         spins = f"{spin_rate:,.0f}" if spin_rate else "-"
         backend = "-" if backend_ms is None else f"{backend_ms:.2f}"
@@ -404,6 +462,10 @@ def run(label: str, database_url: str, workers: int, application_name: str | Non
             f"{label:<22}{name:<20}{rate:>11,.0f}{spins:>9}{p50:>9.1f}{p99:>9.1f}{errors:>8}"
             f"{cpu_ms:>13.2f}{backend:>15}"
         )
+    if BROKEN_BY:
+        print(f"  {len(BROKEN_BY)} connections broke (counted as errors): {BROKEN_BY[:3]}")
+    for line in trouble:
+        print(f"  server: {line}")
 
 
 def main() -> None:
