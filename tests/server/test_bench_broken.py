@@ -1,5 +1,5 @@
 """The bench goes on when a connection breaks: the request counts as an error, the client
-opens a new connection, and the run says why (`bench_server.broke`); the server's own
+opens a new connection, and the run says why (`bench_server.attempt`); the server's own
 complaints are read from its log (`bench_server.server_trouble`)."""
 
 from __future__ import annotations
