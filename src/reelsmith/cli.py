@@ -548,16 +548,21 @@ def audit_verify(
     database_url: Annotated[
         str | None, typer.Option("--database-url", help="SQLAlchemy URL (default: the server's).")
     ] = None,
+    extra: TitlesDirOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check the hash chain of the audit log and the balance of the ledger."""
+    """Check the hash chain of the audit log, the balance of the ledger, and every round's
+    payout re-derived from its recorded draws at its own variant and price against what the
+    ledger moved for it. Exit status 1 when any check fails."""
     import os
 
+    from reelsmith.server.services.payouts import verify_payouts
     from reelsmith.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
     from reelsmith.store import audit as audit_log
     from reelsmith.store.db import Database, redact_text, redact_url
     from reelsmith.wallet import ledger
 
+    registry = _registry(extra)
     url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
     password_file = os.environ.get("REELSMITH_DATABASE_PASSWORD_FILE", "")
     try:
@@ -569,9 +574,10 @@ def audit_verify(
         with db.read() as connection:
             chain = audit_log.verify(connection)
             books = ledger.verify(connection)
+            payouts = verify_payouts(connection, registry)
     except Exception as exc:  # a missing or unreadable database
         fail(f"cannot read {redact_url(url)}: {redact_text(str(exc), connect)}")
-    ok = chain.ok and books.ok
+    ok = chain.ok and books.ok and payouts.ok
     result = {
         "ok": ok,
         "audit": {"players": chain.players, "entries": chain.entries, "problems": chain.problems},
@@ -581,6 +587,7 @@ def audit_verify(
             "wallet_mismatches": books.wallet_mismatches,
             "negative_wallets": books.negative_wallets,
         },
+        "payouts": payouts.to_json(),
     }
     if as_json:
         _print_json(result)
@@ -595,6 +602,22 @@ def audit_verify(
             f"ledger: {books.transactions} transactions, "
             + ("balanced" if books.ok else "[red]NOT balanced[/]")
         )
+        console.print(
+            f"payouts: {payouts.checked} of {payouts.rounds} rounds re-derived, "
+            + (
+                "each as the ledger paid it"
+                if not payouts.differences
+                else f"[red]{len(payouts.differences)} differences[/]"
+            )
+            + (f", [red]{len(payouts.unchecked)} unchecked[/]" if payouts.unchecked else "")
+        )
+        for found in [*payouts.differences, *payouts.unchecked][:20]:
+            console.print(
+                f"  round {found['round_id']} ({found['game']}, player {found['player_id']}): "
+                + found.get("problem", found.get("reason", "")),
+                markup=False,
+                highlight=False,
+            )
     if not ok:
         raise typer.Exit(1)
 

@@ -92,14 +92,15 @@ def record_of(title: Title, round_: Any) -> dict[str, Any]:
 
 def outcome_of(title: Title, market: Market, round_: Any) -> dict[str, Any]:
     """The round's outcome (see the module's docstring), in stored form."""
-    view = dict(title.view(market, round_))
+    price = title.market_price(market, round_)
+    view = dict(title.view(price, round_))
     view.pop("draws")
     view.pop("actions")
     kept = title.kept_state(round_)
     return normal(
         {
             "view": view,
-            "settlement": dataclasses.asdict(title.outcome(market, round_)),
+            "settlement": dataclasses.asdict(title.outcome(price, round_)),
             "kept_state": None if kept is None else list(kept),
         }
     )

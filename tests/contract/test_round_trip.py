@@ -49,8 +49,10 @@ def test_record_restore_record_is_identical(game_id, seed, market_id, warm_up, s
     restored = title.restore(json.loads(text))
     assert restored == round_
     assert json_text(title.record(restored), sort_keys=True) == text
-    assert title.view(market, restored) == title.view(market, round_)
-    assert title.outcome(market, restored) == title.outcome(market, round_)
+    price = title.market_price(market, round_)
+    assert title.market_price(market, restored) == price
+    assert title.view(price, restored) == title.view(price, round_)
+    assert title.outcome(price, restored) == title.outcome(price, round_)
     assert title.kept_state(restored) == title.kept_state(round_)
 
     offered = title.actions(round_)

@@ -23,6 +23,7 @@ import pytest
 from sqlalchemy import insert, update
 
 from reelsmith.server.jsontext import json_text
+from reelsmith.server.services.stored import stored_price
 from reelsmith.store.tables import game_states, players, rounds
 from tests.contract.rounds import migrated_state_key
 from tests.contract.titles import contract_titles, market_for, server_title
@@ -75,8 +76,10 @@ def test_stored_row_restores_to_its_record_and_view(game_id, index):
     market = market_for(entry["market"], game_id, row["variant"])
     restored = title.restore(json.loads(row["record"]))
     assert json_text(title.record(restored), sort_keys=True) == row["record"]
-    assert title.view(market, restored) == json.loads(row["view"])
-    outcome = title.outcome(market, restored)
+    price = stored_price(title, row, restored)  # the round's own, from its stored bet
+    assert price.unit_minor == title.market_price(market, restored).unit_minor
+    assert title.view(price, restored) == json.loads(row["view"])
+    outcome = title.outcome(price, restored)
     assert outcome.status == row["status"]
     assert outcome.win_minor + outcome.jackpot_minor == row["win_minor"]
     assert (

@@ -14,20 +14,31 @@ After a scenario, for every player:
 
 Every transaction's postings must sum to zero (two postings: the wallet and a house account, the
 wallet moving the way its kind says), the audit chain and the server's own ledger check must
-pass. Each failed check is one *discrepancy*; a scenario passes with none.
+pass, and every round's payout, re-derived from its recorded draws at its own variant and price
+(`reelsmith audit verify`'s payout check), must be what the ledger moved for it. Each failed
+check is one *discrepancy*; a scenario passes with none.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.pool import NullPool
 
+from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.services.payouts import verify_payouts
 from reelsmith.store import audit
 from reelsmith.wallet import ledger
+
+
+@cache
+def shipped_titles() -> TitleRegistry:
+    return TitleRegistry.load()
+
 
 # the direction a wallet moves for each kind of transaction
 WALLET_SIGN = {
@@ -66,6 +77,7 @@ class MoneyReport:
     players: int = 0
     rounds: int = 0
     transactions: int = 0
+    payouts_checked: int = 0  # rounds whose payout was re-derived from their draws
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -204,6 +216,10 @@ def check_database(connection: Connection, report: MoneyReport) -> dict[str, dic
     chain = audit.verify(connection)
     if not chain.ok:
         report.fail(f"the audit chain is broken: {chain.problems[:5]}")
+    payouts = verify_payouts(connection, shipped_titles())
+    report.payouts_checked += payouts.checked
+    for found in [*payouts.differences, *payouts.unchecked]:
+        report.fail(f"payout of round {found['round_id']}: {found}")
     return {player: dict(kinds) for player, kinds in by_kind.items()}
 
 

@@ -113,6 +113,7 @@ def crash_scenario(
             f"{label}: {survived} kills survived, {players} players, {steps} player actions, "
             f"{retried} requests failed by a kill and retried with their key, "
             f"{report.rounds} rounds, {report.transactions} ledger transactions, "
+            f"{report.payouts_checked} payouts re-derived from their draws, "
             f"{resumed} open rounds resumed, "
             f"{found} money discrepancies",
         )

@@ -56,7 +56,7 @@ def test_a_ladder_model_of_ones_own_is_served_by_the_ladder_adapter(tmp_path: Pa
     record = title.record(play)
     assert "bet_level" not in record  # 1.00 at the legacy 0.20 a stake unit is level 5
     assert title.restore(record).round == play.round
-    assert title.view(market, play)["game"] == COPY
+    assert title.view(title.market_price(market, play), play)["game"] == COPY
 
 
 def test_legacy_levels_come_from_the_model(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from reelsmith.server.routes import adopt, demo, operator, player, site
 from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
+from reelsmith.server.services.orphans import orphans
 from reelsmith.server.settings import Settings
 from reelsmith.server.static import client_build
 from reelsmith.store.db import CommitGroup, Database
@@ -65,6 +66,9 @@ def create_app(
     metrics = Metrics()
     service = GameService(db, settings, markets, clock, metrics, rng, titles)
     service.context.prepare_house_accounts()
+    with db.read() as connection:
+        for orphan in orphans(connection, markets, titles):
+            log.warning("%s", orphan)
     # per player, on the injected clock like every other throttle
     limiter = Bucket(clock, settings.rate_limit_per_second, settings.rate_limit_burst)
     live_sessions = service.sessions

@@ -16,7 +16,6 @@ before.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
 from reelsmith.engine import catalogue_round as live
@@ -27,7 +26,7 @@ from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.help import HelpError
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.markets import Market
-from reelsmith.server.titles import CoinBetTitle, Outcome, PricedCoinBet, public_draws
+from reelsmith.server.titles import CoinBetTitle, Outcome, Price, PricedCoinBet, public_draws
 
 _STATUS = {live.Phase.COMPLETE: "complete", live.Phase.VOIDED: "voided"}
 
@@ -151,14 +150,17 @@ class CatalogueTitle(CoinBetTitle):
             [Draw.from_json(d) for d in record["draws"]],
         )
 
-    def _coin(self, market: Market, round_: live.CatalogueRound) -> Decimal:
-        """The round's coin in the market's money: its size in credits times a credit."""
-        return round_.bet.coin_size * market.game(self.game_id).credit_value
+    def bet_units(self, round_: live.CatalogueRound) -> int:
+        """A coin bet is priced by its coin: its units are its coins."""
+        return round_.bet.total_coins
 
-    def outcome(self, market: Market, round_: live.CatalogueRound) -> Outcome:
-        size = market.currency.to_minor(self._coin(market, round_))
+    def market_price(self, market: Market, round_: live.CatalogueRound) -> Price:
+        credit = market.game(self.game_id).credit_value
+        return Price(market.currency, market.currency.to_minor(round_.bet.coin_size * credit))
+
+    def outcome(self, price: Price, round_: live.CatalogueRound) -> Outcome:
         status = _STATUS.get(round_.phase, "open")
-        return Outcome(status, round_.paid_coins * size, 0, round_.refund_coins * size)
+        return Outcome(status, price.minor(round_.paid_coins), 0, price.minor(round_.refund_coins))
 
     def actions(self, round_: live.CatalogueRound) -> list[str]:
         if round_.phase is live.Phase.FREE_SPINS:
@@ -171,16 +173,15 @@ class CatalogueTitle(CoinBetTitle):
     def feature_triggered(self, round_: live.CatalogueRound) -> bool:
         return round_.free_spins_awarded > 0
 
-    def view(self, market: Market, round_: live.CatalogueRound) -> dict[str, Any]:
+    def view(self, price: Price, round_: live.CatalogueRound) -> dict[str, Any]:
         """The round as the client renders it: the engine's round (every screen with its line
         and scatter wins and trigger symbols, free spins, gambles) in minor units beside coins,
         the trigger draws public, and what the player may do next."""
-        coin = self._coin(market, round_)
-        size = market.currency.to_minor(coin)
+        size = price.unit_minor
         free = self.mechanics.free_spins
         data = round_.to_json()
         data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
-        shown = market.currency.to_decimal(size)  # the coin in the market's money: "10" yen
+        shown = price.currency.to_decimal(size)  # the coin in the wallet's money: "10" yen
         data["bet"] = {**data["bet"], "coin_size": str(shown)}  # type: ignore[dict-item]
         data["bet_minor"] = round_.bet.total_coins * size
         data["win_minor"] = round_.win_coins * size

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from reelsmith.engine import ladder
@@ -31,7 +30,7 @@ from reelsmith.money import MoneyError
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.bet_bodies import LadderBetBody, read_bet
 from reelsmith.server.markets import Market
-from reelsmith.server.titles import Outcome, Title, public_draws
+from reelsmith.server.titles import Outcome, Price, Title, public_draws
 
 
 @dataclass(frozen=True)
@@ -225,30 +224,25 @@ class LadderTitle(Title):
         )
         return LadderPlay(round_, LadderBet(level, amount))
 
-    def _minor(self, market: Market, bet: LadderBet, stake: Fraction) -> int:
-        """``stake`` (stake units) in minor units at the price the bet was played at: the one
-        conversion from the engine's units to money."""
-        minor = stake * self.bet_minor(market, bet) / bet.level
-        if minor.denominator != 1:
-            raise ArithmeticError(
-                f"{stake} stake units at a bet of {bet.amount} {market.currency.code} is not a "
-                "whole number of minor units"
-            )
-        return int(minor)
+    def bet_units(self, play: LadderPlay) -> int:
+        """A bet-level title is priced by its stake unit: its units are its bet level."""
+        return play.bet.level
 
-    def _coins_minor(self, market: Market, play: LadderPlay, coins: int) -> int:
-        return self._minor(market, play.bet, self.ladder.stake_units(coins, play.bet.level))
+    def market_price(self, market: Market, play: LadderPlay) -> Price:
+        return Price(market.currency, self._unit_minor(market))
 
-    def outcome(self, market: Market, play: LadderPlay) -> Outcome:
+    def _coins_minor(self, price: Price, play: LadderPlay, coins: int) -> int:
+        return price.minor(self.ladder.stake_units(coins, play.bet.level))
+
+    def outcome(self, price: Price, play: LadderPlay) -> Outcome:
         round_ = play.round
         status = {ladder.Phase.COMPLETE: "complete", ladder.Phase.VOIDED: "voided"}.get(
             round_.phase, "open"
         )
         if status != "complete":
-            refund = self._minor(market, play.bet, Fraction(round_.refund_stake))
-            return Outcome(status, 0, 0, refund)
-        jackpot = self._coins_minor(market, play, round_.jackpot_coins)
-        return Outcome(status, self._coins_minor(market, play, round_.line_coins), jackpot, 0)
+            return Outcome(status, 0, 0, price.minor(round_.refund_stake))
+        jackpot = self._coins_minor(price, play, round_.jackpot_coins)
+        return Outcome(status, self._coins_minor(price, play, round_.line_coins), jackpot, 0)
 
     def actions(self, play: LadderPlay) -> list[str]:
         return ["free_spin"] if play.round.phase is ladder.Phase.FREE_SPINS else []
@@ -265,23 +259,23 @@ class LadderTitle(Title):
         kept = play.round.kept_state
         return None if kept is None else (bet_key(play.bet.level), kept.to_json())
 
-    def view(self, market: Market, play: LadderPlay) -> dict[str, Any]:
+    def view(self, price: Price, play: LadderPlay) -> dict[str, Any]:
         round_ = play.round
         data = round_.to_json()
         data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
-        bet_minor = self.bet_minor(market, play.bet)
+        bet_minor = price.minor(play.bet.level)
         data["bet"] = str(play.bet.amount)
         data["bet_minor"] = bet_minor
         win_minor = (
-            self._coins_minor(market, play, round_.line_coins + round_.jackpot_coins)
+            self._coins_minor(price, play, round_.line_coins + round_.jackpot_coins)
             if round_.phase is not ladder.Phase.VOIDED
             else 0
         )
         data["win_minor"] = win_minor
-        paid = self._minor(market, play.bet, round_.paid_stake)
-        refund = self._minor(market, play.bet, Fraction(round_.refund_stake))
-        data["paid_amount"] = str(market.currency.to_decimal(paid))
-        data["refund_amount"] = str(market.currency.to_decimal(refund))
+        paid = price.minor(round_.paid_stake)
+        refund = price.minor(round_.refund_stake)
+        data["paid_amount"] = str(price.currency.to_decimal(paid))
+        data["refund_amount"] = str(price.currency.to_decimal(refund))
         data["pots_minor"] = [p * bet_minor for p in round_.state.pots]
         data["caps_minor"] = [j.cap * bet_minor for j in self.ladder.jackpots]
         data["actions_allowed"] = self.actions(play)

@@ -109,8 +109,13 @@ class Market:
     autoplay_requires_stop_on_jackpot: bool = False
     autoplay_requires_stop_on_balance_change: bool = False
     win_tiers: dict[str, Decimal] = field(default_factory=lambda: dict(DEFAULT_WIN_TIERS))
+    #: No longer served (its file removed): its players' rounds finish at their own terms and
+    #: their money can be withdrawn, but it offers no game and takes no deposit.
+    closed: bool = False
 
     def game(self, game_id: str) -> GameRules:
+        if self.closed:
+            raise MarketError(f"market {self.id} is no longer served: it offers no game")
         try:
             return self.games[game_id]
         except KeyError:
@@ -151,6 +156,7 @@ class Market:
                 self.autoplay_requires_stop_on_balance_change
             ),
             "win_tiers": {name: float(at) for name, at in self.win_tiers.items()},
+            "closed": self.closed,
             "games": {
                 game: {
                     "variant": rules.variant,
@@ -169,6 +175,26 @@ class Market:
                 for game, rules in self.games.items()
             },
         }
+
+
+def closed_market(market_id: str, currency: str) -> Market:
+    """The market of players whose market is no longer served (its file removed): their
+    wallet's currency written as English writes it, no game, no autoplay, no gamble."""
+    return Market(
+        id=market_id,
+        name=f"{market_id} (no longer served)",
+        currency=Currency.of(currency),
+        locale="en",
+        autoplay=False,
+        turbo=False,
+        slam_stop=False,
+        gamble=False,
+        min_round_ms=0,
+        celebrate_wins_not_above_stake=False,
+        show_session_net=False,
+        max_stake=Decimal(0),
+        closed=True,
+    )
 
 
 def _decimals(values: Any, where: str) -> tuple[Decimal, ...]:

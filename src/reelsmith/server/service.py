@@ -17,6 +17,7 @@ from reelsmith.server.services.autoplay import Autoplays
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.demo import Demo
 from reelsmith.server.services.idempotency import Idempotency
+from reelsmith.server.services.payouts import PayoutReport, verify_payouts
 from reelsmith.server.services.players import Players
 from reelsmith.server.services.recall import Recall
 from reelsmith.server.services.resolver import Resolver
@@ -77,7 +78,7 @@ class GameService:
                 for _ in range(2000):
                     round_ = title.start(market, bet, title.load_state(None), rng)
                     played += 1
-                    title.view(market, round_)
+                    title.view(title.market_price(market, round_), round_)
                     title.record(round_)
                     if title.actions(round_):
                         featured += 1
@@ -91,6 +92,10 @@ class GameService:
     def verify_ledger(self) -> ledger.LedgerReport:
         with self.context.db.read() as connection:
             return ledger.verify(connection)
+
+    def verify_payouts(self) -> PayoutReport:
+        with self.context.db.read() as connection:
+            return verify_payouts(connection, self.context.titles)
 
     def verify_audit(self) -> audit.AuditReport:
         with self.context.db.read() as connection:

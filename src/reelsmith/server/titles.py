@@ -22,6 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from babel.numbers import get_currency_name
@@ -30,6 +31,7 @@ from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
 from reelsmith.engine.model import GameModel
 from reelsmith.games import load_game
 from reelsmith.help import Terms, language_of, page_locale
+from reelsmith.money import Currency
 from reelsmith.rng import RandomSource
 from reelsmith.rules_page import rules_document
 from reelsmith.server.bet_bodies import BetBody, CoinBetBody, read_bet
@@ -46,6 +48,34 @@ class Outcome:
     win_minor: int
     jackpot_minor: int
     refund_minor: int
+
+
+@dataclass(frozen=True)
+class Price:
+    """What a round is paid at: the currency of the player's wallet and the minor units one
+    unit of the round's bet is worth (a coin-bet title's coin, a bet-level title's stake
+    unit); every amount the round settles is a count of those units times ``unit_minor``.
+
+    A round's price is its bet as it was taken at the start (``rounds.bet_minor``, in the
+    wallet's currency) over its bet in units (:meth:`Title.price`): the same figure at every
+    step, whatever a market's pricing has become since ("Once a spin has been initiated, the
+    bet size for that round is locked"), and whether or not the market still exists."""
+
+    currency: Currency
+    unit_minor: int
+
+    def minor(self, units: int | Fraction) -> int:
+        """``units`` of the round's bet in minor units; a fraction of a minor unit is an
+        error (a market's pricing is refused at load when it could make one)."""
+        minor = units * self.unit_minor
+        if isinstance(minor, Fraction):
+            if minor.denominator != 1:
+                raise ArithmeticError(
+                    f"{units} units at {self.unit_minor} minor units of {self.currency.code} is"
+                    " not a whole number of minor units"
+                )
+            return int(minor)
+        return minor
 
 
 def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
@@ -179,10 +209,34 @@ class Title(ABC):
     def restore(self, record: dict[str, Any]) -> Any: ...
 
     @abstractmethod
-    def outcome(self, market: Market, round_: Any) -> Outcome: ...
+    def bet_units(self, round_: Any) -> int:
+        """The round's bet in the units it is priced in (see :class:`Price`)."""
+
+    def price(self, currency: Currency, bet_minor: int, round_: Any) -> Price:
+        """The price of a round whose bet was ``bet_minor`` minor units of ``currency`` when it
+        started: ValueError when that bet is not a whole number of minor units per unit (a
+        stored round whose bet and record disagree)."""
+        units = self.bet_units(round_)
+        unit_minor, rest = divmod(bet_minor, units) if units > 0 else (0, 1)
+        if rest or unit_minor <= 0:
+            raise ValueError(
+                f"a bet of {bet_minor} minor units is not a whole, positive number of minor"
+                f" units per unit of a bet of {units} units"
+            )
+        return Price(currency, unit_minor)
 
     @abstractmethod
-    def view(self, market: Market, round_: Any) -> dict[str, Any]: ...
+    def market_price(self, market: Market, round_: Any) -> Price:
+        """The price ``market`` puts on the round's bet now: what a spin in that market starts
+        such a round at (a round already started keeps its own, :meth:`price`)."""
+
+    @abstractmethod
+    def outcome(self, price: Price, round_: Any) -> Outcome:
+        """What the round settles, at its price."""
+
+    @abstractmethod
+    def view(self, price: Price, round_: Any) -> dict[str, Any]:
+        """The round as the client renders it, its amounts at its price."""
 
     @abstractmethod
     def actions(self, round_: Any) -> list[str]: ...

@@ -113,6 +113,12 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
             "negative_wallets": report.negative_wallets,
         }
 
+    @routes.get("/operator/audit/payouts")
+    def verify_payouts() -> dict[str, Any]:
+        """Every round's payout re-derived from its recorded draws at its own variant and
+        price, against what the ledger moved for it (the first 100 differences listed)."""
+        return service.verify_payouts().to_json(limit=100)
+
     @routes.get("/operator/audit/verify")
     def verify_audit() -> dict[str, Any]:
         report = service.verify_audit()

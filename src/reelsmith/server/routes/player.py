@@ -59,7 +59,7 @@ def router(
     @routes.get("/api/me")
     async def me(claims: PlayerClaims) -> dict[str, Any]:
         data = await player_data(claims.player_id, claims.session_id)
-        data["market"] = context.market(data["market"]).to_json()
+        data["market"] = context.market_of(data["market"], data["currency"]).to_json()
         data["session_id"] = claims.session_id
         data["dev_mode"] = settings.dev_mode
         return data
@@ -67,7 +67,8 @@ def router(
     @routes.get("/api/games", response_model=GameList, response_model_exclude_none=True)
     async def games(claims: PlayerClaims) -> dict[str, Any]:
         """The titles the player's market offers, each with the web client's script for it."""
-        market = context.market((await player_data(claims.player_id))["market"])
+        data = await player_data(claims.player_id)
+        market = context.market_of(data["market"], data["currency"])
         return {"games": [context.title(game).game_info(market) for game in market.games]}
 
     @routes.get("/api/games/{game}/rules")
@@ -77,7 +78,8 @@ def router(
         lang: Annotated[str, Query(max_length=35, description="The page's language")] = "en",
     ) -> dict[str, Any]:
         title = context.title(game)
-        market = context.market((await player_data(claims.player_id))["market"])
+        data = await player_data(claims.player_id)
+        market = context.market_of(data["market"], data["currency"])
         try:
             return title.rules(market, lang, settings.resolve_after_seconds)
         except MarketError as exc:

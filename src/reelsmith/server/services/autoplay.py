@@ -70,7 +70,7 @@ class Autoplays:
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
             player = locked
-            market = self.context.market(player.market)
+            market = self.context.market_of(player.market, player.currency)
             if not market.autoplay:
                 raise not_allowed(market)
             try:

@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from reelsmith.rng import RandomSource
 from reelsmith.server.clock import Clock
 from reelsmith.server.errors import InvalidInputError, NotFoundError
-from reelsmith.server.markets import Market
+from reelsmith.server.markets import Market, closed_market
 from reelsmith.server.metrics import Metrics
 from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.settings import Settings
@@ -48,6 +48,13 @@ class Context:
             raise InvalidInputError(
                 "unknown_market", f"unknown market {market_id!r}; the markets are {known}"
             ) from None
+
+    def market_of(self, market_id: str, currency: str) -> Market:
+        """A player's market: the one served under ``market_id``, or, when it is no longer
+        served, a closed market of the player's ``currency`` (rounds finish at their own
+        terms and the money can be withdrawn; nothing new starts)."""
+        found = self.markets.get(market_id)
+        return found if found is not None else closed_market(market_id, currency)
 
     def prepare_house_accounts(self) -> None:
         """Create (once, committed) and remember every house account the markets can use."""

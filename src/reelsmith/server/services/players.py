@@ -58,7 +58,7 @@ class Players:
 
     def player_json(self, connection: Connection, player_id: str) -> dict[str, Any]:
         player = self._read(connection, player_id, lock=False)
-        market = self.context.market(player.market)
+        market = self.context.market_of(player.market, player.currency)
         return {
             "id": player.id,
             "external_ref": player.external_ref,
@@ -111,7 +111,7 @@ class Players:
         the session's net position (wins and refunds less bets)."""
         with self.context.db.read() as connection:
             data = self.player_json(connection, player_id)
-            market = self.context.market(data["market"])
+            market = self.context.market_of(data["market"], data["currency"])
             if session_id:
                 data["server_ms"] = self.context.clock.now_ms()
                 row = players.session_totals(connection, session_id, player_id)
@@ -131,7 +131,13 @@ class Players:
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
             player = locked
-            market = self.context.market(player.market)
+            market = self.context.market_of(player.market, player.currency)
+            if kind == "deposit" and market.closed:
+                raise ConflictError(
+                    "market_closed",
+                    f"market {market.id} is no longer served: its players take no deposit"
+                    " (their money can be withdrawn)",
+                )
             if "currency" in body and str(body["currency"]).upper() != player.currency:
                 raise InvalidInputError(
                     "wrong_currency",

@@ -12,7 +12,7 @@ from reelsmith.server.errors import InvalidInputError, not_found
 from reelsmith.server.jsontext import Rendered
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import read_player
-from reelsmith.server.services.stored import restore
+from reelsmith.server.services.stored import restore, stored_price
 from reelsmith.store import history, rounds
 
 
@@ -95,8 +95,6 @@ class Recall:
             row = rounds.round_mapping(connection, round_id)
             if row is None:
                 raise not_found(f"round {round_id}")
-            player = read_player(connection, row["player_id"], context.db.is_sqlite, lock=False)
-        market = context.market(player.market)
         title = context.title(row["game"])
         record = json.loads(row["record"])
         if row["status"] == "voided":
@@ -107,7 +105,7 @@ class Recall:
                 "its malfunction is not part of its draws",
             }
         replayed = restore(title, row)
-        view = title.view(market, replayed)
+        view = title.view(stored_price(title, row, replayed), replayed)
         stored = json.loads(row["view"])
         return {
             "round_id": round_id,

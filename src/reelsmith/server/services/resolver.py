@@ -8,7 +8,7 @@ import logging
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import read_player
 from reelsmith.server.services.settlement import Settlement
-from reelsmith.server.services.stored import restore
+from reelsmith.server.services.stored import restore, stored_price
 from reelsmith.store import rounds
 
 log = logging.getLogger("reelsmith.server")
@@ -34,12 +34,11 @@ class Resolver:
                 row = rounds.round_mapping(connection, round_id)
                 if row is None or row["status"] != "open" or row["updated_ms"] >= cutoff:
                     continue
-                market = context.market(player.market)
                 engine_round = title.finish(restore(title, row), context.rng)
                 self.settlement.settle(
                     connection,
                     player,
-                    market,
+                    stored_price(title, row, engine_round),
                     title,
                     round_id,
                     engine_round,

@@ -25,13 +25,13 @@ from reelsmith.server.errors import (
 )
 from reelsmith.server.http_errors import status_of
 from reelsmith.server.jsontext import dumps
-from reelsmith.server.markets import MarketError
+from reelsmith.server.markets import Market, MarketError
 from reelsmith.server.services.autoplay import Autoplays, autoplay_json
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.idempotency import Idempotency
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.server.services.settlement import Settlement
-from reelsmith.server.services.stored import broken_start, load_state, restore
+from reelsmith.server.services.stored import broken_start, load_state, restore, stored_price
 from reelsmith.store import rounds
 from reelsmith.store.db import ReadAhead
 from reelsmith.wallet import ledger
@@ -60,6 +60,14 @@ def time_ordered_id(now_ms: int) -> str:
     value = value & ~(0xF << 76) | 0x7 << 76  # version 7
     value = value & ~(0x3 << 62) | 0x2 << 62  # the RFC's variant
     return str(uuid.UUID(int=value))
+
+
+def closed(market: Market) -> NotAllowedError:
+    return NotAllowedError(
+        "market_closed",
+        f"market {market.id} is no longer served: no new round starts (an open round can be"
+        " finished)",
+    )
 
 
 class PrefixedSource:
@@ -127,7 +135,9 @@ class Rounds:
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
             player = locked
-            market = context.market(player.market)
+            market = context.market_of(player.market, player.currency)
+            if market.closed:
+                raise closed(market)
             try:
                 market.game(game)
                 selected = title.parse_bet(market, bet_raw)
@@ -230,10 +240,11 @@ class Rounds:
                 ) from None
             player.balance_minor -= bet_minor
             context.metrics.bet(game, bet_minor)
+            price = title.price(market.currency, bet_minor, engine_round)
             settled = self.settlement.settle(
                 connection,
                 player,
-                market,
+                price,
                 title,
                 round_id,
                 engine_round,
@@ -291,7 +302,7 @@ class Rounds:
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
             player = locked
-            market = context.market(player.market)
+            market = context.market_of(player.market, player.currency)
             row = rounds.round_(connection, round_id)
             if row is None or row["player_id"] != player.id or row["game"] != game:
                 raise not_found(f"round {round_id}")
@@ -322,8 +333,9 @@ class Rounds:
             except RuleError as exc:
                 raise ConflictError("action_not_allowed", str(exc)) from None
             now = context.clock.now_ms()
+            price = stored_price(title, row, engine_round)
             settled = self.settlement.settle(
-                connection, player, market, title, round_id, engine_round, action, now
+                connection, player, price, title, round_id, engine_round, action, now
             )
             extra: dict[str, Any] = {}
             following = None
@@ -363,7 +375,9 @@ class Rounds:
         title = context.title(game)
         with context.db.read() as connection:
             player = read_player(connection, player_id, context.db.is_sqlite, lock=False)
-            market = context.market(player.market)
+            market = context.market_of(player.market, player.currency)
+            if market.closed:
+                raise closed(market)
             try:
                 variant = market.game(game).variant
             except MarketError as exc:

@@ -15,7 +15,7 @@ from reelsmith.server.jsontext import dumps
 from reelsmith.server.markets import Market
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player
-from reelsmith.server.titles import Title
+from reelsmith.server.titles import Price, Title
 from reelsmith.store import audit, players, rounds, sql
 from reelsmith.wallet import ledger
 
@@ -65,7 +65,7 @@ class Settlement:
         self,
         connection: Connection,
         player: Player,
-        market: Market,
+        price: Price,
         title: Title,
         round_id: str,
         engine_round: Any,
@@ -75,14 +75,15 @@ class Settlement:
         started_with: int | None = None,
         new_round: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Move the money a step settles and write the round's new state and its step.
+        """Move the money a step settles, at the round's ``price`` (the one it started with),
+        and write the round's new state and its step.
 
         ``started_with`` is the bet when this step is the spin that started the round: the
         player's round count and the session's bets move here too, in the same statements as
         the audit head and the session's wins. ``new_round`` is then the new round's row (its
         columns known at the start): the round is written once, with the state this step
         leaves it in, rather than inserted and then updated."""
-        outcome = title.outcome(market, engine_round)
+        outcome = title.outcome(price, engine_round)
         game_account = self.context.house_account(
             connection, f"game:{title.game_id}", player.currency
         )
@@ -104,7 +105,7 @@ class Settlement:
                 )
                 balance += amount
         finished = outcome.status != "open"
-        view = title.view(market, engine_round)
+        view = title.view(price, engine_round)
         record = title.record(engine_round)
         paid = outcome.win_minor + outcome.jackpot_minor
         view_text = dumps(view)

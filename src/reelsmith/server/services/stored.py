@@ -10,9 +10,10 @@ from typing import Any
 from sqlalchemy import Connection
 
 from reelsmith.engine.errors import RuleError
+from reelsmith.money import Currency, MoneyError
 from reelsmith.rng import ReplayError
 from reelsmith.server.errors import FaultError
-from reelsmith.server.titles import Title
+from reelsmith.server.titles import Price, Title
 from reelsmith.store import rounds
 
 log = logging.getLogger("reelsmith.server")
@@ -40,6 +41,19 @@ def restore(title: Title, row: Any) -> Any:
         log.error("round %s does not replay from its record: %s", row["id"], exc)
         raise FaultError(
             "round_record_corrupt", "the stored round does not replay; an operator must look at it"
+        ) from None
+
+
+def stored_price(title: Title, row: Any, engine_round: Any) -> Price:
+    """The price ``row``'s round started with: its bet as taken (``bet_minor``, in the
+    wallet's currency) over its bet in units, read from the round and never from a market."""
+    try:
+        return title.price(Currency.of(str(row["currency"])), int(row["bet_minor"]), engine_round)
+    except (MoneyError, ValueError) as exc:
+        log.error("round %s has no sound price: %s", row["id"], exc)
+        raise FaultError(
+            "round_record_corrupt",
+            "the stored round's bet does not price it; an operator must look at it",
         ) from None
 
 
