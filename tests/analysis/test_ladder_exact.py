@@ -268,6 +268,39 @@ def test_spin_figures_equal_brute_force(bonus_model, bonus_brute):
     assert (brute["award_any"] <= n + 1e-15).all()
 
 
+#: The line rule's refinements a ladder model may declare ([wild] multiplier and ties), beside
+#: the shipped plain rule: the one line rule pays them in the exact analysis too.
+WILD_RULES = [(2, True), (3, False)]
+
+
+@pytest.mark.parametrize(("multiplier", "ties_to_wild"), WILD_RULES)
+def test_spin_figures_follow_the_wild_rule(bonus_model, multiplier, ties_to_wild):
+    """A wild that multiplies the wins it completes, and ties paid as the symbol's run: the
+    payline patterns pay as the line rule does, against every screen."""
+    model = dataclasses.replace(bonus_model, wild_multiplier=multiplier, ties_to_wild=ties_to_wild)
+    brute = brute_spin(model)
+    rules = sultan.ladder_rules(model)
+    variant = model.variant()
+    reveal = rules.gem_reveal(variant)
+    weights = dict(zip(reveal.outcomes, reveal.weights, strict=True))
+    figures = spin_figures(rules, variant.reel_sets["base"], weights)
+    for key, mine in (
+        ("line", figures.line),
+        ("line_sq", figures.line_sq),
+        ("line_jackpot", figures.line_jackpot),
+        ("awards", figures.awards.sum(axis=1)),
+        ("award_pairs", figures.award_pairs.sum(axis=1)),
+    ):
+        assert mine == pytest.approx(brute[key], rel=1e-11, abs=1e-14), key
+    value, _ = exact.line_value(
+        rules, exact.cell_distributions(rules, variant.reel_sets["base"], weights)
+    )
+    assert value == pytest.approx(brute["line"].sum(), rel=1e-11)
+    # the case is not the plain rule's in disguise
+    plain = brute_spin(bonus_model)
+    assert brute["line"].sum() != pytest.approx(plain["line"].sum(), rel=1e-6)
+
+
 def test_max_spin_win_equals_brute_force(bonus_model, bonus_brute):
     """The largest main-spin win (lines and jackpots at their caps) against every screen."""
     a = analyze_full(bonus_model)

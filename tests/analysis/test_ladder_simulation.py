@@ -161,3 +161,22 @@ def test_the_kernel_refuses_weighted_stops_naming_the_reel_set(sultan_model):
     assert k.ReelTables.build(sultan_model, plain, pays, rules).depth >= 0
     with pytest.raises(ValueError, match="free_spins weighs its stops"):
         k.ReelTables.build(sultan_model, weighted, pays, rules)
+
+
+def test_a_doubling_wild_on_the_ladder_analyses_inside_its_simulated_interval(tmp_path):
+    """Sultan Spins with ``[wild] multiplier = 2``: the exact analysis pays the wild's
+    multiplier as live play and the kernel do (it once printed the shipped title's 94% against
+    a simulated 149%)."""
+    folder = tmp_path / "doubling"
+    shutil.copytree(game_folder(GAME), folder)
+    model_file = folder / "model.toml"
+    text = model_file.read_text(encoding="utf-8")
+    model_file.write_text(text + '\n[wild]\nsymbol = "wild"\nmultiplier = 2\n', encoding="utf-8")
+    model = load_model(folder)
+    assert model.wild_multiplier == 2
+    analysis = analyze_full(model)
+    shipped = analyze_full(load_game(GAME))
+    assert analysis.rtp > shipped.rtp + 0.3  # the multiplier is paid, not the shipped figure
+    run = simulation.simulate(model, 2_000_000, 31, workers=1, chunk_size=250_000)
+    low, high = run.interval(3.2905267314918945)  # 99.9%
+    assert low <= analysis.rtp <= high, (analysis.rtp, low, high)

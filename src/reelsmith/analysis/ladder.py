@@ -46,7 +46,7 @@ from numba import njit
 from reelsmith.analysis.ladder_spin import jackpot_hit_probability
 from reelsmith.engine.features.ladder_steps import advance, collect, fill_spot, start_ladder
 from reelsmith.engine.ladder import WILD_REEL, LadderRules, ladder_rules
-from reelsmith.engine.lines import line_win
+from reelsmith.engine.lines import line_award
 from reelsmith.engine.model import GameModel, ReelSet
 
 
@@ -90,10 +90,13 @@ def _line_expectation(
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
     awards: npt.NDArray[np.float64],
 ) -> float:
-    """Expected pay of one line whose reel ``r`` cell has distribution ``dists[r]``; adds each
-    award's probability to ``awards[symbol, count]``."""
+    """Expected pay of one line whose reel ``r`` cell has distribution ``dists[r]``, by the one
+    line rule (:func:`~reelsmith.engine.lines.line_award`); adds each award's probability to
+    ``awards[symbol, count]``."""
     reels, n_symbols = dists.shape
     digits = np.zeros(reels, dtype=np.int64)
     cells = np.empty(reels, dtype=np.int8)
@@ -107,7 +110,9 @@ def _line_expectation(
         if p > 0.0:
             for reel in range(reels):
                 cells[reel] = digits[reel]
-            symbol, count, pay = line_win(cells, line_pays, wild, substitutable)
+            symbol, count, pay = line_award(
+                cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+            )
             if symbol >= 0:
                 awards[symbol, count] += p
                 expected += p * pay
@@ -132,7 +137,15 @@ def line_value(
     total = 0.0
     for line in model.paylines:
         dists = np.stack([dist[reel, int(line[reel])] for reel in range(model.reels)])
-        total += _line_expectation(dists, model.line_pays, model.wild, model.substitutable, awards)
+        total += _line_expectation(
+            dists,
+            model.line_pays,
+            model.wild,
+            model.substitutable,
+            model.wild_multiplier,
+            model.ties_to_wild,
+            awards,
+        )
     return total / model.line_count, awards
 
 

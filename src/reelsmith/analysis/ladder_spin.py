@@ -50,6 +50,7 @@ from numba import njit, prange
 
 from reelsmith.analysis.enumeration import line_awards
 from reelsmith.engine.ladder import WILD_REEL, Jackpot, LadderRules
+from reelsmith.engine.lines import line_award
 from reelsmith.engine.model import GameModel, ReelSet
 
 # Column modes: the long-run law of a gem (hit with probability q) or its law given no hit.
@@ -105,42 +106,84 @@ class LinePatterns:
 
 
 def line_patterns(model: GameModel) -> LinePatterns:
-    reels, wild, pays = model.reels, model.wild, model.line_pays
+    """Every way a payline pays, as disjoint patterns of per-reel sets, each paid as the one
+    line rule (:func:`reelsmith.engine.lines.line_award`, with the model's wild multiplier and
+    tie rule) pays a representative line of it.
+
+    The patterns partition a line's outcomes by where its first non-wild cell stands: ``w``
+    leading wilds, then a symbol ``s`` the wild substitutes for and its run to reel ``c``
+    (reels ``w + 2 .. c`` showing ``s`` or a wild, reel ``c + 1`` neither), or ``w`` leading
+    wilds ended by a symbol nothing substitutes for, or wilds on every reel. A run's pay does
+    not depend on which of its later cells are wilds, except where the wild multiplies the
+    wins it completes and no wild leads the line: there the run is split further by its first
+    wild (none, or on reel ``j``), so that each pattern's cells decide its pay."""
+    reels, wild = model.reels, model.wild
+    n_symbols = len(model.symbols)
     awards = line_awards(model)
     index = {award: i for i, award in enumerate(awards)}
+    unsubstituted = [s for s in range(n_symbols) if s != wild and not model.substitutable[s]]
+    cells = np.zeros(reels, dtype=np.int8)
+
+    def judge(representative: list[int]) -> tuple[int, int, int]:
+        cells[:] = representative
+        symbol, count, pay = line_award(
+            cells,
+            model.line_pays,
+            wild,
+            model.substitutable,
+            model.wild_multiplier,
+            model.ties_to_wild,
+        )
+        return int(symbol), int(count), int(pay)
+
     types: list[list[int]] = []
     pay: list[int] = []
     award: list[int] = []
+
+    def add(row: list[int], representative: list[int]) -> None:
+        symbol, count, paid = judge(representative)
+        if paid > 0:
+            types.append(row)
+            pay.append(paid)
+            award.append(index[(symbol, count)])
+
     for k, s in enumerate(regular_symbols(model)):
+        others = [o for o in range(n_symbols) if o not in (s, wild)]
         for w in range(reels):
             for c in range(w + 1, reels + 1):
-                symbol_pay, wild_pay = int(pays[s, c]), int(pays[wild, w])
-                if symbol_pay > wild_pay:
-                    won = (s, c)
-                elif wild_pay > 0:
-                    won = (wild, w)
-                else:
-                    continue
-                row = [ANY] * reels
-                for r in range(w):
-                    row[r] = WILD_ONLY
-                row[w] = only(k)
-                for r in range(w + 1, c):
-                    row[r] = or_wild(k)
-                if c < reels:
-                    row[c] = neither(k)
-                types.append(row)
-                pay.append(max(symbol_pay, wild_pay))
-                award.append(index[won])
+                if c < reels and not others:
+                    continue  # nothing can end the run before the last reel
+                end = others[0] if others else s
+                split = w == 0 and model.wild_multiplier != 1 and c > 1
+                # None: no wild in the run after reel w + 1; j: the run's first wild on reel j
+                firsts: list[int | None] = [None, *range(1, c)] if split else [None]
+                for first in firsts:
+                    row = [ANY] * reels
+                    representative = [end] * reels
+                    for r in range(w):
+                        row[r], representative[r] = WILD_ONLY, wild
+                    row[w], representative[w] = only(k), s
+                    for r in range(w + 1, c):
+                        if first is None:
+                            row[r] = only(k) if split else or_wild(k)
+                            representative[r] = s
+                        elif r < first:
+                            row[r], representative[r] = only(k), s
+                        elif r == first:
+                            row[r], representative[r] = WILD_ONLY, wild
+                        else:
+                            row[r], representative[r] = or_wild(k), s
+                    if c < reels:
+                        row[c] = neither(k)
+                    add(row, representative)
     for w in range(1, reels + 1):
-        if pays[wild, w] <= 0:
+        if w < reels and not unsubstituted:
             continue
         row = [WILD_ONLY] * w + [ANY] * (reels - w)
+        representative = [wild] * w + [unsubstituted[0] if unsubstituted else wild] * (reels - w)
         if w < reels:
             row[w] = NON_SUBSTITUTABLE
-        types.append(row)
-        pay.append(int(pays[wild, w]))
-        award.append(index[(wild, w)])
+        add(row, representative)
     return LinePatterns(
         np.array(types, dtype=np.int64),
         np.array(pay, dtype=np.int64),
