@@ -1,10 +1,10 @@
-"""The one title boundary (:mod:`reelsmith.engine.title`): every face reaches a title through
-the kind its model declares, never through its id.
+"""The one title boundary (:mod:`reelsmith.mechanics`): every face reaches a title through the
+mechanics its model declares, never through its id.
 
 A shipped title's folder copied under an id no code knows is evaluated, rendered, played,
-analysed, validated, listed and served exactly as the shipped title is, one copy per kind; a
-model declaring mechanics no kind plays is refused by every face with the same error, naming
-the model and what it declares.
+analysed, validated, listed and served exactly as the shipped title is (a coin-bet title with
+free spins, and the ladder with its pots); a model whose mechanics do not compose is refused by
+every face with the same error, naming the model and each reason.
 """
 
 from __future__ import annotations
@@ -20,27 +20,27 @@ from typer.testing import CliRunner
 
 from reelsmith.cli import app
 from reelsmith.engine.model import GameModel, load_model
-from reelsmith.engine.title import (
-    CATALOGUE_KIND,
-    KINDS,
-    LAB_COMMANDS,
-    LADDER_KIND,
-    UnknownKindError,
-    kind_of,
-)
 from reelsmith.games import TITLE_FOLDERS, game_folder, load_game
+from reelsmith.mechanics import (
+    MECHANICS,
+    CompositionError,
+    composition,
+    declared_names,
+    round_face,
+)
+from reelsmith.mechanics.base import face
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rules_page import rules_document
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.titles import Title
-from reelsmith.terminal.session import TerminalGame
+from reelsmith.terminal.game import terminal_faces
 
 runner = CliRunner()
 
-#: One shipped title of each kind, and the scripted terminal session played on it.
+#: A shipped title of each composition, and the scripted terminal session played on it.
 SHIPPED = {
-    CATALOGUE_KIND.name: ("aurora-fox", "s\nc\ns\nc\nq\n"),
-    LADDER_KIND.name: ("sultan-spins", "s\ns\nq\n"),
+    "free_spins": ("aurora-fox", "s\nc\ns\nc\nq\n"),
+    "ladder": ("sultan-spins", "s\ns\nq\n"),
 }
 
 
@@ -71,30 +71,34 @@ def a_screen(model: GameModel) -> str:
     return "/".join(rows)
 
 
-def test_the_engine_imports_no_face() -> None:
-    """engine/title.py names the faces' parts; importing it loads none of them."""
+def test_the_engine_imports_no_face_and_no_mechanic() -> None:
+    """The engine's round names no face and no mechanic: importing it (and the model loader)
+    loads neither the server, the terminal, the lab nor a mechanic package."""
     code = (
-        "import sys, reelsmith.engine.title\n"
+        "import sys, reelsmith.engine.round, reelsmith.engine.model\n"
         "faces = ('reelsmith.server', 'reelsmith.terminal', 'reelsmith.analysis', "
-        "'reelsmith.modelio', 'reelsmith.rules_page', 'reelsmith.cli')\n"
+        "'reelsmith.modelio', 'reelsmith.rules_page', 'reelsmith.cli', 'reelsmith.mechanics',"
+        " 'reelsmith.store', 'reelsmith.wallet')\n"
         "print(sorted(m for m in sys.modules if m.startswith(faces)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
 
-def test_every_shipped_title_is_of_one_kind_whose_parts_resolve() -> None:
-    kinds = {game_id: kind_of(load_game(game_id)) for game_id in TITLE_FOLDERS}
-    assert {kind.name for kind in kinds.values()} == {kind.name for kind in KINDS}
-    for game_id, kind in kinds.items():
+def test_every_shipped_title_composes_and_its_faces_resolve() -> None:
+    for game_id in TITLE_FOLDERS:
         model = load_game(game_id)
-        assert [k for k in KINDS if k.declares(model)] == [kind], game_id
-        assert issubclass(kind.server_adapter(), Title)
-        assert issubclass(kind.terminal_game(), TerminalGame)  # type: ignore[arg-type]
-        assert callable(kind.help_module().feature_rules)
-        assert all(callable(kind.lab_function(command)) for command in LAB_COMMANDS)
-        assert callable(kind.grid_evaluator())
-        assert kind.problems(model) == [], game_id
+        parts = composition(model).parts
+        assert parts and all(p.name in declared_names(model) for p in parts), game_id
+        assert issubclass(type(TitleRegistry.load()[game_id]), Title)
+        bet, _faces = terminal_faces(model)
+        assert hasattr(bet, "take") and hasattr(bet, "grid_evaluator")
+        for name in ("help", "exact", "simulate", "tuner"):
+            assert face(round_face(model, name)) is not None, (game_id, name)
+        assert callable(face(round_face(model, "help")).feature_rules)
+    for mechanic in MECHANICS:
+        assert mechanic.part is None or callable(face(mechanic.part)), mechanic.name
+        assert mechanic.server is None or callable(face(mechanic.server)), mechanic.name
 
 
 @pytest.mark.parametrize("kind", sorted(SHIPPED))
@@ -103,7 +107,7 @@ def test_a_copy_under_a_new_id_is_played_through_every_face(kind: str, tmp_path:
     new_id = f"copied-{kind}-title"
     folder = copy_title(shipped, tmp_path / "copied", new_id)
     copy = load_model(folder)
-    assert copy.id == new_id and kind_of(copy).name == kind
+    assert copy.id == new_id and kind in declared_names(copy)
 
     # reelsmith validate, and the kind's own checks
     assert validate_folder(folder) == []
@@ -135,32 +139,48 @@ def test_a_copy_under_a_new_id_is_played_through_every_face(kind: str, tmp_path:
     for key in ("rtp", "hit_frequency", "std_dev"):
         assert figures[key] == shipped_figures[key], key
 
-    # reelsmith titles and the server: the kind's adapter, listed after the shipped titles
+    # reelsmith titles and the server: its mechanics, listed after the shipped titles
     listed = run("titles", "--titles", str(folder), "--json")
     assert listed.exit_code == 0, listed.output
     rows = json.loads(listed.stdout)
     assert [row["id"] for row in rows] == [*TITLE_FOLDERS, new_id]
-    assert rows[-1]["kind"] == kind and rows[-1]["variants"] == list(copy.variants)
+    assert kind in rows[-1]["mechanics"] and rows[-1]["variants"] == list(copy.variants)
+    assert rows[-1]["mechanics"] == next(r for r in rows if r["id"] == shipped)["mechanics"]
     served = TitleRegistry.load([folder])[new_id]
-    assert type(served) is kind_of(copy).server_adapter() and served.model.id == new_id
+    assert served.model.id == new_id and served.client == TitleRegistry.load()[shipped].client
 
 
-@pytest.mark.parametrize(
-    ("mechanics", "declared"),
-    [('mechanics = "cascade"', "mechanics = 'cascade'"), ("", "no mechanics")],
-)
-def test_mechanics_no_kind_plays_are_refused_by_every_face_alike(
-    mechanics: str, declared: str, tmp_path: Path
+#: Models whose mechanics do not compose: a value of ``mechanics`` no model may give, and the
+#: ladder put beside free spins on a coin-bet title (each refusal names its reasons).
+REFUSED = {
+    "an unknown mechanics value": ('mechanics = "cascade"', "", ["mechanics = 'cascade'"]),
+    "a ladder beside free spins": (
+        'mechanics = "catalogue"',
+        "\n[ladder]\ntrigger = 3\n",
+        [
+            "free_spins and ladder: a round has one spin feature",
+            "ladder needs pots",
+            "ladder needs levels",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_mechanics_that_do_not_compose_are_refused_by_every_face_alike(
+    case: str, tmp_path: Path
 ) -> None:
+    mechanics, appended, reasons = REFUSED[case]
     folder = copy_title("aurora-fox", tmp_path / "odd", "odd-fox", mechanics)
+    with (folder / "model.toml").open("a", encoding="utf-8") as file:
+        file.write(appended)
     model = load_model(folder)
-    with pytest.raises(UnknownKindError) as raised:
-        kind_of(model)
+    with pytest.raises(CompositionError) as raised:
+        composition(model)
     message = str(raised.value)
-    assert message.startswith(f"{folder / 'model.toml'}: no kind of title plays")
-    assert f"({declared})" in message
-    for kind in KINDS:
-        assert f"{kind.name} ({kind.declaration})" in message
+    assert message.startswith(f"{folder / 'model.toml'}: ")
+    for reason in reasons:
+        assert reason in message, (reason, message)
 
     grid = a_screen(model)
     commands = [
@@ -179,8 +199,9 @@ def test_mechanics_no_kind_plays_are_refused_by_every_face_alike(
         assert result.stdout == "", command
     assert not (folder / "variants" / "95.00.toml").exists()  # tune wrote nothing
 
-    assert validate_folder(folder) == [message]
-    with pytest.raises(UnknownKindError) as page:
+    reasons = message.split("\n")
+    assert validate_folder(folder)[: len(reasons)] == reasons  # then each table's own problems
+    with pytest.raises(CompositionError) as page:
         rules_document(model)
     assert str(page.value) == message
     with pytest.raises(TitleError) as served:
@@ -196,7 +217,7 @@ def test_play_without_a_title_lists_the_titles_and_exits_2() -> None:
     listed = run("titles", "--json")
     assert listed.exit_code == 0
     for row in json.loads(listed.stdout):
-        assert row["id"] in result.stderr and row["kind"] in result.stderr
+        assert row["id"] in result.stderr and ",".join(row["mechanics"]) in result.stderr
     assert result.stderr.rstrip().endswith(
         "error: name the title to play: one of the ids above, or a title folder's path"
     )

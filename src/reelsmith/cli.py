@@ -17,7 +17,6 @@ from reelsmith.engine.screen import GridError, parse_grid
 from reelsmith.games import UnknownGameError, resolve_title
 
 if TYPE_CHECKING:
-    from reelsmith.engine.title import Kind
     from reelsmith.terminal.evaluation import Grid, GridEvaluator
 
 app = typer.Typer(
@@ -55,15 +54,17 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _load(game: str, variant: str | None = None) -> tuple[GameModel, Kind]:
-    """The title ``game`` names (an id or a path) and the kind that plays it; a title that
-    does not load, a variant it lacks or mechanics no kind plays end the command by name."""
-    from reelsmith.engine.title import kind_of
+def _load(game: str, variant: str | None = None) -> GameModel:
+    """The title ``game`` names (an id or a path), its mechanics composed
+    (:func:`reelsmith.mechanics.composition`); a title that does not load, a variant it lacks
+    or mechanics that do not compose end the command by name."""
+    from reelsmith.mechanics import composition
 
     try:
         model = resolve_title(game)
         model.variant(variant)
-        return model, kind_of(model)
+        composition(model)
+        return model
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
 
@@ -97,7 +98,7 @@ def rules(
     from reelsmith.help import LanguageError, language_of
     from reelsmith.rules_page import render_rules, rules_document
 
-    model, _ = _load(game, variant)
+    model = _load(game, variant)
     try:
         language = language_of(lang)
     except LanguageError as exc:
@@ -135,7 +136,7 @@ def _market_rules(model: Any, market_id: str, language: str) -> dict[str, Any]:
 @app.command()
 def model(game: GameArg, variant: VariantOpt = None, as_json: JsonOpt = False) -> None:
     """The complete model of a title, reel strips included."""
-    loaded, _ = _load(game, variant)
+    loaded = _load(game, variant)
     document = model_document(loaded, variant)
     if as_json:
         _print_json(document)
@@ -197,7 +198,7 @@ def evaluate(
     as_json: JsonOpt = False,
 ) -> None:
     """Evaluate screens: line wins, scatter win, total, free-spins trigger."""
-    loaded, kind = _load(game, variant)
+    loaded = _load(game, variant)
     texts: list[tuple[str, str]] = [(f"--grid {i + 1}", g) for i, g in enumerate(grid or [])]
     if grids is not None:
         try:
@@ -210,11 +211,11 @@ def evaluate(
     if not texts:
         fail("give at least one --grid or a --grids file")
 
-    from reelsmith.terminal.evaluation import EvaluateOptionError, EvaluateOptions
+    from reelsmith.terminal.evaluation import EvaluateOptionError, EvaluateOptions, grid_evaluator
 
     options = EvaluateOptions(lines, coins_per_line, coin_size, bet, level)
     try:
-        evaluator = kind.grid_evaluator()(loaded, options)
+        evaluator = grid_evaluator(loaded, options)
     except EvaluateOptionError as exc:
         fail(str(exc))
 
@@ -294,7 +295,7 @@ def _registry(dirs: list[Path] | None) -> Any:
 
 
 def _title_listing(registry: Any) -> list[dict[str, Any]]:
-    from reelsmith.engine.title import kind_of
+    from reelsmith.mechanics import features
 
     listing = []
     for game_id, title in registry.items():
@@ -303,7 +304,7 @@ def _title_listing(registry: Any) -> list[dict[str, Any]]:
             {
                 "id": game_id,
                 "name": model.name,
-                "kind": kind_of(model).name,
+                "mechanics": features(model),
                 "variants": list(model.variants),
                 "default_variant": model.default_variant,
             }
@@ -312,11 +313,11 @@ def _title_listing(registry: Any) -> list[dict[str, Any]]:
 
 
 def _titles_text(listing: list[dict[str, Any]]) -> str:
-    """The listing as aligned columns: id, name, kind and variants (* the default)."""
-    rows = [("id", "name", "kind", "variants")]
+    """The listing as aligned columns: id, name, mechanics and variants (* the default)."""
+    rows = [("id", "name", "mechanics", "variants")]
     for row in listing:
         variants = " ".join(f"{v}*" if v == row["default_variant"] else v for v in row["variants"])
-        rows.append((row["id"], row["name"], row["kind"], variants))
+        rows.append((row["id"], row["name"], ",".join(row["mechanics"]), variants))
     widths = [max(len(row[column]) for row in rows) for column in range(3)] + [0]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
@@ -327,7 +328,7 @@ def _titles_text(listing: list[dict[str, Any]]) -> str:
 @app.command()
 def titles(extra: TitlesDirOpt = None, as_json: JsonOpt = False) -> None:
     """The titles reelsmith plays, in the registry's order (shipped titles first): id, name,
-    kind of mechanics and RTP variants (* the default)."""
+    the mechanics it plays (how it pays and its features) and RTP variants (* the default)."""
     listing = _title_listing(_registry(extra))
     if as_json:
         _print_json(listing)
@@ -360,7 +361,7 @@ def play(
         listing = _titles_text(_title_listing(_registry(None)))
         err_console.print(listing, markup=False, highlight=False, soft_wrap=True)
         fail("name the title to play: one of the ids above, or a title folder's path")
-    loaded, kind = _load(game, variant)
+    loaded = _load(game, variant)
     try:
         start = parse_decimal(balance, "balance")
     except BetError as exc:
@@ -377,7 +378,9 @@ def play(
             raise EOFError
         return line.rstrip("\n")
 
-    kind.terminal_game()(loaded, console, rng, start, read, variant=variant).run()
+    from reelsmith.terminal.game import TerminalGame
+
+    TerminalGame(loaded, console, rng, start, read, variant=variant).run()
 
 
 @app.command()

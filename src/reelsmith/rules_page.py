@@ -2,8 +2,8 @@
 
 :func:`rules_document` builds a plain dict (the ``--json`` output and what the web client
 renders); :func:`render_rules` draws it for the terminal, paylines included. The rules of the
-features come from the help module of the model's kind (:mod:`reelsmith.engine.title`): the
-catalogue's, written from its tables, or the ladder's.
+features come from the help module of the model's round (:func:`reelsmith.mechanics.round_face`):
+the paylines' page, written from the tables of every mechanic it plays, or the ladder's.
 """
 
 from __future__ import annotations
@@ -20,12 +20,24 @@ from rich.table import Table
 from rich.text import Text
 
 from reelsmith.engine.model import GameModel
-from reelsmith.engine.title import kind_of
 from reelsmith.help import Phrases, Terms
 
 
 def _pays(row: Any, reels: int) -> dict[str, int]:
     return {str(k): int(row[k]) for k in range(1, reels + 1) if int(row[k]) > 0}
+
+
+def check_help(model: GameModel) -> None:
+    """Refuse (ModelError) a title whose rules page cannot be written: worked examples its page
+    cannot show."""
+    from reelsmith.engine.catalogue_help import examples_of
+    from reelsmith.engine.model import ModelError
+    from reelsmith.help import HelpError
+
+    try:
+        examples_of(model)
+    except HelpError as exc:
+        raise ModelError(str(exc)) from None
 
 
 def rules_document(
@@ -39,7 +51,10 @@ def rules_document(
     """The page in ``language`` (numbers formatted for ``locale``, by default the language's
     own); ``terms``: the player's market and the server's settings (None: the model alone)."""
     variant = model.variant(variant_id)
-    help_module = kind_of(model).help_module()  # UnknownKindError for mechanics no kind plays
+    from reelsmith.mechanics import round_face
+    from reelsmith.mechanics.base import face
+
+    help_module = face(round_face(model, "help"))  # refuses mechanics that do not compose
     p = Phrases(model, language, locale)
     paytable = [
         {

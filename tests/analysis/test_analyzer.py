@@ -13,18 +13,15 @@ import pytest
 
 from reelsmith.analysis.analysis_report import analysis_report
 from reelsmith.analysis.analyzer import (
-    FREE_SPINS_ROUND,
-    LADDER_ROUND,
-    NoRoundLawError,
     analyze,
     round_law,
     stored_figures,
 )
 from reelsmith.analysis.catalogue_exact import CatalogueAnalysis
 from reelsmith.analysis.ladder_exact import LadderAnalysis
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS, load_game
+from reelsmith.mechanics import CompositionError, declared_names
 
 GAMES = sorted(TITLE_FOLDERS)
 CASES = [(game, variant) for game in GAMES for variant in load_game(game).variants]
@@ -50,18 +47,18 @@ def test_every_title_s_analysis_gives_the_figures_stored_beside_its_strips(game,
 def test_the_declared_mechanics_choose_the_round_law(game):
     model = load_game(game)
     law = round_law(model)
-    if declares_ladder(model):
-        assert law is LADDER_ROUND
+    if "ladder" in declared_names(model):
+        assert law.module == "reelsmith.analysis.ladder_exact"
         assert isinstance(analysis(game, model.default_variant), LadderAnalysis)
     else:
-        assert law is FREE_SPINS_ROUND
+        assert law.module == "reelsmith.analysis.catalogue_exact"
         assert isinstance(analysis(game, model.default_variant), CatalogueAnalysis)
 
 
 def test_a_model_whose_mechanics_no_law_analyzes_is_refused_by_name():
     model = load_game(GAMES[0])
     other: GameModel = dataclasses.replace(model, raw={**model.raw, "mechanics": "reels-of-fate"})
-    with pytest.raises(NoRoundLawError, match=f"{other.source or other.id}.*no exact analysis"):
+    with pytest.raises(CompositionError, match=f"{other.source or other.id}.*reels-of-fate"):
         analyze(other)
 
 
@@ -73,7 +70,7 @@ def test_the_report_has_the_ladder_s_sections_exactly_when_the_model_has_the_lad
     headings = [section.heading for section in report.sheet().sections]
     assert headings[:2] == ["Summary", "Paytable"]
     assert headings[-2:] == ["RTP confidence band", "Reel strips"]
-    if declares_ladder(model):
+    if "ladder" in declared_names(model):
         assert set(headings) >= LADDER_SECTIONS and not FREE_SPINS_SECTIONS & set(headings)
         assert report.to_json()["method"]["simulated"] == ["round_win_distribution"]
     else:
@@ -89,7 +86,9 @@ def test_the_tuner_s_family_counts_the_rtp_the_analyzer_gives(game):
 
     model = load_game(game)
     setup = round_law(model).tuning_plan()
-    assert setup is (ladder_tuning.plan if declares_ladder(model) else catalogue_tuning.plan)
+    assert setup is (
+        ladder_tuning.plan if "ladder" in declared_names(model) else catalogue_tuning.plan
+    )
     source = model.variant(None)
     plan = setup(model, source, "tuned", Decimal("95.00"), None)
     assert plan.target == pytest.approx(0.95, abs=1e-15)

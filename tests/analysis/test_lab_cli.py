@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reelsmith.cli import app
+from reelsmith.engine.model import ModelError
 
 runner = CliRunner()
 
@@ -79,17 +80,18 @@ def test_report_path_that_is_a_folder(tmp_path):
     )
 
 
-def test_every_shipped_title_has_the_lab_commands_of_its_kind():
-    from reelsmith.engine.title import LAB_COMMANDS, kind_of
+def test_every_shipped_title_s_round_has_its_lab_faces():
     from reelsmith.games import TITLE_FOLDERS, load_game
+    from reelsmith.mechanics import round_face
+    from reelsmith.mechanics.base import face
 
     for game in TITLE_FOLDERS:
-        kind = kind_of(load_game(game))
-        lab = importlib.import_module(kind.lab)
-        for command, function in LAB_COMMANDS.items():
-            assert kind.lab_function(command) is getattr(lab, function)
-    with pytest.raises(ValueError, match="no lab command 'price'"):
-        kind.lab_function("price")
+        model = load_game(game)
+        assert callable(face(round_face(model, "simulate")))
+        exact = importlib.import_module(round_face(model, "exact"))
+        assert callable(exact.analyze_full) and callable(exact.stored_figures)
+    with pytest.raises(ModelError, match="no mechanic of this model has a price"):
+        round_face(load_game(next(iter(TITLE_FOLDERS))), "price")
 
 
 def test_simulate_json():

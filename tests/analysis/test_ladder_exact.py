@@ -19,12 +19,12 @@ import pytest
 from reelsmith.analysis import ladder as exact
 from reelsmith.analysis.ladder_exact import analyze_full, stored_figures
 from reelsmith.analysis.ladder_spin import line_patterns, spin_figures
-from reelsmith.engine import ladder as sultan
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.lines import evaluate_lines
 from reelsmith.engine.model import GameModel, ReelSet, Variant
 from reelsmith.engine.screen import window
 from reelsmith.rng import SeededSource
+from tests import ladder_rounds as sultan
 from tests.conftest import PrefixedSource, find_stop
 
 TINY_REVEAL = {"outcomes": ["ace", "wild", "wild_reel"], "weights": [2, 1, 1]}

@@ -134,16 +134,17 @@ def test_a_copy_of_the_folder_is_served_by_the_ladder_lab(tmp_path):
     import shutil
 
     from reelsmith.analysis import ladder
-    from reelsmith.analysis.analyzer import LADDER_ROUND, round_law
+    from reelsmith.analysis.analyzer import round_law
     from reelsmith.engine.model import load_model
-    from reelsmith.engine.title import kind_of
     from reelsmith.games import game_folder
+    from reelsmith.mechanics import round_face
+    from reelsmith.mechanics.base import face
 
     copy = tmp_path / "my_ladder_game"
     shutil.copytree(game_folder(GAME), copy)
     model = load_model(copy)
-    assert round_law(model) is LADDER_ROUND
-    assert kind_of(model).lab_function("simulate") is ladder.simulate_title
+    assert round_law(model).module == "reelsmith.analysis.ladder_exact"
+    assert face(round_face(model, "simulate")) is ladder.simulate_title
     shipped = json.loads(run("analyze", GAME, "--json").stdout)
     copied = json.loads(run("analyze", str(copy), "--json").stdout)
     for key in ("rtp", "hit_frequency", "std_dev", "free_spins_frequency"):

@@ -20,9 +20,9 @@ import pytest
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.kernel import KernelGame
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.engine import ladder as rules
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.rng import Draw, ReplaySource, SeededSource
+from tests import ladder_rounds as rules
 
 
 def purposes(model) -> list[str]:

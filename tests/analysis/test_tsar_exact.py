@@ -13,11 +13,11 @@ import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_rtp
 from reelsmith.analysis.exact import analyze_line, scatter_count_ways
-from reelsmith.engine import catalogue_round as tsar
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.model import ReelSet, Variant
 from reelsmith.engine.screen import window
 from reelsmith.rng import SeededSource
+from tests import catalogue_rounds as tsar
 from tests.conftest import PrefixedSource, stops_with_eggs
 
 TINY_BASE = [

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.engine import catalogue_round as rules
 from reelsmith.rng import ReplaySource
+from tests import catalogue_rounds as rules
 
 
 def replay_and_compare(model, variant_id, seed, rounds, chunk=0):

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import shutil
 
-from reelsmith.engine.title import kind_of
 from reelsmith.games import game_folder, load_game
+from reelsmith.mechanics import round_face
+from reelsmith.mechanics.base import face
 
 GAME = "days-of-the-tsar"
 
 
 def simulate(rounds, seed, **options):
-    return kind_of(load_game(GAME)).lab_function("simulate")(GAME, rounds, seed, **options).source
+    return face(round_face(load_game(GAME), "simulate"))(GAME, rounds, seed, **options).source
 
 
 def test_same_seed_same_result_whatever_the_worker_count():

@@ -13,10 +13,10 @@ import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.engine.bets import CoinBet
-from reelsmith.engine.catalogue_round import Phase, finish, play_free_spin, start_round
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import GAMES_DIR
 from reelsmith.rng import SeededSource
+from tests.catalogue_rounds import Phase, finish, play_free_spin, start_round
 
 BET = CoinBet(20, 1, Decimal("0.01"))
 

@@ -17,7 +17,12 @@ from reelsmith.analysis.catalogue_exact import stored_figures as variant_figures
 from reelsmith.analysis.tuning import tune
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
-from reelsmith.engine.catalogue_round import (
+from reelsmith.engine.evaluation import evaluate_screen
+from reelsmith.engine.model import load_model
+from reelsmith.engine.screen import parse_grid
+from reelsmith.games import GAMES_DIR
+from reelsmith.rng import SeededSource
+from tests.catalogue_rounds import (
     CatalogueRound,
     Phase,
     RoundOptions,
@@ -26,11 +31,6 @@ from reelsmith.engine.catalogue_round import (
     replay,
     start_round,
 )
-from reelsmith.engine.evaluation import evaluate_screen
-from reelsmith.engine.model import load_model
-from reelsmith.engine.screen import parse_grid
-from reelsmith.games import GAMES_DIR
-from reelsmith.rng import SeededSource
 
 FOLDER = GAMES_DIR / "aurora_fox"
 BET = CoinBet(20, 1, Decimal("0.01"))

@@ -32,12 +32,12 @@ import pytest
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.games import load_game
 from reelsmith.rng import ReplaySource, SeededSource
+from tests import catalogue_rounds as live
 from tests.catalogue.slotopol import CORPUS, convert
 
 SLOTOPOL = ("igt-cleopatra", "ct-discobabylon", "agt-aladdin")

@@ -27,13 +27,13 @@ from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.analysis.simulation import chunk_stream, simulate, simulation_report
 from reelsmith.cli import app
-from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from reelsmith.engine.plugins import exact_law_of_draws
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import Draw, ReplaySource, SeededSource
+from tests import catalogue_rounds as live
 from tests.catalogue.test_kernel_parity import play_live, replay_and_compare
 
 FIXTURE = Path(__file__).parent / "models" / "lucky-fox"

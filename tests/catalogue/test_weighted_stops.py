@@ -27,7 +27,6 @@ from reelsmith.analysis.catalogue_exact import analyze_full, analyze_rtp
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import Z_99, chunk_stream, simulate
 from reelsmith.analysis.tuning import tune
-from reelsmith.engine import catalogue_round as live
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import award_spins, mechanics
 from reelsmith.engine.evaluation import evaluate_screen
@@ -37,6 +36,7 @@ from reelsmith.engine.screen import window
 from reelsmith.engine.stops import stop_for_draw
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import Draw, ReplaySource, SeededSource
+from tests import catalogue_rounds as live
 from tests.catalogue.test_kernel_parity import observed, play_live
 
 FIXTURE = Path(__file__).parent / "models" / "weighted-fox"

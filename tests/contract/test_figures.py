@@ -20,8 +20,9 @@ import pytest
 
 from reelsmith.analysis.analysis_report import analysis_report
 from reelsmith.analysis.analyzer import analyze
-from reelsmith.engine.title import kind_of
 from reelsmith.games import game_folder
+from reelsmith.mechanics import round_face
+from reelsmith.mechanics.base import face
 from tests.contract.titles import adapter, contract_titles, model, variants
 
 Z_99 = 2.5758293035489004
@@ -87,7 +88,7 @@ def test_variant_is_named_by_its_rtp(game_id, variant_id):
 @pytest.mark.parametrize(("game_id", "variant_id"), CASES)
 def test_exact_figures_inside_simulated_99_percent_intervals(game_id, variant_id):
     exact = analysis(game_id, variant_id)
-    simulate = kind_of(model(game_id)).lab_function("simulate")
+    simulate = face(round_face(model(game_id), "simulate"))
     doc = simulate(game_id, SIMULATED_ROUNDS, 31, variant_id=variant_id, workers=1).to_json()
     assert doc["variant"] == variant_id and doc["seed"] == 31
     n = doc["rounds"] if "rounds" in doc else doc["spins"]  # the catalogue's report counts rounds

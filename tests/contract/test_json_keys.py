@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from reelsmith.engine.title import kind_of
+from reelsmith.mechanics import round_face
+from reelsmith.mechanics.base import face
 from tests.contract.test_figures import analysis
 from tests.contract.titles import contract_titles, model
 
@@ -44,7 +45,7 @@ def documents(game_id: str) -> dict[str, list[str]]:
     """The key paths of the title's ``analyze --json`` and ``simulate --json`` (default
     variant, a short seeded run)."""
     variant = model(game_id).default_variant
-    simulate = kind_of(model(game_id)).lab_function("simulate")
+    simulate = face(round_face(model(game_id), "simulate"))
     simulated = simulate(game_id, SIMULATED_ROUNDS, SEED, variant_id=variant, workers=1)
     return {
         "analyze": key_paths(analysis(game_id, variant)),

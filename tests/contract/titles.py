@@ -14,8 +14,8 @@ needs of a title comes through one of two doors:
   round started from, and the features the recorded rounds must cover.
 
 The adapters are thin on purpose. :class:`CatalogueAdapter` is the generic one, for any
-catalogue title the server plays through ``CatalogueTitle``: the generic kernel
-(``analysis/kernel.py``) traces its rounds, ``engine/catalogue_round`` plays them live, the
+catalogue title the server plays: the generic kernel (``analysis/kernel``) traces its rounds,
+the composed round (``engine/round``, through ``reelsmith.mechanics``) plays them live, the
 generic exact analyzer (``analysis/catalogue_exact.py``) gives its figures, and its bets and
 required features are read from its model. A catalogue title joins the suite by being
 listed in ``CONTRACT_TITLES`` with it; a title with rules of its own lists its own adapter,
@@ -123,8 +123,8 @@ class SultanAdapter:
     ) -> tuple[Any, list[KernelRound]]:
         from reelsmith.analysis import kernel as k
         from reelsmith.analysis.simulation import chunk_stream
-        from reelsmith.engine import ladder as rules
         from reelsmith.engine.ladder_state import BetState
+        from tests import ladder_rounds as rules
 
         game = k.KernelGame.build(model, variant_id)
         pot_names = [j.name for j in rules.ladder_rules(model).jackpots]
@@ -163,24 +163,40 @@ class SultanAdapter:
     def live_summary(
         self, model: GameModel, variant_id: str, state: Any, source: RandomSource
     ) -> tuple[Summary, Any]:
-        from reelsmith.engine import ladder as rules
+        from decimal import Decimal
 
+        from reelsmith.engine import round as core
+        from reelsmith.mechanics import composition
+        from reelsmith.mechanics.levels.server import LevelBet
+        from reelsmith.mechanics.pots.live import CARRIED, CARRIED_BEFORE
+        from tests import ladder_rounds as rules
+
+        comp = composition(model)
         level = rules.ladder_rules(model).bets.default
-        live = rules.start_round(model, level, state, source, variant=variant_id)
-        live = rules.finish(model, live, source)
-        assert live.phase is rules.Phase.COMPLETE, live.phase
+        live = core.start_round(
+            comp,
+            LevelBet(level, Decimal(level)),
+            core.Stake(model.line_count, 1),
+            source,
+            variant=variant_id,
+            parts={CARRIED_BEFORE: state},
+        )
+        live = core.finish(comp, live, source)
+        assert live.phase == core.COMPLETE, live.phase
         pot_names = [j.name for j in rules.ladder_rules(model).jackpots]
+        carried = live.part(CARRIED)
+        base, free = live.spins[0], live.spins[1:]
         return {
             "win": live.win_coins,
-            "base_line": live.spins[0].line_coins,
-            "free_line": sum(s.line_coins for s in live.free_spins),
-            "jackpot_bets": live.jackpot_coins // live.lines,
-            "bonus": live.spins[0].bonus,
-            "free_spins": len(live.free_spins),
-            "meter": live.state.meter,
-            **{f"pot_{n}": p for n, p in zip(pot_names, live.state.pots, strict=True)},
-            **{f"trigger_{n}": t for n, t in zip(pot_names, live.state.triggers, strict=True)},
-        }, live.state
+            "base_line": base.win_coins - base.fixed_coins,
+            "free_line": sum(s.win_coins - s.fixed_coins for s in free),
+            "jackpot_bets": sum(s.fixed_coins for s in live.spins) // model.line_count,
+            "bonus": base.parts["ladder"].bonus,
+            "free_spins": len(free),
+            "meter": carried.meter,
+            **{f"pot_{n}": p for n, p in zip(pot_names, carried.pots, strict=True)},
+            **{f"trigger_{n}": t for n, t in zip(pot_names, carried.triggers, strict=True)},
+        }, carried
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:
         from reelsmith.analysis.analyzer import variant_figures
@@ -254,12 +270,12 @@ class CatalogueAdapter:
 
     def __init__(self, game_id: str) -> None:
         from reelsmith.engine.catalogue import RETRIGGER_NONE, mechanics
-        from reelsmith.server.catalogue_title import view_names
+        from reelsmith.mechanics.view.server import view_names
 
         self.game_id = game_id
         self.model = model(game_id)
         rules = mechanics(self.model)
-        options = server_title(game_id).bet_options  # type: ignore[attr-defined]
+        options = server_title(game_id).bets.options
         self.max_lines = options.max_lines
         self.max_coins = options.max_coins_per_line
         spin_names, _round_names = view_names(self.model)
@@ -332,25 +348,35 @@ class CatalogueAdapter:
         figures under the kernel's names (``analysis.kernel.ROUND_FIELD_NAMES``)."""
         from decimal import Decimal
 
-        from reelsmith.engine import catalogue_round as live
+        from reelsmith.engine import round as core
         from reelsmith.engine.bets import CoinBet
+        from reelsmith.mechanics import composition
+        from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 
         bet = CoinBet(model.line_count, 1, Decimal(str(model.bet["coin_sizes"][0])))
-        options = live.RoundOptions(gamble_allowed=False)
-        played = live.start_round(model, bet, source, variant=variant_id, options=options)
-        played = live.finish(model, played, source)
-        assert played.phase is live.Phase.COMPLETE, played.void_reason
-        base, free = played.spins[0], played.free_spins
+        comp = composition(model)
+        options = {OPTIONS: RoundOptions(gamble_allowed=False)}
+        stake = core.Stake(bet.lines, bet.coins_per_line)
+        played = core.start_round(comp, bet, stake, source, variant=variant_id, parts=options)
+        played = core.finish(comp, played, source)
+        assert played.phase == core.COMPLETE, played.void_reason
+        base, free = played.spins[0], played.spins[1:]
+
+        def award(spin: Any, field: str) -> int:
+            found = spin.parts.get("free_spins")
+            return int(getattr(found, field)) if found is not None else 0
+
+        scatter = base.parts.get("scatter")
         return {
             "win": played.win_coins,
-            "base_line": base.wins.line_coins,
-            "base_scatter": base.wins.scatter_win.coins if base.wins.scatter_win else 0,
-            "base_triggers": base.triggers,
-            "awarded": base.spins_added,
+            "base_line": base.parts["paylines"].coins,
+            "base_scatter": scatter.coins if scatter is not None else 0,
+            "base_triggers": award(base, "triggers"),
+            "awarded": award(base, "spins_added"),
             "free_spins": len(free),
-            "free_win": played.free_spins_win_coins,
-            "free_triggers": sum(s.triggers for s in free),
-            "added": sum(s.spins_added for s in free),
+            "free_win": sum(s.win_coins for s in free),
+            "free_triggers": sum(award(s, "triggers") for s in free),
+            "added": sum(award(s, "spins_added") for s in free),
         }, None
 
     def variant_figures(self, model: GameModel, variant_id: str) -> dict[str, float]:

@@ -56,9 +56,12 @@ def test_other_dataclasses_go_through_replace():
         replaced(Slotted("a"), colour="red")
 
 
-def test_catalogue_rounds_are_plain():
-    from reelsmith.engine.catalogue_round import CatalogueRound
+def test_composed_rounds_and_spins_are_plain():
+    """The engine's round and spin take the fast copy (every step replaces a few fields)."""
+    from reelsmith.engine.round import Round, Spin
     from reelsmith.engine.rounds import _plain_fields
 
-    names = _plain_fields(CatalogueRound)
-    assert names is not None and {"spins", "draws", "phase", "win_coins"} <= names
+    names = _plain_fields(Round)
+    assert names is not None and {"spins", "draws", "phase", "win_coins", "parts"} <= names
+    spin = _plain_fields(Spin)
+    assert spin is not None and {"parts", "win_coins"} <= spin

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reelsmith.engine import ladder as sultan
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.evaluation import evaluate_screen
 from reelsmith.engine.ladder_state import BetState, PlayerState
 from reelsmith.engine.screen import from_screen
 from reelsmith.rng import Draw, SeededSource
+from tests import ladder_rounds as sultan
 from tests.conftest import PrefixedSource, ScriptedSource, find_stop
 
 ROWS = 4
@@ -342,7 +342,7 @@ class TestFreeSpinsAndMeter:
             stops_for(sultan_model, bonus_reels=(0, 1, 2)),
             state=fresh_state(sultan_model),
         )
-        round_ = replace(round_, unlocked=5)  # every level unlocked
+        round_ = sultan.placed(round_, unlocked=5)  # every level unlocked
         quiet = stops_for(sultan_model, "free_spins")
         for level, multiplier in enumerate((1, 2, 4, 6, 8), start=1):
             for spin in range(7):
@@ -377,7 +377,7 @@ class TestFreeSpinsAndMeter:
             stops_for(sultan_model, bonus_reels=(0, 1, 2)),
             state=fresh_state(sultan_model),
         )
-        round_ = replace(
+        round_ = sultan.placed(
             round_, level=5, unlocked=5, level_spins_left=2, state=replace(round_.state, meter=3)
         )
         three = stops_for(sultan_model, "free_spins", bonus_reels=(0, 2, 4))
@@ -411,7 +411,7 @@ class TestFreeSpinsAndMeter:
             pots=(24, *round_.state.pots[1:]),
             triggers=(25, *round_.state.triggers[1:]),
         )
-        round_ = replace(round_, level=4, unlocked=4, level_spins_left=3, state=state)
+        round_ = sultan.placed(round_, level=4, unlocked=4, level_spins_left=3, state=state)
         stops = stops_for(sultan_model, "free_spins", gem_reels=(0,))
         round_ = sultan.play_free_spin(sultan_model, round_, ScriptedSource([*stops, 0]))
         spin = round_.spins[-1]

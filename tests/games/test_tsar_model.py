@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from reelsmith.engine.bets import BetError, credits
-from reelsmith.engine.catalogue_round import bet_options
+from tests.catalogue_rounds import bet_options
 
 # The Regular Payout Schedule of the seed, transcribed independently of model.toml.
 SEED_PAYTABLE = {

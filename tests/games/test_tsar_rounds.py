@@ -6,18 +6,17 @@ Seed: shared/seeds/days-of-the-tsar.txt. Outcomes are forced with scripted draws
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reelsmith.engine import catalogue_round as tsar
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.errors import RuleError
 from reelsmith.engine.gamble import CHOICES, Card
 from reelsmith.rng import Draw, ReplayError, SeededSource
+from tests import catalogue_rounds as tsar
 from tests.conftest import ScriptedSource, find_stop, stops_with_eggs
 
 REVEAL_DRAW = {3: 0, 4: 18, 5: 40, 6: 60, 8: 74, 10: 84, 12: 92, 15: 97}  # draw -> value
@@ -306,7 +305,9 @@ class TestMalfunction:
         def broken(*args, **kwargs):
             raise RuntimeError("evaluation fault")
 
-        monkeypatch.setattr(tsar, "evaluate_screen", broken)
+        from reelsmith.mechanics.paylines import live as paylines
+
+        monkeypatch.setattr(paylines, "paid_lines", broken)
         round_ = tsar.start_round(tsar_model, bet(tsar_model), SeededSource(1))
         assert round_.phase is tsar.Phase.VOIDED and "evaluation fault" in round_.void_reason
 
@@ -348,10 +349,10 @@ class TestReplay:
 
     def test_tampered_draws_are_refused(self, tsar_model):
         round_ = play_randomly(tsar_model, 5, [])
-        short = replace(round_, draws=round_.draws[:-1])
+        short = tsar.with_draws(round_, round_.draws[:-1])
         with pytest.raises(ReplayError, match="only"):
             tsar.replay(tsar_model, short)
-        wrong = replace(round_, draws=(Draw("gamble_card", 52, 1), *round_.draws[1:]))
+        wrong = tsar.with_draws(round_, (Draw("gamble_card", 52, 1), *round_.draws[1:]))
         with pytest.raises(ReplayError, match="recorded gamble_card"):
             tsar.replay(tsar_model, wrong)
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reelsmith.engine.ladder import declares_ladder, ladder_rules
+from reelsmith.engine.ladder import ladder_rules
 from reelsmith.engine.model import ModelError, load_model
 from reelsmith.games import game_folder, load_game
+from reelsmith.mechanics import by_name, declared_names
 from reelsmith.modelio.validate import validate_folder
 
 
@@ -31,9 +32,9 @@ def edit(folder: Path, old: str, new: str) -> None:
 
 def test_the_shipped_ladder_model_is_valid_and_declares_the_ladder(title: Path) -> None:
     assert validate_folder(title) == []
-    assert declares_ladder(load_game("sultan-spins"))
-    assert not declares_ladder(load_game("days-of-the-tsar"))
-    assert not declares_ladder(load_game("aurora-fox"))
+    assert "ladder" in declared_names(load_game("sultan-spins"))
+    assert "ladder" not in declared_names(load_game("days-of-the-tsar"))
+    assert "ladder" not in declared_names(load_game("aurora-fox"))
 
 
 @pytest.mark.parametrize(
@@ -109,12 +110,14 @@ def test_pots_need_one_per_reel_in_order(title: Path) -> None:
     ]
 
 
-def test_pots_without_a_ladder_are_an_unknown_table(title: Path) -> None:
+def test_pots_without_a_ladder_are_refused_with_the_reason(title: Path) -> None:
     path = title / "model.toml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text[: text.index("\n[ladder]\n")], encoding="utf-8")
     problems = validate_folder(title)
-    assert any("unknown key 'jackpots'" in p for p in problems), problems
+    assert problems == [
+        f"{path}: pots needs ladder ({by_name('ladder').summary}), which the model does not declare"
+    ], problems
 
 
 def test_the_engine_refuses_the_first_problem_by_key(title: Path) -> None:

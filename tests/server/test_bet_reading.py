@@ -1,4 +1,4 @@
-"""A coin-bet title keeps the bets it has read (`CoinBetTitle.parse_bet`): the same bet in
+"""A coin-bet title keeps the bets it has read (`CoinBets.parse_bet`): the same bet in
 the same market is read once, and the kept bets change nothing a player sees."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from reelsmith.engine.bets import BetError
-from reelsmith.server import titles
+from reelsmith.mechanics.coins import server as titles
 from reelsmith.server.markets import load_markets
 from reelsmith.server.registry import TitleRegistry
 
@@ -48,11 +48,11 @@ def test_a_refused_bet_is_refused_every_time_and_not_kept(
     title, markets = served
     market = markets["default"]
     wrong = {**BET, "lines": 99}
-    kept = len(title._parsed)
+    kept = len(title.bets._parsed)
     for _ in range(2):
         with pytest.raises(BetError):
             title.parse_bet(market, dict(wrong))
-    assert len(title._parsed) == kept
+    assert len(title.bets._parsed) == kept
 
 
 def test_an_unhashable_bet_is_read_without_being_kept(
@@ -71,4 +71,4 @@ def test_the_kept_bets_are_bounded(
     market = markets["default"]
     for coins in range(1, 8):
         title.parse_bet(market, {**BET, "coins_per_line": coins})
-        assert len(title._parsed) <= 3
+        assert len(title.bets._parsed) <= 3

@@ -1,7 +1,7 @@
-"""The registry picks a title's adapter by the mechanics its model declares, never by its id:
-any ladder model (here Sultan Spins' copied under another id) is served by the one ladder
-adapter, drawn by the one ladder script of the web client (its client is its kind), and reads
-records from before bet levels at the model's ``[bet] legacy_stake_unit``."""
+"""The registry serves a title by the mechanics its model declares, never by its id: any model
+with the ladder (here Sultan Spins' copied under another id) is bet in levels, drawn by the web
+client's ladder script (the script its ladder mechanic asks for), and reads records from
+before bet levels at the model's ``[bet] legacy_stake_unit``."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from reelsmith.engine.errors import RuleError
-from reelsmith.engine.title import KINDS
+from reelsmith.mechanics import CATALOGUE, MECHANICS
+from reelsmith.mechanics.coins.server import CoinBets
+from reelsmith.mechanics.levels.server import LevelBets
 from reelsmith.rng import SeededSource
-from reelsmith.server.catalogue_title import CatalogueTitle
-from reelsmith.server.ladder_title import LadderTitle
 from reelsmith.server.markets import MARKETS_DIR, load_markets
 from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.schemas import GameInfo
@@ -31,18 +31,18 @@ def copy_of_sultan(tmp_path: Path, legacy: bool = True) -> Path:
     return copies.copy_of_sultan(tmp_path / "palace_ladder", COPY, legacy=legacy)
 
 
-def test_shipped_titles_get_the_adapter_of_their_mechanics() -> None:
+def test_shipped_titles_are_served_by_their_mechanics() -> None:
     registry = TitleRegistry.load()
-    assert isinstance(registry["sultan-spins"], LadderTitle)
+    assert isinstance(registry["sultan-spins"].bets, LevelBets)
     assert registry["sultan-spins"].client == "ladder"
-    assert isinstance(registry["days-of-the-tsar"], CatalogueTitle)
+    assert isinstance(registry["days-of-the-tsar"].bets, CoinBets)
     assert registry["days-of-the-tsar"].client == "catalogue"
 
 
-def test_a_ladder_model_of_ones_own_is_served_by_the_ladder_adapter(tmp_path: Path) -> None:
+def test_a_ladder_model_of_ones_own_is_served_by_its_mechanics(tmp_path: Path) -> None:
     registry = TitleRegistry.load([copy_of_sultan(tmp_path)])
     title = registry[COPY]
-    assert isinstance(title, LadderTitle) and title.client == "ladder"
+    assert isinstance(title.bets, LevelBets) and title.client == "ladder"
     shipped = (MARKETS_DIR / "default.toml").read_text(encoding="utf-8")
     market_text = (
         f'{shipped}\n[games.{COPY}]\nvariant = "94.00"\nstake_unit = "0.20"\nlevels = [1, 5]\n'
@@ -55,32 +55,29 @@ def test_a_ladder_model_of_ones_own_is_served_by_the_ladder_adapter(tmp_path: Pa
     play = title.finish(title.start(market, bet, None, SeededSource(7)), SeededSource(8))
     record = title.record(play)
     assert "bet_level" not in record  # 1.00 at the legacy 0.20 a stake unit is level 5
-    assert title.restore(record).round == play.round
+    assert title.restore(record) == play
     assert title.view(title.market_price(market, play), play)["game"] == COPY
 
 
 def test_legacy_levels_come_from_the_model(tmp_path: Path) -> None:
     registry = TitleRegistry.load([copy_of_sultan(tmp_path, legacy=False)])
     title = registry[COPY]
-    assert isinstance(title, LadderTitle)
-    assert title.legacy_level(Decimal("1.00")) is None
+    assert isinstance(title.bets, LevelBets)
+    assert title.bets.legacy_level(Decimal("1.00")) is None
     shipped = TitleRegistry.load()["sultan-spins"]
-    assert isinstance(shipped, LadderTitle)
-    assert shipped.legacy_level(Decimal("1.00")) == 5
-    assert shipped.legacy_level(Decimal("0.30")) is None
+    assert isinstance(shipped.bets, LevelBets)
+    assert shipped.bets.legacy_level(Decimal("1.00")) == 5
+    assert shipped.bets.legacy_level(Decimal("0.30")) is None
     record = {"bet": {"bet": "1.00"}, "state_before": None, "variant": "94.00",
               "actions": ["spin"], "draws": []}  # fmt: skip
     with pytest.raises(RuleError, match="names no bet level"):
         title.restore(record)
 
 
-def test_each_kinds_client_is_the_kinds_name() -> None:
-    """One client script per kind: every adapter names its kind, and the game list's schema
-    offers exactly the kinds' names."""
-    for kind in KINDS:
-        assert kind.server_adapter().client == kind.name
+def test_the_game_lists_schema_offers_every_client_script_a_mechanic_asks_for() -> None:
     offered = typing.get_args(GameInfo.model_fields["client"].annotation)
-    assert set(offered) == {kind.name for kind in KINDS}
+    asked = {m.client for m in MECHANICS if m.client is not None}
+    assert set(offered) == {CATALOGUE, *asked}
 
 
 @pytest.fixture

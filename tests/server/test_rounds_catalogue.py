@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from reelsmith.games import game_folder
-from reelsmith.server.catalogue_title import CatalogueTitle
+from reelsmith.mechanics.coins.server import CoinBets
 from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
 from reelsmith.server.registry import TitleError, TitleRegistry
 from tests.server.conftest import build
@@ -24,8 +24,8 @@ GAME = "aurora-fox"
 def test_the_registry_serves_every_shipped_title_through_one_interface():
     titles = TitleRegistry.load()
     assert set(titles) == {"aurora-fox", "days-of-the-tsar", "sultan-spins"}
-    assert isinstance(titles[GAME], CatalogueTitle)
-    assert isinstance(titles["days-of-the-tsar"], CatalogueTitle)  # its model is a catalogue's
+    assert isinstance(titles[GAME].bets, CoinBets)
+    assert isinstance(titles["days-of-the-tsar"].bets, CoinBets)  # both are bet in coins
     assert titles[GAME].client == "catalogue"
     assert titles[GAME].name == "Aurora Fox"
 
@@ -243,7 +243,7 @@ def test_added_titles_are_checked_when_loaded(tmp_path: Path):
     model.write_text(model.read_text().replace('mechanics = "catalogue"', 'mechanics = "gems"'))
     with pytest.raises(
         TitleError,
-        match="no kind of title plays the mechanics this model declares \\(mechanics = 'gems'\\)",
+        match="mechanics = 'gems': the one value is \"catalogue\"",
     ):
         TitleRegistry.load([tmp_path / "plug"])
 

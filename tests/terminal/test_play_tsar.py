@@ -8,10 +8,10 @@ from decimal import Decimal
 
 from rich.console import Console
 
-from reelsmith.engine import catalogue_round as play
 from reelsmith.engine.bets import credits
 from reelsmith.rng import SeededSource
-from reelsmith.terminal.catalogue import CatalogueTerminal
+from reelsmith.terminal.game import TerminalGame
+from tests import catalogue_rounds as play
 
 
 def _end():
@@ -40,7 +40,7 @@ def make_reader(commands, gamble_answers):
 def test_balance_is_start_minus_bets_plus_wins(tsar_model):
     console = Console(record=True, width=120)
     commands = ["l 20", "c 2", "z 0.05"] + ["s"] * 400
-    terminal = CatalogueTerminal(
+    terminal = TerminalGame(
         tsar_model,
         console,
         SeededSource(12),
@@ -48,7 +48,7 @@ def test_balance_is_start_minus_bets_plus_wins(tsar_model):
         make_reader(commands, ["red", "c", "hearts", "c"]),
     )
     terminal.run()
-    history = terminal.history
+    history = [play.RoundView(tsar_model, r) for r in terminal.history]
     assert len(history) == 400
     assert any(r.free_spins_awarded for r in history), "the session should include free spins"
     assert any(r.gambles for r in history)
@@ -63,7 +63,7 @@ def test_balance_is_start_minus_bets_plus_wins(tsar_model):
 
 def test_insufficient_balance_refuses_the_spin(tsar_model):
     console = Console(record=True, width=120)
-    terminal = CatalogueTerminal(
+    terminal = TerminalGame(
         tsar_model, console, SeededSource(1), Decimal("0.10"), make_reader(["s"], ["c"])
     )
     terminal.run()
@@ -73,7 +73,7 @@ def test_insufficient_balance_refuses_the_spin(tsar_model):
 
 def test_bad_bet_commands_are_explained(tsar_model):
     console = Console(record=True, width=120)
-    terminal = CatalogueTerminal(
+    terminal = TerminalGame(
         tsar_model,
         console,
         SeededSource(1),
@@ -86,7 +86,7 @@ def test_bad_bet_commands_are_explained(tsar_model):
     assert "coins needs a whole number" in text
     assert "coin size 0.07 is not offered" in text
     assert "Unknown command 'dance'" in text
-    assert terminal.bet == play.bet_options(tsar_model).default
+    assert terminal.bets.bet == play.bet_options(tsar_model).default
 
 
 def test_leaving_mid_round_completes_it(tsar_model):
@@ -96,11 +96,9 @@ def test_leaving_mid_round_completes_it(tsar_model):
 
         read = make_reader(["s"], [])  # one spin, then the input ends
 
-        terminal = CatalogueTerminal(
-            tsar_model, console, SeededSource(seed), Decimal("10.00"), read
-        )
+        terminal = TerminalGame(tsar_model, console, SeededSource(seed), Decimal("10.00"), read)
         terminal.run()
-        [round_] = terminal.history
+        [round_] = [play.RoundView(tsar_model, r) for r in terminal.history]
         if round_.free_spins_awarded:
             assert round_.phase is play.Phase.COMPLETE
             assert len(round_.free_spins) == round_.free_spins_awarded
@@ -118,10 +116,8 @@ def test_malfunction_returns_the_bet(tsar_model):
             raise OSError("entropy source failed")
 
     console = Console(record=True, width=120)
-    terminal = CatalogueTerminal(
-        tsar_model, console, Broken(), Decimal("10.00"), make_reader(["s"], [])
-    )
+    terminal = TerminalGame(tsar_model, console, Broken(), Decimal("10.00"), make_reader(["s"], []))
     terminal.run()
     assert terminal.balance == Decimal("10.00")
-    assert terminal.history[0].phase is play.Phase.VOIDED
+    assert terminal.history[0].phase == play.Phase.VOIDED
     assert "Malfunction: the round is void" in console.export_text()

@@ -15,10 +15,9 @@ composed from the contributions of the mechanics the model declares, each writte
   catalogue's (a gem reveals, a pot may pay), and its rounds depend on one another through the
   pots and the meter, so it is the round's law in place of the catalogue's, not beside it.
 
-:data:`ROUND_LAWS` lists the contributions in the order they are tried; the first whose
-mechanics the model declares gives the round's law. A mechanic the catalogue lacks plugs in as
-one more :class:`RoundLaw` here (its exact contribution), beside its live step and its kernel
-step. Nothing in this module names a title: the model's declared mechanics choose.
+The contribution is the exact face of the model's round, named by its mechanics
+(:func:`reelsmith.mechanics.round_face`: the ladder's where the model declares it, else the
+paylines'). Nothing in this module names a title or a mechanic: the registry chooses.
 
 Each contribution returns its own analysis type (exact fractions for the catalogue, double
 precision for the ladder's chains); :mod:`reelsmith.analysis.analysis_report` builds the one
@@ -28,12 +27,9 @@ family the same contribution names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reelsmith.engine.catalogue import is_catalogue
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, ModelError
 
 if TYPE_CHECKING:
@@ -60,7 +56,6 @@ class RoundLaw:
     law's figures judge (:data:`reelsmith.analysis.tuning.PlanSetup`)."""
 
     name: str
-    declares: Callable[[GameModel], bool]
     module: str
     tuner: str
 
@@ -84,38 +79,20 @@ class RoundLaw:
         return getattr(importlib.import_module(module_name), attribute)
 
 
-LADDER_ROUND = RoundLaw(
-    name="ladder and pots",
-    declares=declares_ladder,
-    module="reelsmith.analysis.ladder_exact",
-    tuner="reelsmith.analysis.ladder_tuning:plan",
-)
-
-FREE_SPINS_ROUND = RoundLaw(
-    name="base spin and free spins",
-    declares=is_catalogue,
-    module="reelsmith.analysis.catalogue_exact",
-    tuner="reelsmith.analysis.catalogue_tuning:plan",
-)
-
-#: The contributions in the order they are tried: the ladder first, since a ladder model
-#: declares the catalogue's mechanics too and its ``[ladder]`` table replaces their round.
-ROUND_LAWS: tuple[RoundLaw, ...] = (LADDER_ROUND, FREE_SPINS_ROUND)
-
-
 def round_law(model: GameModel) -> RoundLaw:
-    """The contribution that gives the law of ``model``'s round, by its declared mechanics.
+    """The contribution that gives the law of ``model``'s round: the exact part of its round
+    (:func:`reelsmith.mechanics.round_face`). Raises :class:`NoRoundLawError` naming the model
+    when no mechanic of it has one (a CompositionError when its mechanics do not compose)."""
+    from reelsmith.mechanics import round_face
 
-    Raises :class:`NoRoundLawError` naming the model when no contribution analyzes it."""
-    for law in ROUND_LAWS:
-        if law.declares(model):
-            return law
-    where = model.source or model.id
-    known = ", ".join(law.name for law in ROUND_LAWS)
-    raise NoRoundLawError(
-        f"{where}: the lab has no exact analysis of the mechanics this model declares "
-        f"(it analyzes: {known})"
-    )
+    try:
+        module = round_face(model, "exact")
+        tuner = round_face(model, "tuner")
+    except ModelError as exc:
+        if type(exc) is not ModelError:
+            raise  # mechanics that do not compose: the registry's own refusal
+        raise NoRoundLawError(str(exc)) from None
+    return RoundLaw(name=module.rsplit(".", 1)[-1], module=module, tuner=tuner)
 
 
 def analyze(model: GameModel, variant_id: str | None = None) -> Analysis:

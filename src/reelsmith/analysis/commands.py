@@ -59,27 +59,28 @@ def _print_json(data: object) -> None:
 
 def _title(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
     """The title named by ``game`` (a shipped id or a path), or the model in ``folder``; a
-    model that does not load, a variant it lacks or mechanics no kind plays
-    (:func:`reelsmith.engine.title.kind_of`, the same refusal as every face's) end the command
+    model that does not load, a variant it lacks or mechanics that do not compose
+    (:func:`reelsmith.mechanics.composition`, the same refusal as every face's) end the command
     by name."""
-    from reelsmith.engine.title import kind_of
+    from reelsmith.mechanics import composition
 
     try:
         model = resolve_title(game) if folder is None else load_model(folder)
         model.variant(variant)
-        kind_of(model)
+        composition(model)
         return model
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
 
 
 def _simulation(game: str, variant: str | None) -> tuple[GameModel, Callable[..., Any]]:
-    """The title as :func:`_title` finds it, and the simulation entry point of the kind that
-    plays it (:mod:`reelsmith.engine.title`)."""
-    from reelsmith.engine.title import kind_of
+    """The title as :func:`_title` finds it, and the simulation entry point of its round
+    (:func:`reelsmith.mechanics.round_face`)."""
+    from reelsmith.mechanics import round_face
+    from reelsmith.mechanics.base import face
 
     model = _title(game, variant)
-    return model, kind_of(model).lab_function("simulate")
+    return model, face(round_face(model, "simulate"))
 
 
 def _folder(game: str) -> Path | None:

@@ -66,7 +66,6 @@ from reelsmith.analysis.chunks import ProgressCallback as ProgressCallback
 from reelsmith.analysis.chunks import check_cluster_address as check_cluster_address
 from reelsmith.analysis.chunks import chunk_stream as chunk_stream
 from reelsmith.analysis.report import LabReport, TextBlock, rows, speed_line
-from reelsmith.engine.ladder import declares_ladder
 from reelsmith.engine.model import GameModel, load_model
 
 #: Batches (or chunks) the batch-means interval needs at least.
@@ -424,7 +423,9 @@ def simulate(
         raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
     variant = model.variant(variant_id)
     exact: dict[str, Any] = {}
-    if not declares_ladder(model):
+    from reelsmith.mechanics import declared_names
+
+    if "ladder" not in declared_names(model):
         from reelsmith.analysis.catalogue_exact import analyze_rtp
 
         # refuses a model that is not the catalogue's free spins, and free spins that never end

@@ -15,7 +15,7 @@ A model with ``mechanics = "catalogue"`` declares its game from the tables docum
 * a mechanic the catalogue lacks comes as a plug-in module named in ``[plugin]``
   (:mod:`reelsmith.engine.plugins`): it acts on each spin's win after the lines and scatter.
 
-The numba functions here are called by live play (:mod:`reelsmith.engine.catalogue_round`),
+The numba functions here are called by live play (:mod:`reelsmith.engine.round`),
 by the simulation kernel (:mod:`reelsmith.analysis.kernel`) and by the exact analysis
 (:mod:`reelsmith.analysis.catalogue_exact`) alike, so the three cannot disagree.
 
@@ -42,8 +42,6 @@ from numba import njit
 from reelsmith.engine.model import GameModel, ModelError, Variant, check_keys, weight_table
 from reelsmith.engine.plugins import Plugin, model_plugin
 
-CATALOGUE = "catalogue"
-
 _FREE_SPINS_KEYS = frozenset(
     {
         "symbol",
@@ -64,29 +62,6 @@ _GAMBLE_KEYS = frozenset(
     {"max_gambles", "win_limit_credits", "colour_multiplier", "suit_multiplier"}
 )
 _BET_KEYS = frozenset({"lines", "coins_per_line", "coin_sizes", "max_total_coins", "default"})
-TOP_KEYS = frozenset(
-    {
-        "id",
-        "name",
-        "description",
-        "mechanics",
-        "reels",
-        "rows",
-        "default_variant",
-        "line_pay_unit",
-        "paylines",
-        "symbols",
-        "line_pays",
-        "wild",
-        "scatter",
-        "free_spins",
-        "gamble",
-        "bet",
-        "plugin",  # a mechanic the catalogue lacks, as a module (reelsmith.engine.plugins)
-        "view",  # the names of the round's view for the title's client (read by the server)
-    }
-)
-
 #: Retrigger modes of ``[free_spins] retrigger``.
 RETRIGGER_TABLE, RETRIGGER_PER_SYMBOL, RETRIGGER_NONE = 0, 1, 2
 _RETRIGGER_MODES = {"table": RETRIGGER_TABLE, "per_symbol": RETRIGGER_PER_SYMBOL, "none": 2}
@@ -140,10 +115,6 @@ class Mechanics:
     trigger_mask: npt.NDArray[np.bool_]
     #: The model's plug-in mechanic (``[plugin]``), acting on each spin's win.
     plugin: Plugin | None = None
-
-
-def is_catalogue(model: GameModel) -> bool:
-    return model.raw.get("mechanics") == CATALOGUE
 
 
 def _int(table: Mapping[str, Any], key: str, default: int | None, where: str, low: int) -> int:
@@ -314,14 +285,8 @@ def free_spin_pays(
 def mechanics(model: GameModel) -> Mechanics:
     """The catalogue title's mechanics, checked (one per loaded model)."""
     where = f"{model.source or model.id}"
-    if not is_catalogue(model):
-        raise ModelError(f'{where}: not a catalogue model (mechanics = "catalogue" is missing)')
-    if "ladder" in model.raw:
-        raise ModelError(
-            f"{where}: a model with a [ladder] is played by the ladder's rules "
-            "(reelsmith.engine.ladder), not by the catalogue's free spins"
-        )
-    check_keys(model.raw, TOP_KEYS, where)
+    # the model's keys and how its mechanics compose are the registry's to check
+    # (reelsmith.mechanics); the bet's keys are the coin bet's
     check_keys(model.bet, _BET_KEYS, f"{where}: bet")
     if any(s.role == "gem" for s in model.symbols):
         raise ModelError(

@@ -22,9 +22,9 @@ from reelsmith.engine.catalogue import (
     FreeSpins,
     mechanics,
 )
-from reelsmith.engine.catalogue_round import bet_options
 from reelsmith.engine.model import GameModel
 from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
+from reelsmith.mechanics.coins.live import bet_options
 
 
 def _counts(table: Any, low: int, high: int) -> list[tuple[int, int]]:

@@ -64,6 +64,52 @@ def symbol_positions(grid: npt.NDArray[np.int8], symbol: int) -> tuple[Position,
     )
 
 
+def paid_lines(
+    model: GameModel,
+    grid: npt.NDArray[np.int8],
+    lines: int,
+    coins_per_line: int,
+    line_pays: npt.NDArray[np.int64],
+    multiplier: int = 1,
+) -> tuple[LineWin, ...]:
+    """The wins of the first ``lines`` paylines of ``grid`` by the one line rule, each paying
+    its table value times ``coins_per_line`` and ``multiplier``."""
+    if not 1 <= lines <= model.line_count:
+        raise ValueError(f"lines must be 1..{model.line_count}, got {lines}")
+    out_symbol = np.empty(lines, dtype=np.int64)
+    out_count = np.empty(lines, dtype=np.int64)
+    out_pay = np.empty(lines, dtype=np.int64)
+    evaluate_lines(
+        grid,
+        model.paylines,
+        lines,
+        line_pays,
+        model.wild,
+        model.substitutable,
+        model.wild_multiplier,
+        model.ties_to_wild,
+        out_symbol,
+        out_count,
+        out_pay,
+    )
+    wins = []
+    for line in range(lines):
+        symbol = int(out_symbol[line])
+        if symbol == NO_SYMBOL:
+            continue
+        count = int(out_count[line])
+        wins.append(
+            LineWin(
+                line=line + 1,
+                symbol=model.symbols[symbol].id,
+                count=count,
+                coins=int(out_pay[line]) * coins_per_line * multiplier,
+                positions=tuple((int(model.paylines[line, r]), r) for r in range(count)),
+            )
+        )
+    return tuple(wins)
+
+
 def evaluate_screen(
     model: GameModel,
     grid: npt.NDArray[np.int8],
@@ -84,38 +130,7 @@ def evaluate_screen(
         raise ValueError(f"a screen is {model.rows}x{model.reels}, got {grid.shape}")
     if not 1 <= lines <= model.line_count:
         raise ValueError(f"lines must be 1..{model.line_count}, got {lines}")
-    out_symbol = np.empty(lines, dtype=np.int64)
-    out_count = np.empty(lines, dtype=np.int64)
-    out_pay = np.empty(lines, dtype=np.int64)
-    evaluate_lines(
-        grid,
-        model.paylines,
-        lines,
-        line_pays,
-        model.wild,
-        model.substitutable,
-        model.wild_multiplier,
-        model.ties_to_wild,
-        out_symbol,
-        out_count,
-        out_pay,
-    )
-    line_wins = []
-    for line in range(lines):
-        symbol = int(out_symbol[line])
-        if symbol == NO_SYMBOL:
-            continue
-        count = int(out_count[line])
-        positions = tuple((int(model.paylines[line, reel]), reel) for reel in range(count))
-        line_wins.append(
-            LineWin(
-                line=line + 1,
-                symbol=model.symbols[symbol].id,
-                count=count,
-                coins=int(out_pay[line]) * coins_per_line,
-                positions=positions,
-            )
-        )
+    line_wins = paid_lines(model, grid, lines, coins_per_line, line_pays)
 
     scatter_win = None
     scatter_count = 0
@@ -134,4 +149,4 @@ def evaluate_screen(
                 coins=pay * total_bet_coins,
                 positions=scatter_positions,
             )
-    return ScreenWins(tuple(line_wins), scatter_win, scatter_count, scatter_positions)
+    return ScreenWins(line_wins, scatter_win, scatter_count, scatter_positions)

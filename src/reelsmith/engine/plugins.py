@@ -52,7 +52,7 @@ What a module provides (:class:`PluginModule`)
 ``free`` is whether the spin is a free spin, ``win`` and ``total_bet`` are in coins. The rule
 must scale with the bet: ``apply`` of ``c * win`` at ``c * total_bet`` is ``c`` times the new
 win (the lab analyses and simulates at one coin per line, live play at the player's bet), and
-it may not depend on anything but its arguments. live play (:mod:`reelsmith.engine.catalogue_round`)
+it may not depend on anything but its arguments. live play (:mod:`reelsmith.engine.round`)
 and the kernel (:mod:`reelsmith.analysis.kernel`) call the same two compiled functions, so the
 plug-in's rule is written once.
 

@@ -8,10 +8,10 @@ on a reel the grid lacks, a multiplier list whose length is not the level count,
 by an undeclared symbol, ...), each variant's strips (a strip holding an undeclared symbol),
 the ``[plugin]`` table (its keys, its module and the plug-in's check of its parameters: one
 line per problem), and then, if the parts are sound, the whole model as the engine loads it and
-the checks of the kind that plays it (:mod:`reelsmith.engine.title`; a model whose mechanics no
-kind plays is a problem): for the catalogue its mechanics, and for each variant whether the
-free spins end on average; for the ladder its rules under every rules version (a ladder always
-ends: it has a last level).
+the checks of the mechanics it declares (:func:`reelsmith.mechanics.problems`: mechanics that do
+not compose are a problem, named): for the free spins their tables and, for each variant,
+whether they end on average; for the ladder and the pots their rules under every rules version
+(a ladder always ends: it has a last level).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from reelsmith.engine.features.ladder_tables import LADDER_TABLES, read_tables, symbol_roles
+from reelsmith.engine.features.ladder_tables import read_tables, symbol_roles
 from reelsmith.engine.model import (
     MAX_REELS,
     MAX_ROWS,
@@ -45,16 +45,7 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
 
 def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
     """Checks of model.toml's parts, each on its own; returns the declared symbol ids."""
-    from reelsmith.engine.catalogue import TOP_KEYS
-
     where = str(path)
-    known = TOP_KEYS | LADDER_TABLES if "ladder" in raw else TOP_KEYS
-    # Mechanics no kind plays are named once the parts are sound, as every face names them.
-    if raw.get("mechanics") == "catalogue":
-        for key in sorted(set(raw) - known):
-            problems.append(
-                f"{where}: unknown key {key!r}; the keys are: {', '.join(sorted(known))}"
-            )
     for key in ("id", "name", "reels", "rows", "default_variant", "paylines", "symbols"):
         if key not in raw:
             problems.append(f"{where}: missing key {key!r}")
@@ -141,6 +132,11 @@ def validate_folder(folder: Path) -> list[str]:
     raw = _read(model_path, problems)
     if raw is None:
         return problems
+    # mechanics that do not compose are named first, as every face names them; the other
+    # problems of the parts follow
+    from reelsmith.mechanics import composition_problems
+
+    problems.extend(composition_problems(raw, str(model_path)))
     symbols = _parts(model_path, raw, problems)
     if raw.get("mechanics") == "catalogue":
         from reelsmith.engine.plugins import plugin_problems
@@ -162,18 +158,14 @@ def validate_folder(folder: Path) -> list[str]:
         model = load_model(folder)
     except ModelError as exc:
         return [str(exc)]
-    from reelsmith.engine.title import kind_of
+    from reelsmith.mechanics import problems as mechanics_problems
 
-    try:
-        kind = kind_of(model)
-    except ModelError as exc:
-        return [str(exc)]
-    return kind.problems(model)
+    return mechanics_problems(model)
 
 
 def ladder_problems(model: GameModel) -> list[str]:
-    """The ladder kind's checks: its rules read under every rules version a stored round may
-    have been played under."""
+    """The ladder's and the pots' checks: their rules read under every rules version a stored
+    round may have been played under."""
     from reelsmith.engine.ladder import RULES_VERSIONS, ladder_rules
 
     problems = []
@@ -186,15 +178,13 @@ def ladder_problems(model: GameModel) -> list[str]:
 
 
 def catalogue_problems(model: GameModel) -> list[str]:
-    """The catalogue kind's checks: its mechanics and bets, and for each variant whether the
+    """The free spins' and the gamble's checks: their tables, and for each variant whether the
     free spins end on average (the exact RTP is finite)."""
     from reelsmith.analysis.catalogue_exact import analyze_rtp
     from reelsmith.engine.catalogue import mechanics
-    from reelsmith.engine.catalogue_round import bet_options
 
     try:
         mechanics(model)
-        bet_options(model)
     except ModelError as exc:
         return [str(exc)]
     problems = []

@@ -2,13 +2,10 @@
 
 Every shipped title is found by its folder (``games/<folder>/model.toml``, see
 :mod:`reelsmith.games`); folders of model files given to ``reelsmith serve --titles DIR`` add
-more. The adapter is the one the model's kind names (:mod:`reelsmith.engine.title`, the one
-table of kinds every face dispatches through), chosen by the mechanics the model declares,
-never by its id: the free-spins ladder with local pots is played by
-:class:`~reelsmith.server.ladder_title.LadderTitle`, the catalogue's free spins by
-:class:`~reelsmith.server.catalogue_title.CatalogueTitle`; a model no kind plays is refused,
-named. The server, the markets, ``reelsmith titles`` and the tests reach titles only through
-this registry and the :class:`~reelsmith.server.titles.Title` interface.
+more. Every title is a :class:`~reelsmith.server.titles.Title` of the mechanics its model
+declares (:mod:`reelsmith.mechanics`), never chosen by its id; a model whose mechanics do not
+compose is refused, named. The server, the markets, ``reelsmith titles`` and the tests reach
+titles only through this registry and the :class:`~reelsmith.server.titles.Title` interface.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from reelsmith.engine.model import GameModel, ModelError, load_model
-from reelsmith.engine.title import kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.server.titles import Title
 
@@ -27,10 +23,10 @@ class TitleError(ValueError):
 
 
 def title_for(model: GameModel) -> Title:
-    """The adapter of the kind that plays ``model`` (:func:`reelsmith.engine.title.kind_of`),
-    by the mechanics it declares; TitleError naming the model when no kind plays them."""
+    """The title of ``model``'s mechanics; TitleError naming the model and every reason when
+    they do not compose or a table of theirs is wrong."""
     try:
-        return kind_of(model).server_adapter()(model)
+        return Title(model)
     except ModelError as exc:
         raise TitleError(str(exc)) from None
 

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from reelsmith.mechanics import CATALOGUE, MECHANICS
+
 
 class Strict(BaseModel):
     """A request body: unknown fields refused. Its JSON was read by `inputs.read_json`, which
@@ -88,16 +90,22 @@ class LadderInfo(BaseModel):
     )
 
 
+#: The web client's scripts: the one every title plays with, and each a mechanic asks for.
+ClientScript = Literal[  # type: ignore[valid-type]
+    tuple(dict.fromkeys([CATALOGUE, *(m.client for m in MECHANICS if m.client is not None)]))
+]
+
+
 class GameInfo(BaseModel):
     """A title the player's market offers."""
 
     id: str
     name: str
     variant: str = Field(description="The RTP variant the player's market plays")
-    client: Literal["catalogue", "ladder"] = Field(
-        description="The web client's script for the title: its kind (catalogue: the "
-        "catalogue's free spins; ladder: the free-spins ladder with local pots). One script "
-        "draws every title of a kind from the rules page; its art is chosen by its id."
+    client: ClientScript = Field(  # type: ignore[valid-type]
+        description="The web client's script for the title: the one a mechanic of the title "
+        "asks for (ladder: the free-spins ladder with local pots), else catalogue. One script "
+        "draws every title it plays from the rules page; its art is chosen by its id."
     )
     ladder: LadderInfo | None = Field(
         default=None, description="Only a ladder title's: its symbols and meter"

@@ -1,16 +1,13 @@
-"""The title boundary: the one interface (:class:`Title`) through which the server, the contract
-suite and the tools reach a title, and the pieces its adapters share.
+"""The title boundary: :class:`Title`, through which the server, the contract suite and the
+tools reach a title, for every title alike.
 
-A title turns the market's money into its engine's bets, starts and continues rounds, stores
-and restores them, gives the player's view of a round, settles it in minor units, keeps the
-player's carried state and renders its rules page for a market. Every title is a model file
-played by the adapter its kind names (:mod:`reelsmith.engine.title`, the one table of kinds
-every face dispatches through): the catalogue's free spins by
-:class:`reelsmith.server.catalogue_title.CatalogueTitle`, the free-spins ladder with local
-pots by :class:`reelsmith.server.ladder_title.LadderTitle`; the registry
-(:mod:`reelsmith.server.registry`) finds every title and builds it with that adapter. The
-protocol lives here rather than in the engine because every method takes a market, which
-prices bets in money.
+A title is a model file; the mechanics it declares compose its round
+(:mod:`reelsmith.mechanics`, :mod:`reelsmith.engine.round`). The server's part of each mechanic
+is that mechanic's own *server face*: the bet mechanic's (coins or levels) turns the market's
+money into the engine's bets and back, writes and reads the round's record and shows its bet and
+win in money; the others add their money to a round's view (pots, a gamble limit), say what a
+player may see of a carried state, and whether a round triggered a feature. Nothing here asks
+which mechanics a title has.
 
 A stored round is the *record* that replays it (bet, options or starting state, variant,
 actions, draws): to continue an open round the server replays its record, which also proves
@@ -19,22 +16,32 @@ the stored round is intact, then applies the next action with a live random sour
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
 
 from babel.numbers import get_currency_name
 
-from reelsmith.engine.bets import BetError, CoinBet, CoinBetOptions
-from reelsmith.engine.model import GameModel
-from reelsmith.games import load_game
-from reelsmith.help import Terms, language_of, page_locale
+from reelsmith.engine.ladder_state import BetState
+from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.round import (
+    COMPLETE,
+    FINISHED,
+    VOIDED,
+    Round,
+    act,
+    actions,
+    coins_in_units,
+    finish,
+    replay_from,
+    round_json,
+    start_round,
+)
+from reelsmith.help import HelpError, Terms, language_of, page_locale
 from reelsmith.money import Currency
-from reelsmith.rng import RandomSource
-from reelsmith.rules_page import rules_document
-from reelsmith.server.bet_bodies import BetBody, CoinBetBody, read_bet
+from reelsmith.rng import Draw, RandomSource
+from reelsmith.rules_page import check_help, rules_document
+from reelsmith.server.bet_bodies import BetBody
 from reelsmith.server.markets import Market
 
 HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
@@ -87,30 +94,45 @@ def public_draws(draws: list[list[Any]]) -> list[list[Any]]:
     return draws
 
 
-class Title(ABC):
-    """A title as the server plays it. Rounds, bets and carried states are the title's own
-    values (``Any`` here): only the title reads them; the server stores what :meth:`record`,
-    :meth:`bet_json`, :meth:`view` and :meth:`kept_state` make of them."""
+class Title:
+    """A title as the server plays it (one instance per model). Bets, rounds and carried states
+    are the mechanics' own values (``Any`` here): only the title reads them; the server stores
+    what :meth:`record`, :meth:`bet_json`, :meth:`view` and :meth:`kept_state` make of them."""
 
-    game_id: str
-    #: The bet a player sends for this title (documented in the OpenAPI spec).
-    bet_body: ClassVar[type[BetBody]]
-    #: The web client's script for the title: the name of its kind ("catalogue", "ladder"; see
-    #: :mod:`reelsmith.engine.title`). One script draws every title of a kind, from the rules
-    #: page and :meth:`client_info`; the title's art is chosen by its id.
-    client: str
+    def __init__(self, model: GameModel) -> None:
+        from reelsmith import mechanics
 
-    def __init__(self, model: GameModel | None = None) -> None:
-        self.model: GameModel = model if model is not None else load_game(self.game_id)
+        try:
+            self.composition = mechanics.composition(model)
+            faces = [
+                (m, m.server_face()) for m in mechanics.declared(model.raw) if m.server is not None
+            ]
+            self.bets = next(face(model) for m, face in faces if m.role == "bet")
+            self.faces = [face(model) for m, face in faces if m.role != "bet"]
+        except HelpError as exc:
+            raise ModelError(str(exc)) from None
+        if not model.variants:
+            raise ModelError(f"{model.source or model.id}: a served title needs a variant")
+        self.model = model
+        self.game_id = model.id
+        #: The web client's script for the title (see :func:`reelsmith.mechanics.client`).
+        self.client = mechanics.client(model)
+        #: The bet a player sends for this title (documented in the OpenAPI spec).
+        self.bet_body: type[BetBody] = self.bets.body
+        self.faces.sort(key=lambda f: getattr(f, "last", False))
+        check_help(model)  # worked examples its rules page cannot show are refused here
 
     @property
     def name(self) -> str:
         return self.model.name
 
+    def _faces(self, hook: str) -> list[Any]:
+        return [getattr(f, hook) for f in self.faces if hasattr(f, hook)]
+
     def game_info(self, market: Market) -> dict[str, Any]:
         """The title as ``GET /api/games`` lists it for ``market`` (``schemas.GameInfo``): its
-        id, name, the variant the market plays, its kind's client script and what that script
-        needs beyond the rules page."""
+        id, name, the variant the market plays, its client script and what that script needs
+        beyond the rules page."""
         return {
             "id": self.game_id,
             "name": self.name,
@@ -120,9 +142,11 @@ class Title(ABC):
         }
 
     def client_info(self) -> dict[str, Any]:
-        """What the kind's client script needs to draw the title that its rules page does not
-        say (none: the rules page says it all)."""
-        return {}
+        """What the client script needs to draw the title that its rules page does not say."""
+        out: dict[str, Any] = {}
+        for info in self._faces("client_info"):
+            out.update(info())
+        return out
 
     def rules(
         self, market: Market, language: str = "en", resolve_after_seconds: int | None = None
@@ -155,67 +179,103 @@ class Title(ABC):
         return rules_document(self.model, rules.variant, language=lang, locale=locale, terms=terms)
 
     def rules_bets_minor(self, market: Market) -> tuple[int, ...]:
-        """The bets the rules page lists, in minor units, for a title bet in whole bet sizes
-        (none for a coin-bet title, whose page lists the market's coin sizes)."""
-        return ()
+        """The bets the rules page lists, in minor units (none for a coin-bet title, whose page
+        lists the market's coin sizes)."""
+        bets: tuple[int, ...] = self.bets.rules_bets_minor(market)
+        return bets
 
     # -- bets ------------------------------------------------------------------------
-    @abstractmethod
     def parse_bet(self, market: Market, raw: dict[str, Any]) -> Any:
         """The bet ``raw`` (request JSON) asks for, checked against the title and the market;
         BetError naming what is wrong."""
+        return self.bets.parse_bet(market, raw)
 
-    @abstractmethod
-    def bet_minor(self, market: Market, bet: Any) -> int: ...
+    def bet_minor(self, market: Market, bet: Any) -> int:
+        minor: int = self.bets.bet_minor(market, bet)
+        return minor
 
-    @abstractmethod
-    def bet_json(self, bet: Any) -> dict[str, Any]: ...
+    def bet_json(self, bet: Any) -> dict[str, Any]:
+        out: dict[str, Any] = self.bets.bet_json(bet)
+        return out
 
-    @abstractmethod
     def sample_bet(self, market: Market) -> Any:
         """The smallest bet the market takes for this title (for warming the engine up)."""
+        return self.bets.sample_bet(market)
 
-    @abstractmethod
     def lower(self, market: Market, balance_minor: int, bet: Any) -> Any | None:
         """The bet to play when the balance may not cover ``bet`` (None: no bet fits)."""
+        return self.bets.lower(market, balance_minor, bet)
 
     def state_key(self, bet: Any) -> str | None:
-        """The key of the player's carried state for this bet, if the title has any."""
-        return None
+        """The key of the player's carried state for this bet (None: the title carries none)."""
+        if not self._faces("kept_state"):
+            return None
+        key: str | None = self.bets.state_key(bet)
+        return key
 
     def carried_view(self, market: Market, bet: Any, state: Any) -> dict[str, Any] | None:
         """What the player may see of the carried state for ``bet`` (None: the title carries
         no state); ``state`` None is the state of a bet never played."""
-        return None
+        views = self._faces("carried_view")
+        if not views:
+            return None
+        bet_minor = self.bet_minor(market, bet)
+        out: dict[str, Any] = {"bet": self.bet_json(bet)}
+        for view in views:
+            shown = view(bet_minor, state)
+            out.update(shown)
+            if "pots_minor" in shown:
+                out["pots"] = [market.money(p) for p in shown["pots_minor"]]
+        ordered = ("bet", "pots_minor", "pots", "caps_minor", "meter", "spots")
+        return {key: out[key] for key in ordered if key in out} | out
 
     # -- rounds ----------------------------------------------------------------------
-    @abstractmethod
     def start(
         self, market: Market, bet: Any, state: Any, rng: RandomSource, gamble: bool = True
-    ) -> Any:
+    ) -> Round:
         """A new round. ``gamble`` False: the player declines the gamble for this round, and a
         win is collected at once (titles without a gamble ignore it)."""
+        from reelsmith.mechanics.pots.live import CARRIED_BEFORE
 
-    @abstractmethod
-    def act(self, round_: Any, action: str, rng: RandomSource) -> Any: ...
+        engine_bet, stake = self.bets.engine_bet(bet)
+        parts: dict[str, Any] = self.bets.start_parts(market, gamble)
+        if self.state_key(bet) is not None:
+            parts[CARRIED_BEFORE] = state
+        variant = market.game(self.game_id).variant
+        return start_round(self.composition, engine_bet, stake, rng, variant=variant, parts=parts)
 
-    @abstractmethod
-    def finish(self, round_: Any, rng: RandomSource) -> Any: ...
+    def act(self, round_: Round, action: str, rng: RandomSource) -> Round:
+        return act(self.composition, round_, action, rng)
 
-    @abstractmethod
-    def record(self, round_: Any) -> dict[str, Any]: ...
+    def finish(self, round_: Round, rng: RandomSource) -> Round:
+        return finish(self.composition, round_, rng)
 
-    @abstractmethod
-    def restore(self, record: dict[str, Any]) -> Any: ...
+    def record(self, round_: Round) -> dict[str, Any]:
+        out: dict[str, Any] = self.bets.record(round_)
+        return out
 
-    @abstractmethod
-    def bet_units(self, round_: Any) -> int:
+    def restore(self, record: dict[str, Any]) -> Round:
+        found = self.bets.restored(record)
+        return replay_from(
+            self.composition,
+            found["bet"],
+            found["stake"],
+            record["variant"],
+            record["actions"],
+            [Draw.from_json(d) for d in record["draws"]],
+            parts=found["parts"],
+            rules_version=found.get("rules_version", 1),
+        )
+
+    def bet_units(self, round_: Round) -> int:
         """The round's bet in the units it is priced in (see :class:`Price`)."""
+        units: int = self.bets.units(round_)
+        return units
 
-    def price(self, currency: Currency, bet_minor: int, round_: Any) -> Price:
+    def price(self, currency: Currency, bet_minor: int, round_: Round) -> Price:
         """The price of a round whose bet was ``bet_minor`` minor units of ``currency`` when it
-        started: ValueError when that bet is not a whole number of minor units per unit (a
-        stored round whose bet and record disagree)."""
+        started: ValueError when that bet is not a whole, positive number of minor units per
+        unit (a stored round whose bet and record disagree)."""
         units = self.bet_units(round_)
         unit_minor, rest = divmod(bet_minor, units) if units > 0 else (0, 1)
         if rest or unit_minor <= 0:
@@ -225,138 +285,52 @@ class Title(ABC):
             )
         return Price(currency, unit_minor)
 
-    @abstractmethod
-    def market_price(self, market: Market, round_: Any) -> Price:
+    def market_price(self, market: Market, round_: Round) -> Price:
         """The price ``market`` puts on the round's bet now: what a spin in that market starts
         such a round at (a round already started keeps its own, :meth:`price`)."""
+        return self.price(market.currency, self.bets.market_bet_minor(market, round_), round_)
 
-    @abstractmethod
-    def outcome(self, price: Price, round_: Any) -> Outcome:
-        """What the round settles, at its price."""
+    def outcome(self, price: Price, round_: Round) -> Outcome:
+        """What the round settles, at its price: its win (its pots apart) and refund."""
+        units = self.bet_units(round_)
+        if round_.phase not in FINISHED:
+            return Outcome("open", 0, 0, 0)
+        if round_.phase == VOIDED:
+            refund = price.minor(coins_in_units(round_, round_.refund_coins, units))
+            return Outcome(VOIDED, 0, 0, refund)
+        fixed = sum(s.fixed_coins for s in round_.spins)
+        won = price.minor(coins_in_units(round_, round_.paid_coins - fixed, units))
+        return Outcome(COMPLETE, won, price.minor(coins_in_units(round_, fixed, units)), 0)
 
-    @abstractmethod
-    def view(self, price: Price, round_: Any) -> dict[str, Any]:
-        """The round as the client renders it, its amounts at its price."""
+    def view(self, price: Price, round_: Round) -> dict[str, Any]:
+        """The round as the client renders it: the engine's round (every screen with its wins
+        and features) in minor units beside coins, the trigger draws public, and what the
+        player may do next."""
+        data = round_json(self.composition, round_)
+        data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
+        self.bets.view(price, round_, data)
+        for view in self._faces("view"):
+            view(price, round_, data)
+        data["actions_allowed"] = self.actions(round_)
+        return data
 
-    @abstractmethod
-    def actions(self, round_: Any) -> list[str]: ...
+    def actions(self, round_: Round) -> list[str]:
+        return actions(self.composition, round_)
 
-    def feature_triggered(self, round_: Any) -> bool:
-        return False
+    def feature_triggered(self, round_: Round) -> bool:
+        return any(triggered(round_) for triggered in self._faces("feature_triggered"))
 
-    def kept_state(self, round_: Any) -> tuple[str, dict[str, Any]] | None:
-        return None
+    def kept_state(self, round_: Round) -> tuple[str, dict[str, Any]] | None:
+        kept = self._faces("kept_state")
+        if not kept:
+            return None
+        state = kept[0](round_)
+        if state is None:
+            return None
+        key = self.bets.state_key(round_.bet)
+        return key, state.to_json()
 
     def load_state(self, data: dict[str, Any] | None) -> Any:
-        return None
-
-
-# ---------------------------------------------------------------------------------------
-# Coin bets (every catalogue title)
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PricedCoinBet:
-    """A coin bet as the server handles it: the engine's bet (its coin size in the model's
-    credits) and the coin's value in the player's market (what the API takes and shows)."""
-
-    coins: CoinBet
-    coin_size: Decimal
-
-
-#: How many bets a coin-bet title keeps read (`CoinBetTitle.parse_bet`); all are dropped when
-#: full, so a client sending ever new bets costs memory up to here only.
-PARSED_BETS_KEPT = 1024
-
-
-class CoinBetTitle(Title):
-    """A title bet in paylines, coins per payline and a coin size from the market's list.
-
-    The model's coin sizes and gamble limit are in credits; a market prices a credit in its
-    currency (``credit_value``: 1 unless it says otherwise, 100 in yen), so the market's coin
-    sizes are its money and the engine's are credits. Records keep the engine's bet, so a
-    record reads the same in every market."""
-
-    bet_body = CoinBetBody
-
-    def __init__(self, model: GameModel | None = None) -> None:
-        super().__init__(model)
-        # the bets read so far: (market id, each field's name, type and value) -> (market, bet)
-        self._parsed: dict[tuple[Any, ...], tuple[Market, PricedCoinBet]] = {}
-
-    @property
-    @abstractmethod
-    def bet_options(self) -> CoinBetOptions:
-        """The model's bet limits."""
-
-    def _priced(
-        self, market: Market, lines: int, coins_per_line: int, size: Decimal
-    ) -> PricedCoinBet:
-        credit = market.game(self.game_id).credit_value
-        return PricedCoinBet(self.bet_options.validate(lines, coins_per_line, size / credit), size)
-
-    def parse_bet(self, market: Market, raw: dict[str, Any]) -> PricedCoinBet:
-        # Players send the same few bets again and again: a bet read once for a market is
-        # kept, keyed by its fields with their exact types (``1`` and ``True`` are not the
-        # same bet), and only a bet read without error is kept.
-        try:
-            key = (id(market), *((name, type(value), value) for name, value in raw.items()))
-            found = self._parsed.get(key)
-        except (TypeError, AttributeError):  # a field's value unhashable, or no object at all
-            return self._parse_bet(market, raw)
-        if found is not None and found[0] is market:
-            return found[1]
-        bet = self._parse_bet(market, raw)
-        if len(self._parsed) >= PARSED_BETS_KEPT:
-            self._parsed.clear()
-        self._parsed[key] = (market, bet)
-        return bet
-
-    def _parse_bet(self, market: Market, raw: dict[str, Any]) -> PricedCoinBet:
-        allowed = market.game(self.game_id).coin_sizes
-        body = read_bet(CoinBetBody, raw)
-        matches = [s for s in allowed if s == body.coin_size]
-        if not matches:
-            raise BetError(
-                f"coin size {body.coin_size} is not offered in this market; "
-                f"the coin sizes are {', '.join(str(s) for s in allowed)}"
-            )
-        bet = self._priced(market, body.lines, body.coins_per_line, matches[0])
-        stake = bet.coins.total_coins * bet.coin_size
-        if stake > market.max_stake:
-            raise BetError(
-                f"the bet {market.currency.to_decimal(market.currency.to_minor(stake))} is "
-                f"above the market's maximum stake {market.max_stake}"
-            )
-        return bet
-
-    def bet_minor(self, market: Market, bet: PricedCoinBet) -> int:
-        return bet.coins.total_coins * market.currency.to_minor(bet.coin_size)
-
-    def sample_bet(self, market: Market) -> PricedCoinBet:
-        size = min(market.game(self.game_id).coin_sizes)
-        return self._priced(market, self.bet_options.max_lines, 1, size)
-
-    def bet_json(self, bet: PricedCoinBet) -> dict[str, Any]:
-        return {
-            "lines": bet.coins.lines,
-            "coins_per_line": bet.coins.coins_per_line,
-            "coin_size": str(bet.coin_size),
-        }
-
-    def lower(self, market: Market, balance_minor: int, bet: PricedCoinBet) -> PricedCoinBet | None:
-        """Keep the paylines; lower the coins per line first, then the coin size."""
-        if self.bet_minor(market, bet) <= balance_minor:
-            return bet
-        credit = market.game(self.game_id).credit_value
-        sizes = sorted(
-            (s for s in market.game(self.game_id).coin_sizes if s <= bet.coin_size), reverse=True
-        )
-        lines = bet.coins.lines
-        for size in sizes:
-            for cpl in range(bet.coins.coins_per_line, 0, -1):
-                candidate = PricedCoinBet(CoinBet(lines, cpl, size / credit), size)
-                if self.bet_minor(market, candidate) <= balance_minor:
-                    return candidate
-        return None
+        if data is None or not self._faces("kept_state"):
+            return None
+        return BetState.from_json(data)

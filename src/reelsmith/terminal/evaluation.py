@@ -1,10 +1,12 @@
-"""``reelsmith evaluate``'s part of a kind of title: a screen's wins at a bet the command line
-names.
+"""``reelsmith evaluate``: a screen's wins at a bet the command line names, for any title.
 
-Each kind of title (:mod:`reelsmith.engine.title`) names a factory of this shape in its
-terminal module: it reads the options the kind takes (a coin bet, or a bet size and a
-free-spins level), refuses those it does not take by name, and returns a
-:class:`GridEvaluator` that checks and evaluates screens and says what their totals are in.
+The bet mechanic's terminal face reads the bet options it takes (a coin bet, or a bet size)
+and refuses the others by name; a spin feature's face may read ``--level`` (the ladder's level,
+whose multiplier pays the lines). The screen is paid by the title's own evaluators
+(:func:`evaluate_screen`), as a spin's screen is once its window modifiers are done (a typed
+grid is the screen the wins are read on), and each face adds what it says of a screen: a
+scatter count past what the reels can show is refused, a trigger is reported, a plug-in's law
+of the new win is given.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.engine.model import GameModel
+from reelsmith.engine.round import Round, SpinSetup, Stake, context
 
 Grid = npt.NDArray[np.int8]
 
 
 class EvaluateOptionError(ValueError):
-    """An option the title's kind does not take, or a value it does not offer; the message
-    names the option."""
+    """An option the title does not take, or a value it does not offer; the message names
+    the option."""
 
 
 @dataclass(frozen=True)
@@ -56,3 +59,33 @@ class GridEvaluator:
 
 class GridEvaluatorFactory(Protocol):
     def __call__(self, model: GameModel, options: EvaluateOptions) -> GridEvaluator: ...
+
+
+def evaluate_screen(
+    model: GameModel, grid: Grid, bet: Any, stake: Stake, setup: SpinSetup | None = None
+) -> tuple[dict[str, Any], int]:
+    """Each evaluator's record of ``grid`` and the coins they pay in all, at ``stake`` and
+    ``setup`` (the base spin's by default)."""
+    from reelsmith.mechanics import composition
+
+    ctx = context(composition(model))
+    setup = setup or ctx.base_setup
+    round_ = Round(model.id, model.default_variant, bet, stake, "evaluate")
+    records: dict[str, Any] = {}
+    coins = 0
+    for part in ctx.evaluators:
+        found = part.evaluate(ctx, round_, setup, grid)
+        if found is not None:
+            records[part.name], paid = found
+            coins += paid
+    return records, coins
+
+
+def grid_evaluator(model: GameModel, options: EvaluateOptions) -> GridEvaluator:
+    """``reelsmith evaluate``'s evaluator for ``model`` at the bet ``options`` name: its bet
+    mechanic's (:func:`reelsmith.terminal.game.terminal_faces`)."""
+    from reelsmith.terminal.game import terminal_faces
+
+    bets, faces = terminal_faces(model)
+    evaluator: GridEvaluator = bets.grid_evaluator(model, options, faces)
+    return evaluator

@@ -6,7 +6,7 @@ reels and 1-8 rows and any number of paylines.
 Same draws, same rules
 ----------------------
 The kernel makes the draws live play makes, in the same order
-(:mod:`reelsmith.engine.catalogue_round`, :mod:`reelsmith.engine.ladder`), and its rules are
+(:mod:`reelsmith.engine.round`, :mod:`reelsmith.engine.ladder`), and its rules are
 the engine's own compiled functions, called here and by live play alike: the line rule
 :func:`reelsmith.engine.lines.line_award` (through the line automaton built from it), the
 count of a symbol on the reels it counts on :func:`~reelsmith.engine.lines.count_symbol_on`,

@@ -17,7 +17,7 @@ from reelsmith.analysis.kernel.tables import ReelTables, StackedTables
 from reelsmith.analysis.pcg64 import bounded_block
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.features.ladder_steps import trigger_point
-from reelsmith.engine.ladder import WILD_REEL, declares_ladder, ladder_rules
+from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.plugins import Plugin
 from reelsmith.rng import Draw
@@ -104,7 +104,10 @@ class KernelGame:
     ) -> KernelGame:
         """Prepare ``variant_id`` of a model; ``depth`` forces the prefix depth (0: no prefix
         tables), else it is chosen per reel set."""
-        if declares_ladder(model):
+        from reelsmith.mechanics import declared_names, round_face
+
+        round_face(model, "simulate")  # refuses a mechanic the kernel does not play, by name
+        if "ladder" in declared_names(model):
             return cls._build_ladder(model, variant_id, depth)
         rules = mechanics(model)
         variant = model.variant(variant_id)

@@ -24,7 +24,7 @@ screen's win then goes to the kind's own block:
   grid. The pots, their trigger points and the meter are carried from round to round (and
   from call to call) in the arrays the caller hands in.
 
-The draws are live play's, in its order (:mod:`reelsmith.engine.catalogue_round`,
+The draws are live play's, in its order (:mod:`reelsmith.engine.round`,
 :mod:`reelsmith.engine.ladder`): the reel stops, then a plug-in's draw, then each triggering
 symbol's reveal; on a ladder spin the stops, then reel by reel each gem's draw. The parity
 tests replay the recorded draws through live play and require identical rounds.

@@ -1,0 +1,195 @@
+"""The mechanics registry: every mechanic package, and a model's composition of them.
+
+A model declares its mechanics by the tables it has (``paylines`` and ``[line_pays]``: the
+paylines; ``[free_spins]``: free spins; ``[ladder]``: the free-spins ladder; ...). The
+registry reads them (:func:`declared`), checks that they compose (one bet, one window, at least
+one evaluator, at most one spin feature; each mechanic's requirements and exclusions; no table
+no mechanic reads) and builds the round's :class:`~reelsmith.engine.round.Composition` from
+their live parts (:func:`composition`). Every face reaches a mechanic through here: the engine's
+round gets its parts from the composition, ``reelsmith validate`` each mechanic's problems,
+the rules page each mechanic's sections, the server each mechanic's money, the web client the
+script a mechanic asks for. Adding a mechanic is one package and one line of :data:`MECHANICS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.round import Composition
+from reelsmith.mechanics import (
+    coins,
+    free_spins,
+    gamble,
+    ladder,
+    levels,
+    paylines,
+    plugin,
+    pots,
+    scatter,
+    strips,
+    view,
+    wild,
+)
+from reelsmith.mechanics.base import ROLES, Mechanic
+
+#: Every mechanic reelsmith plays, in the order of their roles.
+MECHANICS: tuple[Mechanic, ...] = (
+    coins.MECHANIC,
+    levels.MECHANIC,
+    strips.MECHANIC,
+    pots.MECHANIC,
+    paylines.MECHANIC,
+    wild.MECHANIC,
+    scatter.MECHANIC,
+    plugin.MECHANIC,
+    free_spins.MECHANIC,
+    ladder.MECHANIC,
+    gamble.MECHANIC,
+    view.MECHANIC,
+)
+
+#: The keys of ``model.toml`` every model has, read by the model loader itself.
+GENERIC_KEYS = frozenset(
+    {"id", "name", "description", "mechanics", "reels", "rows", "symbols", "default_variant"}
+)
+#: ``mechanics = "catalogue"``: the model's tables declare its mechanics (the one value a
+#: model may give; a model may also leave it out).
+CATALOGUE = "catalogue"
+
+
+class CompositionError(ModelError):
+    """Mechanics a model declares that do not compose; the message names each reason."""
+
+
+def by_name(name: str) -> Mechanic:
+    for mechanic in MECHANICS:
+        if mechanic.name == name:
+            return mechanic
+    known = ", ".join(m.name for m in MECHANICS)
+    raise KeyError(f"no mechanic {name!r}; the mechanics are {known}")
+
+
+def declared(raw: Mapping[str, Any]) -> tuple[Mechanic, ...]:
+    """The mechanics a model's tables declare, in :data:`MECHANICS` order."""
+    return tuple(m for m in MECHANICS if m.declared(raw))
+
+
+def declared_names(model: GameModel) -> frozenset[str]:
+    return frozenset(m.name for m in declared(model.raw))
+
+
+def composition_problems(raw: Mapping[str, Any], where: str) -> list[str]:
+    """Why the mechanics ``raw`` declares do not compose, one line each (none: they do)."""
+    problems = []
+    said = raw.get("mechanics", CATALOGUE)
+    if said != CATALOGUE:
+        problems.append(
+            f'{where}: mechanics = {said!r}: the one value is "{CATALOGUE}" (the tables declare '
+            "the mechanics)"
+        )
+    found = declared(raw)
+    names = {m.name for m in found}
+    known = set(GENERIC_KEYS)
+    for mechanic in MECHANICS:
+        known |= mechanic.tables
+    for key in sorted(set(raw) - known):
+        problems.append(
+            f"{where}: unknown key {key!r}: no mechanic reads it; the keys are: "
+            f"{', '.join(sorted(known))}"
+        )
+    by_role: dict[str, list[str]] = {role: [] for role in ROLES}
+    for mechanic in found:
+        by_role[mechanic.role].append(mechanic.name)
+    if len(by_role["bet"]) != 1:
+        problems.append(
+            f"{where}: bet: a model is bet in coins ([bet] coin_sizes) or in levels ([bet] "
+            "levels); this one declares neither"
+        )
+    if not any(m.part is not None for m in found if m.role == "evaluator"):
+        problems.append(
+            f"{where}: nothing pays the screen: declare paylines (and [line_pays]) or another "
+            "evaluator"
+        )
+    if len(by_role["spin feature"]) > 1:
+        features = " and ".join(by_role["spin feature"])
+        problems.append(f"{where}: {features}: a round has one spin feature")
+    for mechanic in found:
+        for needed in mechanic.requires:
+            if needed not in names:
+                problems.append(
+                    f"{where}: {mechanic.name} needs {needed} ({by_name(needed).summary}), "
+                    "which the model does not declare"
+                )
+        for other, why in mechanic.excludes:
+            if other in names and (other, mechanic.name) not in {
+                (n, o) for o in names for n, _ in by_name(o).excludes if n == mechanic.name
+            }:
+                problems.append(f"{where}: {mechanic.name} with {other}: {why}")
+    return problems
+
+
+def problems(model: GameModel) -> list[str]:
+    """Every problem of ``model``'s mechanics: how they compose, then each one's tables."""
+    where = str(model.source or model.id)
+    found = composition_problems(model.raw, where)
+    if found:
+        return found
+    for mechanic in declared(model.raw):
+        found.extend(mechanic.model_problems(model))
+    return found
+
+
+@cache
+def composition(model: GameModel) -> Composition:
+    """The round's parts for ``model`` (one composition per loaded model); CompositionError
+    naming every reason when its mechanics do not compose, ModelError when a table is
+    wrong."""
+    where = str(model.source or model.id)
+    reasons = composition_problems(model.raw, where)
+    if reasons:
+        raise CompositionError("\n".join(reasons))
+    parts = [m.live_part(model) for m in declared(model.raw)]
+    ordered = sorted((p for p in parts if p is not None), key=lambda p: p.stage)
+    return Composition(model, tuple(ordered))
+
+
+#: The faces of a round the lab gives (the rules page is not the lab's).
+LAB_FACES = frozenset({"exact", "simulate", "tuner"})
+
+
+def features(model: GameModel) -> list[str]:
+    """What the model plays, as ``reelsmith titles`` lists it: its evaluators, modifiers and
+    features (its bet, window and presentation left out)."""
+    shown = ("window modifier", "evaluator", "win modifier", "spin feature", "closing")
+    return [m.name for m in declared(model.raw) if m.role in shown]
+
+
+def round_face(model: GameModel, face: str) -> str:
+    """The reference of the round-wide ``face`` (``help``, ``exact``, ``simulate``, ``tuner``)
+    of ``model``'s round: the last declared mechanic's that has one (a spin feature whose round
+    the lab analyses whole before the evaluator it pays with). CompositionError when the
+    mechanics do not compose; ModelError when none has it."""
+    composition(model)
+    if face in LAB_FACES:
+        missing = [m.name for m in declared(model.raw) if not m.in_lab]
+        if missing:
+            raise ModelError(
+                f"{model.source or model.id}: the lab has no exact analysis or kernel of "
+                f"{', '.join(missing)}: it cannot {face} this model"
+            )
+    found = [getattr(m, face) for m in declared(model.raw) if getattr(m, face, None) is not None]
+    if not found:
+        raise ModelError(f"{model.source or model.id}: no mechanic of this model has a {face}")
+    return str(found[-1])
+
+
+def client(model: GameModel) -> str:
+    """The web client's script for ``model``: the one a declared mechanic asks for, else the
+    script every other title plays with."""
+    for mechanic in declared(model.raw):
+        if mechanic.client is not None:
+            return mechanic.client
+    return CATALOGUE

@@ -1,0 +1,99 @@
+"""What a mechanic package declares: :class:`Mechanic`.
+
+A mechanic is one package under :mod:`reelsmith.mechanics` holding every face of it: the model
+tables it reads and their checks, its live step (a :class:`reelsmith.engine.round.Part`), its
+rules-page text, the server's view of its money and, where the lab has them, its kernel and
+exact parts. The package's ``__init__`` defines ``MECHANIC``, a :class:`Mechanic` naming each
+face as ``"module:attribute"``: the registry imports a face on first use, so reading the
+registry loads no face (the server does not load the lab, the lab not the server).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reelsmith.engine.model import GameModel
+
+#: The roles a mechanic plays in a round, in the order the round meets them (the stage of its
+#: live part): how the round is staked, the window the reels show, what changes the window,
+#: what pays it, what changes the pay, the feature whose spins follow the base spin, and what
+#: may hold the round once its spins are over.
+ROLES = (
+    "bet",
+    "window",
+    "window modifier",
+    "evaluator",
+    "win modifier",
+    "spin feature",
+    "closing",
+    "presentation",
+)
+
+
+def face(reference: str) -> Any:
+    """The attribute ``"module:attribute"`` names (the module alone without ``:``), imported
+    now."""
+    module_name, _, attribute = reference.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """One mechanic package, as the registry lists it.
+
+    ``declared(raw)`` says whether a model's tables (``model.toml`` as read) declare it;
+    ``tables`` are the top-level keys it reads (a key no mechanic reads is refused);
+    ``requires`` the mechanics it cannot play without and ``excludes`` those it cannot be
+    combined with (each refusal names the reason). ``part`` builds its live step from the
+    model; ``problems`` lists every problem of its tables (one line each; none: sound);
+    ``help`` writes its rules-page sections; ``server`` is its face in the server (its money
+    in a round's view); ``events`` the event kinds it emits for clients.
+    """
+
+    name: str
+    role: str
+    summary: str
+    tables: frozenset[str]
+    declared: Callable[[Mapping[str, Any]], bool]
+    part: str | None
+    problems: str | None = None
+    help: str | None = None
+    server: str | None = None
+    events: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    excludes: tuple[tuple[str, str], ...] = ()  # (mechanic, why)
+    #: The web client's script that draws a title with this mechanic (None: it needs none).
+    client: str | None = None
+    #: The round's law, for a mechanic whose round the lab analyses whole (a spin feature
+    #: with carried state): ``exact`` the module of ``analyze_full`` and ``stored_figures``,
+    #: ``simulate`` the function of ``reelsmith simulate``'s report, ``tuner`` the tuning
+    #: family's setup; ``help`` the module whose ``feature_rules`` writes the rules page.
+    exact: str | None = None
+    simulate: str | None = None
+    tuner: str | None = None
+    #: Whether the lab's round law (``exact``, ``simulate``, ``tuner`` of the round) plays this
+    #: mechanic; one it does not is refused by ``analyze``, ``simulate`` and ``tune`` by name,
+    #: never analysed as if it were absent.
+    in_lab: bool = True
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"mechanic {self.name}: role {self.role!r} is not one of {ROLES}")
+
+    def live_part(self, model: GameModel) -> Any:
+        """The mechanic's live step for ``model`` (None: it refines another's, as the wild
+        refines the line rule, and has no step of its own)."""
+        return None if self.part is None else face(self.part)(model)
+
+    def model_problems(self, model: GameModel) -> list[str]:
+        if self.problems is None:
+            return []
+        found: list[str] = face(self.problems)(model)
+        return found
+
+    def server_face(self) -> Any:
+        return None if self.server is None else face(self.server)

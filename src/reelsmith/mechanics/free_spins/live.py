@@ -1,0 +1,131 @@
+"""The free spins' live step: the trigger, its award (by the table, or each triggering symbol
+revealing spins), the free spins on their own reel set and pay tables, retriggers and the cap.
+
+The transitions are the catalogue's compiled ones (:func:`reelsmith.engine.catalogue.trigger_spins`,
+:func:`~reelsmith.engine.catalogue.award_spins`), which the kernel and the exact analysis call
+too. Draws: after a base spin that triggers with a revealed award, one weighted draw of the
+reveal table per triggering symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
+from reelsmith.engine.lines import count_symbol_on
+from reelsmith.engine.model import GameModel
+from reelsmith.engine.round import (
+    SPINNING,
+    Context,
+    Round,
+    Spin,
+    SpinFeature,
+    SpinSetup,
+)
+from reelsmith.engine.rounds import replaced
+from reelsmith.rng import RandomSource, weighted_index
+
+#: The phase of a round whose free spins remain.
+FREE_SPINS = "free_spins"
+FREE_SPIN = "free_spin"
+
+
+@dataclass(frozen=True)
+class FeatureSpins:
+    """The round's free spins: awarded in all (retriggers included) and still to play."""
+
+    awarded: int = 0
+    remaining: int = 0
+
+
+@dataclass(frozen=True)
+class SpinAward:
+    """What a spin's trigger symbols did: how many it showed, each one's reveal (a base spin
+    with a revealed award), the spins it added and those remaining after it."""
+
+    triggers: int
+    reveals: tuple[int, ...]
+    spins_added: int
+    free_spins_remaining: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "triggers": self.triggers,
+            "reveals": list(self.reveals),
+            "spins_added": self.spins_added,
+            "free_spins_remaining": self.free_spins_remaining,
+        }
+
+
+class FreeSpinsPart(SpinFeature):
+    name = "free_spins"
+    stage = 50
+
+    def __init__(self, rules: Mechanics) -> None:
+        assert rules.free_spins is not None
+        self.rules = rules
+        self.free = rules.free_spins
+        self.setup = SpinSetup(
+            "free", self.free.reel_set, rules.free_line_pays, rules.free_scatter_pays
+        )
+
+    def prepare(self, ctx: Context, round_: Round) -> Round:
+        return round_.with_part(self.name, FeatureSpins())
+
+    def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
+        free = self.free
+        triggers = int(count_symbol_on(spin.grid, free.symbol, self.rules.trigger_mask))
+        state: FeatureSpins = round_.part(self.name)
+        if spin.kind == "base":
+            reveals: tuple[int, ...] = ()
+            awarded = 0
+            if triggers >= free.trigger:
+                if free.reveal is not None:
+                    variant = ctx.variant(round_.variant, round_.rules_version)
+                    values, weights = free.reveal_table(variant)
+                    reveals = tuple(
+                        values[weighted_index(rng, weights, free.reveal)] for _ in range(triggers)
+                    )
+                revealed = sum(reveals) if free.reveal is not None else -1
+                awarded = int(trigger_spins(free.spins, triggers, revealed, free.max_spins))
+            record = SpinAward(triggers, reveals, awarded, awarded)
+            state = FeatureSpins(awarded, awarded)
+            phase = FREE_SPINS if awarded else round_.phase
+        else:
+            added = int(
+                award_spins(
+                    free.retrigger,
+                    free.retrigger_spins,
+                    free.spins_per_symbol,
+                    triggers,
+                    state.awarded,
+                    free.max_spins,
+                )
+            )
+            remaining = state.remaining - 1 + added
+            record = SpinAward(triggers, (), added, remaining)
+            state = FeatureSpins(state.awarded + added, remaining)
+            phase = FREE_SPINS if remaining > 0 else SPINNING
+        spins = (*round_.spins[:-1], spin.with_record(self.name, record))
+        return replaced(round_, spins=spins, phase=phase, parts={**round_.parts, self.name: state})
+
+    def spin_setup(self, ctx: Context, round_: Round) -> SpinSetup | None:
+        return self.setup if round_.phase == FREE_SPINS else None
+
+    def void(self, ctx: Context, round_: Round, voided: Round) -> Round:
+        state: FeatureSpins | None = voided.part(self.name)
+        if state is None:
+            return voided
+        return voided.with_part(self.name, FeatureSpins(state.awarded, 0))
+
+    def round_json(self, ctx: Context, round_: Round) -> dict[str, object]:
+        state: FeatureSpins = round_.part(self.name) or FeatureSpins()
+        return {
+            "free_spins_awarded": state.awarded,
+            "free_spins_remaining": state.remaining,
+            "free_spins_win_coins": sum(s.win_coins for s in round_.spins[1:]),
+        }
+
+
+def part(model: GameModel) -> FreeSpinsPart:
+    return FreeSpinsPart(mechanics(model))

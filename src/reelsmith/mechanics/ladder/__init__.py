@@ -1,0 +1,23 @@
+"""The free-spins ladder: bonus symbols start level 1 and fill a meter carried between rounds;
+a full meter unlocks the next level, each with its spins and its multiplier on line wins."""
+
+from reelsmith.mechanics.base import Mechanic
+
+MECHANIC = Mechanic(
+    name="ladder",
+    role="spin feature",
+    summary="a free-spins ladder of levels with a collection meter carried between rounds",
+    tables=frozenset({"ladder"}),
+    declared=lambda raw: "ladder" in raw,
+    problems="reelsmith.modelio.validate:ladder_problems",
+    part="reelsmith.mechanics.ladder.live:part",
+    server="reelsmith.mechanics.ladder.server:LadderMoney",
+    events=("ladder_step",),
+    requires=("pots", "levels"),
+    excludes=(("free_spins", "a round has one spin feature"),),
+    client="ladder",
+    help="reelsmith.engine.ladder_help",
+    exact="reelsmith.analysis.ladder_exact",
+    simulate="reelsmith.analysis.ladder:simulate_title",
+    tuner="reelsmith.analysis.ladder_tuning:plan",
+)
