@@ -1,6 +1,6 @@
 """Whole-game simulation speed of the generic catalogue kernel on one core, beside two
-baselines measured in the same run: the live engine's Python round loop
-(``catalogue_round.start_round`` / ``play_free_spin``) and the same kernel without its prefix
+baselines measured in the same run: the live engine's Python round loop (the composed round
+of :mod:`reelsmith.engine.round`, free spins played out) and the same kernel without its prefix
 tables (every payline walked through the line automaton on every screen). Every shipped
 catalogue title is timed the same way on its own model (the ladder titles, whose screens the
 prefix tables serve the same way, are timed by ``bench_simulation.py``).
@@ -31,11 +31,13 @@ import numpy as np
 from reelsmith.analysis.kernel import S_WIN, KernelGame
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import chunk_stream
-from reelsmith.engine import catalogue_round as live
+from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import GameModel, load_model
-from reelsmith.engine.title import CATALOGUE_KIND, kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
+from reelsmith.mechanics import composition, declared_names
+from reelsmith.mechanics.coins.live import bet_options
+from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.rng import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,8 +47,8 @@ PLUGIN_TITLE = ROOT / "tests" / "catalogue" / "models" / "lucky-fox"
 
 
 def catalogue_titles() -> list[str]:
-    """The shipped titles the generic catalogue kernel plays."""
-    return [g for g in sorted(TITLE_FOLDERS) if kind_of(load_game(g)) is CATALOGUE_KIND]
+    """The shipped titles without the ladder (whose screens ``bench_simulation.py`` times)."""
+    return [g for g in sorted(TITLE_FOLDERS) if "ladder" not in declared_names(load_game(g))]
 
 
 def corpus_converter() -> ModuleType:
@@ -62,11 +64,12 @@ def corpus_converter() -> ModuleType:
 
 
 def live_round(model: GameModel, bet: CoinBet, source: SeededSource) -> int:
-    options = live.RoundOptions(gamble_allowed=False)
-    played = live.start_round(model, bet, source, options=options)
-    while played.phase is live.Phase.FREE_SPINS:
-        played = live.play_free_spin(model, played, source)
-    return played.win_coins
+    """One live round, its free spins played out and its win collected."""
+    comp = composition(model)
+    options = {OPTIONS: RoundOptions(gamble_allowed=False)}
+    stake = core.Stake(bet.lines, bet.coins_per_line)
+    played = core.start_round(comp, bet, stake, source, parts=options)
+    return core.finish(comp, played, source).win_coins
 
 
 def rate(game: KernelGame, rounds: int, repeats: int) -> tuple[float, float]:
@@ -101,7 +104,7 @@ def main() -> None:
         for name, model in models:
             game = KernelGame.build(model)
             flat = KernelGame.build(model, depth=0)
-            bet = CoinBet(model.line_count, 1, live.bet_options(model).default.coin_size)
+            bet = CoinBet(model.line_count, 1, bet_options(model).default.coin_size)
 
             # Agreement first (this also compiles the kernel): same stream, same rounds.
             results, _draws, _, _ = game.trace(stream_state(np.random.SeedSequence(2024)), n_check)

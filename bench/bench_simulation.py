@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -28,7 +27,6 @@ from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine.catalogue import RETRIGGER_PER_SYMBOL, RETRIGGER_TABLE, mechanics
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.engine.model import GameModel
-from reelsmith.engine.title import CATALOGUE_KIND, LADDER_KIND, kind_of
 from reelsmith.games import TITLE_FOLDERS, load_game
 
 Draw = Callable[[int], int]
@@ -308,9 +306,13 @@ class NaiveLadder:
                 level, left = level + 1, self.per_level
 
 
-def titles(kind: Any) -> list[str]:
-    """The shipped titles of ``kind``."""
-    return [g for g in sorted(TITLE_FOLDERS) if kind_of(load_game(g)) is kind]
+def titles(ladder: bool) -> list[str]:
+    """The shipped titles that play the ladder (``ladder``), or the others."""
+    from reelsmith.mechanics import declared_names
+
+    return [
+        g for g in sorted(TITLE_FOLDERS) if ("ladder" in declared_names(load_game(g))) is ladder
+    ]
 
 
 def kernel_rate(game: KernelGame, rounds: int) -> tuple[float, float]:
@@ -380,9 +382,9 @@ def bench_ladder(title: str, n_check: int, n_naive: int, n_kernel: int) -> None:
 
 def main() -> None:
     print(f"{'whole game (free spins included)':<44}{'rounds/CPU s':>14}")
-    for title in titles(CATALOGUE_KIND):
+    for title in titles(ladder=False):
         bench_catalogue(title, n_check=20_000, n_naive=50_000, n_kernel=20_000_000)
-    for title in titles(LADDER_KIND):
+    for title in titles(ladder=True):
         bench_ladder(title, n_check=20_000, n_naive=20_000, n_kernel=10_000_000)
     print("(kernel: 20,000,000 rounds per catalogue run and 10,000,000 per ladder run, best of 3;")
     print(" naive: 50,000 and 20,000 rounds)")

@@ -104,7 +104,10 @@ def rules(
     except LanguageError as exc:
         fail(f"--lang: {exc}")
     if market is None:
-        document = rules_document(model, variant, language=language)
+        try:
+            document = rules_document(model, variant, language=language)
+        except ModelError as exc:
+            fail(str(exc))
     elif variant is not None:
         fail(f"--variant with --market: the market decides the variant {model.id} plays")
     else:

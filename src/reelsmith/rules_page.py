@@ -66,6 +66,7 @@ def rules_document(
         for s in model.symbols
         if s.role in ("regular", "wild") and int(model.line_pays[s.index].sum()) > 0
     ]
+    ways = "ways" in model.raw
     unit_key = "title.line_pay_unit"
     document: dict[str, Any] = {
         "game": model.id,
@@ -74,21 +75,37 @@ def rules_document(
         "locale": p.locale,
         "description": p.description(),
         "variant": variant.id,
-        "rtp_percent": variant.id,
+        "rtp_percent": str(variant.rtp_percent()),
         "reels": model.reels,
         "rows": model.rows,
         "line_pay_unit": p(unit_key)
         if p.has(unit_key)
-        else str(model.raw.get("line_pay_unit", p("labels.line_pay_unit"))),
+        else str(
+            model.raw.get(
+                "line_pay_unit", p("labels.way_pay_unit" if ways else "labels.line_pay_unit")
+            )
+        ),
         "symbols": [{"id": s.id, "name": p.symbol(s.id), "role": s.role} for s in model.symbols],
         "paytable": paytable,
         "paylines": model.paylines.tolist(),
     }
+    if ways:
+        from reelsmith.mechanics.ways.help import most_ways
+        from reelsmith.mechanics.ways.rules import ways_rules
+
+        rules = ways_rules(model)
+        document["ways"] = {
+            "ways": most_ways(model),
+            "cost": rules.cost,
+            "min_run": rules.min_run,
+            "wild_weights": rules.weights.tolist(),
+        }
     if model.scatter >= 0:
         document["scatter"] = {
             "symbol": model.symbols[model.scatter].id,
             "name": p.symbol_at(model.scatter),
             "pays_times_total_bet": _pays(model.scatter_pays, model.reels),
+            "pays_per": "coin" if model.scatter_pays_per_coin else "total_bet",
         }
     document["rules"] = help_module.feature_rules(model, variant.id, p, terms)
     document["labels"] = _labels(p, document)
@@ -122,7 +139,12 @@ def _labels(p: Phrases, document: dict[str, Any]) -> dict[str, Any]:
         "unit": p("labels.unit", unit=document["line_pay_unit"]),
         "total_bet_times": p("labels.total_bet_times", times="{times}"),
         "in_a_row": p("labels.in_a_row", count="{count}"),
-        "scatter_table": p("labels.scatter_table", scatter=document["scatter"]["name"])
+        "scatter_table": p(
+            "labels.scatter_table_per_coin"
+            if document["scatter"]["pays_per"] == "coin"
+            else "labels.scatter_table",
+            scatter=document["scatter"]["name"],
+        )
         if "scatter" in document
         else "",
         "sections": {key: title("sections", key) for key in sections},
@@ -215,8 +237,9 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
         table = Table(title=labels["scatter_table"], title_justify="left")
         table.add_column(labels["on_screen"])
         table.add_column(labels["pays"], justify="right")
+        sign = "" if scatter["pays_per"] == "coin" else "x"
         for count, pay in scatter["pays_times_total_bet"].items():
-            table.add_row(count, f"x{format_decimal(pay, locale=locale)}")
+            table.add_row(count, f"{sign}{format_decimal(pay, locale=locale)}")
         parts.append(table)
     for key, value in document["rules"].items():
         parts.append(_section(key, value, labels, locale))
@@ -224,6 +247,7 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
         Panel(payline_drawing(line, document["rows"]), title=f"{number}", expand=False)
         for number, line in enumerate(document["paylines"], start=1)
     ]
-    parts.append(Text(labels["paylines"], style="bold"))
-    parts.append(Columns(drawings))
+    if drawings:
+        parts.append(Text(labels["paylines"], style="bold"))
+        parts.append(Columns(drawings))
     return Group(*parts)

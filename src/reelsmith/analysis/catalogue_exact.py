@@ -445,68 +445,135 @@ def _plugin_gains(model: GameModel, rules: Mechanics, variant_id: str) -> tuple[
     return gain(base, False), gain(free, True) if free is not None else Fraction(0)
 
 
+def pays_ways(model: GameModel) -> bool:
+    """Whether the model pays by ways (:mod:`reelsmith.mechanics.ways`) rather than paylines."""
+    return "ways" in model.raw
+
+
+def total_coins(model: GameModel) -> int:
+    """The coins a spin costs at one coin per unit: the paylines, or a ways game's cost."""
+    if pays_ways(model):
+        from reelsmith.mechanics.ways.rules import ways_rules
+
+        return ways_rules(model).cost
+    return model.line_count
+
+
+def pay_rtp(model: GameModel, reel_set: ReelSet, pays: Any, free: bool = False) -> Fraction:
+    """What one screen of ``reel_set`` returns per unit bet from its evaluator: the paylines'
+    (every payline's law is the same walk) or the ways' (:mod:`reelsmith.mechanics.ways.exact`)."""
+    if pays_ways(model):
+        from reelsmith.mechanics.ways.exact import mean_pay
+
+        return mean_pay(model, reel_set, pays, free) / total_coins(model)
+    return line_figures(model, reel_set, pays).rtp
+
+
+def trigger_ways(model: GameModel, reel_set: ReelSet, rules: Mechanics) -> list[int]:
+    """``ways[k]``: stop combinations whose screen counts ``k`` trigger symbols the way the
+    free spins count them (:meth:`FreeSpins.counted`: 0 when a required reel shows none)."""
+    free = rules.free_spins
+    assert free is not None
+    if free.required is None:
+        return count_ways(model, reel_set, free.symbol, rules.trigger_mask)
+    # per required reel, only its stops showing the symbol; the rest counted as 0
+    shown: list[int] = [1]
+    for reel, length in enumerate(reel_set.lengths):
+        window = np.lib.stride_tricks.sliding_window_view(reel_set.padded[reel], model.rows)
+        counts = (window[: int(length)] == free.symbol).sum(axis=1)
+        weights = reel_set.stop_weights(reel)
+        if not rules.trigger_mask[reel]:
+            counts = counts * 0
+        keep = counts > 0 if free.required[reel] else np.ones(len(counts), dtype=np.bool_)
+        by_count = np.zeros(int(counts.max()) + 1, dtype=np.int64)
+        np.add.at(by_count, counts[keep], weights[keep])
+        combined = [0] * (len(shown) + len(by_count) - 1)
+        for i, a in enumerate(shown):
+            if a:
+                for j, b in enumerate(by_count):
+                    combined[i + j] += a * int(b)
+        shown = combined
+    shown[0] += reel_set.cycle - sum(shown)  # a required reel without the symbol: no trigger
+    return shown
+
+
+def _scatter_rtp(model: GameModel, reel_set: ReelSet, pays: list[int]) -> Fraction:
+    """What the scatter returns per unit bet on ``reel_set``: its pays times the total bet, or
+    per coin (``pays_per = "coin"``: a total bet's coins of which pay it once)."""
+    ways = count_ways(model, reel_set, model.scatter, model.scatter_mask)
+    paid = _expect(ways, reel_set.cycle, [pays[min(k, len(pays) - 1)] for k in range(len(ways))])
+    return paid / total_coins(model) if model.scatter_pays_per_coin else paid
+
+
 def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFigures:
     """The exact RTP of a catalogue variant and its parts (any reel-set size; with a plug-in,
     whose step needs a screen's win, a reel set's full cycle is enumerated)."""
     rules = mechanics(model)
     variant = model.variant(variant_id)
     where = f"{model.id} {variant.id}"
+    if pays_ways(model) and rules.plugin is not None:
+        raise ModelError(f"{where}: the exact analysis of a plug-in on ways is not written yet")
     base_gain = free_gain = Fraction(0)
     if rules.plugin is not None:
         base_gain, free_gain = _plugin_gains(model, rules, variant.id)
     base = variant.reel_sets["base"]
-    lines = line_figures(model, base)
+    line_rtp = pay_rtp(model, base, model.line_pays)
     scatter_pays = [int(p) for p in model.scatter_pays]
     scatter_rtp = Fraction(0)
     if model.scatter >= 0:
-        ways = count_ways(model, base, model.scatter, model.scatter_mask)
-        scatter_rtp = _expect(
-            ways,
-            base.cycle,
-            [scatter_pays[min(k, len(scatter_pays) - 1)] for k in range(len(ways))],
-        )
-    base_rtp = lines.rtp + scatter_rtp + base_gain
+        scatter_rtp = _scatter_rtp(model, base, scatter_pays)
+    base_rtp = line_rtp + scatter_rtp + base_gain
     free = rules.free_spins
     if free is None:
         zero = Fraction(0)
         return CatalogueFigures(
-            lines.rtp, scatter_rtp, zero, zero, zero, zero, zero, zero, base_rtp, base_gain
+            line_rtp, scatter_rtp, zero, zero, zero, zero, zero, zero, base_rtp, base_gain
         )
-    trigger_ways = count_ways(model, base, free.symbol, rules.trigger_mask)
+    triggered = trigger_ways(model, base, rules)
     trigger_probability = sum(
-        (Fraction(w, base.cycle) for k, w in enumerate(trigger_ways) if k >= free.trigger),
+        (Fraction(w, base.cycle) for k, w in enumerate(triggered) if k >= free.trigger),
         Fraction(0),
     )
     initial = sum(
         (
             Fraction(w, base.cycle) * _initial(rules, variant.id, k).mean
-            for k, w in enumerate(trigger_ways)
+            for k, w in enumerate(triggered)
+            if k >= free.trigger and w
+        ),
+        Fraction(0),
+    )
+    # the spins' win weighted by the multiplier each trigger count starts them with
+    multiplied = sum(
+        (
+            Fraction(w, base.cycle) * _initial(rules, variant.id, k).mean * free.multiplier_for(k)
+            for k, w in enumerate(triggered)
             if k >= free.trigger and w
         ),
         Fraction(0),
     )
     fs = variant.reel_sets[free.reel_set]
-    free_lines = line_figures(model, fs, rules.free_line_pays)
+    free_lines = pay_rtp(model, fs, rules.free_line_pays, free=True)
     free_scatter = Fraction(0)
     if model.scatter >= 0:
-        fs_ways = count_ways(model, fs, model.scatter, model.scatter_mask)
-        pays = [int(p) for p in rules.free_scatter_pays]
-        free_scatter = _expect(
-            fs_ways, fs.cycle, [pays[min(k, len(pays) - 1)] for k in range(len(fs_ways))]
-        )
-    fs_trigger_ways = count_ways(model, fs, free.symbol, rules.trigger_mask)
+        free_scatter = _scatter_rtp(model, fs, [int(p) for p in rules.free_scatter_pays])
+    fs_trigger_ways = trigger_ways(model, fs, rules)
     m = _expect(fs_trigger_ways, fs.cycle, [_added(rules, k) for k in range(len(fs_trigger_ways))])
     _check_ends(rules, m, where)
-    free_win = free_lines.rtp + free_scatter + free_gain
+    free_win = free_lines + free_scatter + free_gain
+    if free.trigger_multipliers is not None and (free.max_spins or rules.plugin is not None):
+        raise ModelError(
+            f"{where}: free_spins.multipliers with a cap or a plug-in: the exact analysis of "
+            "that combination is not written yet"
+        )
     if free.max_spins:
         # Spins played, by Wald's identity E[F] = E[N] E[W]: the capped chain with W = 1.
         laws = [
             (Fraction(w, fs.cycle),) * 3 for w in fs_trigger_ways
         ]  # P(K = k), and W = 1 for every spin
-        spins_given = _capped_given(rules, variant.id, trigger_ways, base.cycle, laws)
+        spins_given = _capped_given(rules, variant.id, triggered, base.cycle, laws)
         spins_per_round = sum(
             (
-                Fraction(trigger_ways[k], base.cycle) * moments.mean
+                Fraction(triggered[k], base.cycle) * moments.mean
                 for k, moments in spins_given.items()
             ),
             Fraction(0),
@@ -515,17 +582,21 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
             (
                 Fraction(w, base.cycle)
                 * sum((n * p for n, p in initial_law(rules, variant.id, k).items()), Fraction(0))
-                for k, w in enumerate(trigger_ways)
+                for k, w in enumerate(triggered)
                 if k >= free.trigger and w
             ),
             Fraction(0),
         )
+        free_spins_rtp = spins_per_round * free_win
     else:
         spins_per_round = initial / (1 - m)
+        # Wald's identity per trigger count: its spins' line or way wins times the multiplier
+        # it set (the scatter and a plug-in's gain are not multiplied)
+        free_spins_rtp = (multiplied * free_lines + initial * (free_scatter + free_gain)) / (1 - m)
     return CatalogueFigures(
-        line_rtp=lines.rtp,
+        line_rtp=line_rtp,
         scatter_rtp=scatter_rtp,
-        free_spins_rtp=spins_per_round * free_win,
+        free_spins_rtp=free_spins_rtp,
         trigger_probability=trigger_probability,
         expected_initial_spins=initial / trigger_probability
         if trigger_probability
@@ -759,10 +830,35 @@ def _spin_moments(law: ScreenLaw, added: list[int]) -> SpinMoments:
     )
 
 
+def beyond_the_cycle_law(model: GameModel) -> list[str]:
+    """The options the full cycle's law (:func:`analyze_full`) and the kernel do not play yet,
+    each named as the model writes it (the RTP route plays them all)."""
+    rules = mechanics(model)
+    found = []
+    if model.scatter_pays_per_coin:
+        found.append('scatter.pays_per = "coin"')
+    free = rules.free_spins
+    if free is not None and free.trigger_multipliers is not None:
+        found.append("free_spins.multipliers")
+    if free is not None and free.required is not None:
+        found.append("free_spins.required_reels")
+    return found
+
+
 def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAnalysis:
     """The RTP route plus the round's second moment and the hit frequency (full-cycle
     enumeration of each reel set); the two routes' RTPs are checked equal."""
     started = time.perf_counter()
+    from reelsmith.mechanics import declared
+
+    missing = [m.name for m in declared(model.raw) if not m.in_full_analysis]
+    missing += beyond_the_cycle_law(model)
+    if missing:
+        raise ModelError(
+            f"{model.source or model.id}: the full analysis (second moments, hit frequency) of "
+            f"{', '.join(missing)} is not written yet; reelsmith simulate gives them with "
+            "their intervals beside the exact RTP"
+        )
     rules = mechanics(model)
     variant = model.variant(variant_id)
     figures = analyze_rtp(model, variant.id)

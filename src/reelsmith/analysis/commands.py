@@ -80,7 +80,10 @@ def _simulation(game: str, variant: str | None) -> tuple[GameModel, Callable[...
     from reelsmith.mechanics.base import face
 
     model = _title(game, variant)
-    return model, face(round_face(model, "simulate"))
+    try:
+        return model, face(round_face(model, "simulate"))
+    except ModelError as exc:
+        fail(str(exc))
 
 
 def _folder(game: str) -> Path | None:
@@ -163,7 +166,10 @@ def analyze(
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
     model = _title(game, variant)
-    result = analysis_report(analyze_model(model, variant))
+    try:
+        result = analysis_report(analyze_model(model, variant))
+    except ModelError as exc:
+        fail(str(exc))
     if report is not None:
         try:
             write_text_atomically(report, result.to_html())

@@ -178,6 +178,8 @@ class Simulation(KernelRun):
     batches: tuple[tuple[int, ...], ...] = ()
     batch_size: int = BATCH_ROUNDS
     exact: dict[str, Any] = field(default_factory=dict)
+    #: A ways game's: ``total_bet`` is its cost, and ``lines`` 0.
+    ways: bool = False
 
     @property
     def carried(self) -> bool:
@@ -291,7 +293,11 @@ class Simulation(KernelRun):
             "chunks": self.chunks,
             "workers": self.workers,
             "backend": self.backend,
-            "bet": {"lines": self.lines, "coins_per_line": 1, "total_coins": self.total_bet},
+            "bet": (
+                {"ways_cost": self.total_bet, "coins_per_unit": 1, "total_coins": self.total_bet}
+                if self.ways
+                else {"lines": self.lines, "coins_per_line": 1, "total_coins": self.total_bet}
+            ),
             "rtp": self.rtp,
             "rtp_ci95": _listed(self.interval(Z_95)),
             "rtp_ci99": _listed(self.interval(Z_99)),
@@ -471,6 +477,7 @@ def simulate(
         kernel_seconds=kernel_seconds,
         total_bet=game.total_bet,
         lines=model.line_count,
+        ways=game.ways is not None,
         stats=stats,
         float_stats=float_stats,
         start=start,
@@ -548,7 +555,11 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
     text: tuple[TextBlock, ...] = (
         f"[bold]{name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
         f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
-        f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)",
+        + (
+            f"({r.total_bet} coins a round, every way)"
+            if r.ways
+            else f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)"
+        ),
         rows(("figure", "simulated", "exact"), figures),
         rows(
             ("round win", "probability"),

@@ -98,7 +98,7 @@ class CoinBetOptions:
             )
         except (KeyError, TypeError, ValueError, InvalidOperation) as exc:
             raise ModelError(f"{where} is incomplete or malformed: {exc!r}") from None
-        if options.max_lines > model.line_count:
+        if model.line_count and options.max_lines > model.line_count:
             raise ModelError(
                 f"{where}: max lines {options.max_lines} > {model.line_count} paylines"
             )

@@ -56,6 +56,8 @@ _FREE_SPINS_KEYS = frozenset(
         "multiplier_applies_to",
         "exceptions",
         "reel_set",
+        "multipliers",
+        "required_reels",
     }
 )
 _GAMBLE_KEYS = frozenset(
@@ -83,6 +85,28 @@ class FreeSpins:
     multiply_scatter: bool  # multiplier_applies_to = "all"
     exceptions: tuple[tuple[int, int, int], ...]  # (symbol, count, multiplier)
     reel_set: str
+    #: By the trigger count: the multiplier on every line or way win of the free spins it
+    #: starts (``multipliers``; all 1 when the model gives none).
+    trigger_multipliers: npt.NDArray[np.int64] | None = None
+    #: ``mask[reel]``: reels that must each show the trigger symbol for it to trigger (or
+    #: retrigger); none but the count when the model lists none.
+    required: npt.NDArray[np.bool_] | None = None
+
+    def multiplier_for(self, count: int) -> int:
+        """The multiplier a trigger of ``count`` symbols starts the free spins with."""
+        table = self.trigger_multipliers
+        return 1 if table is None else int(spins_by_count(table, count))
+
+    def counted(self, grid: npt.NDArray[np.int8], mask: npt.NDArray[np.bool_]) -> int:
+        """The trigger symbols ``grid`` shows on the reels of ``mask``: 0 when a required
+        reel shows none (such a screen neither triggers nor retriggers)."""
+        from reelsmith.engine.lines import count_symbol_on
+
+        if self.required is not None:
+            for reel in np.flatnonzero(self.required):
+                if not (grid[:, reel] == self.symbol).any():
+                    return 0
+        return int(count_symbol_on(grid, self.symbol, mask))
 
     def reveal_table(self, variant: Variant) -> tuple[list[int], list[int]]:
         """The reveal values and their integer weights of ``variant``."""
@@ -222,6 +246,26 @@ def _free_spins(model: GameModel, raw: Mapping[str, Any]) -> FreeSpins:
     reel_set = raw.get("reel_set", "base")
     if not isinstance(reel_set, str):
         raise ModelError(f"{where}.reel_set must name a reel set")
+    multipliers = None
+    if "multipliers" in raw:
+        multipliers = _count_table(raw["multipliers"], f"{where}.multipliers", highest)
+        if any(multipliers[c] < 1 for c in range(trigger, highest + 1)):
+            raise ModelError(f"{where}.multipliers: every triggering count needs a multiplier")
+        multipliers[:trigger] = 1
+    required = None
+    if "required_reels" in raw:
+        listed = raw["required_reels"]
+        if (
+            not isinstance(listed, list)
+            or not listed
+            or any(
+                not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= model.reels
+                for r in listed
+            )
+        ):
+            raise ModelError(f"{where}.required_reels must list reel numbers 1..{model.reels}")
+        required = np.zeros(model.reels, dtype=np.bool_)
+        required[[r - 1 for r in listed]] = True
     rules = FreeSpins(
         symbol=symbol,
         trigger=trigger,
@@ -235,6 +279,8 @@ def _free_spins(model: GameModel, raw: Mapping[str, Any]) -> FreeSpins:
         multiply_scatter=applies == "all",
         exceptions=tuple(exceptions),
         reel_set=reel_set,
+        trigger_multipliers=multipliers,
+        required=required,
     )
     for variant in model.variants.values():
         vwhere = f"{variant.source or variant.id}"

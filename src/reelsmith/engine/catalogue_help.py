@@ -25,6 +25,12 @@ from reelsmith.engine.catalogue import (
 from reelsmith.engine.model import GameModel
 from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
 from reelsmith.mechanics.coins.live import bet_options
+from reelsmith.mechanics.ways import help as ways_help
+
+
+def pays_by_ways(model: GameModel) -> bool:
+    """Whether the model pays by ways (``[ways]``) rather than by paylines."""
+    return "ways" in model.raw
 
 
 def _counts(table: Any, low: int, high: int) -> list[tuple[int, int]]:
@@ -130,6 +136,8 @@ def examples_of(model: GameModel) -> Examples:
                 )
                 for w in item.get("line_wins", [])
             )
+            if wins and pays_by_ways(model):
+                raise HelpError(f"{where}: a ways game's example has no line wins")
             for w in wins:
                 if not 1 <= w.payline <= model.line_count or not 1 <= w.count <= model.reels:
                     raise HelpError(f"{where}: a line win's payline or count is out of range")
@@ -255,16 +263,20 @@ def _ordinals(p: Phrases, low: int, high: int) -> str:
 def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None) -> list[str]:
     rules = mechanics(model)
     bets = bet_options(model)
-    text = [
-        p(
-            "general.machine",
-            name=p.name(),
-            reels=model.reels,
-            lines=model.line_count,
-            coins=bets.max_total_coins,
-        ),
-    ]
-    if model.line_count > 1:
+    ways = pays_by_ways(model)
+    if ways:
+        text = [ways_help.machine(p, model, bets.max_total_coins)]
+    else:
+        text = [
+            p(
+                "general.machine",
+                name=p.name(),
+                reels=model.reels,
+                lines=model.line_count,
+                coins=bets.max_total_coins,
+            ),
+        ]
+    if model.line_count > 1 and not ways:
         text.append(p("general.multiple_paylines"))
     if model.wild >= 0:
         text.append(p("substitute.is_substitute", wild=p.symbol_at(model.wild)))
@@ -274,17 +286,20 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
         text.append(_trigger(p, model, rules.free_spins))
     if rules.gamble is not None and (terms is None or terms.gamble):
         text.append(p("gamble.any_win"))
-    text += [
-        p("general.highest_per_line"),
-        p("general.enabled_only"),
-        p("general.left_to_right"),
-    ]
+    if ways:
+        text += ways_help.general(p, model)
+    else:
+        text += [
+            p("general.highest_per_line"),
+            p("general.enabled_only"),
+            p("general.left_to_right"),
+        ]
     if model.scatter >= 0:
         text.append(p("general.scatter_anywhere"))
-        text.append(p("general.added"))
+        text.append(p("ways.scatter_added" if ways else "general.added"))
     text += [p("general.malfunction"), p("general.malfunction_refund")]
-    text.append(p("general.rtp", rtp=p.number(Decimal(variant_id), 2)))
-    text += _max_win(p, model)
+    text.append(p("general.rtp", rtp=p.number(model.variant(variant_id).rtp_percent(), 2)))
+    text += ways_help.max_win(p, model) if ways else _max_win(p, model)
     text += settled_rules(p, terms)
     return text
 
@@ -334,7 +349,9 @@ def _substitute(p: Phrases, model: GameModel) -> list[str]:
             text.append(p("substitute.not_scatter_or_trigger", wild=wild, scatter=scatter))
         else:
             text.append(p("substitute.not_scatter", wild=wild, scatter=scatter))
-    if model.line_pays[model.wild].any():
+    if pays_by_ways(model):
+        text += ways_help.substitute(p, model)
+    elif model.line_pays[model.wild].any():
         text += [
             p("substitute.own_combinations", wild=wild),
             p("substitute.see_paytable", wild=wild),
@@ -357,11 +374,14 @@ def _substitute(p: Phrases, model: GameModel) -> list[str]:
     return text
 
 
-def _scatter_pays(p: Phrases, scatter: str, listed: list[tuple[int, int]], most: int) -> str:
-    parts = [p("scatter.pay", count=c, scatter=scatter, times=v) for c, v in listed]
+def _scatter_pays(
+    p: Phrases, scatter: str, listed: list[tuple[int, int]], most: int, per_coin: bool
+) -> str:
+    key = "ways.scatter_pay" if per_coin else "scatter.pay"
+    parts = [p(key, count=c, scatter=scatter, times=v) for c, v in listed]
     if listed and listed[-1][0] < most:
         c, v = listed[-1]
-        parts[-1] = p("scatter.pay_or_more", count=c, scatter=scatter, times=v)
+        parts[-1] = p(f"{key}_or_more", count=c, scatter=scatter, times=v)
     return "; ".join(parts)
 
 
@@ -377,21 +397,30 @@ def _scatter(p: Phrases, model: GameModel) -> list[str]:
     while len(listed) > 1 and listed[-1][1] == listed[-2][1]:
         listed.pop()
     least = listed[0][0] if listed else most
+    ways = pays_by_ways(model)
+    per_coin = model.scatter_pays_per_coin
     text = [
         p("scatter.is_scatter", scatter=scatter),
-        p("scatter.no_line", scatter=scatter),
+        p("ways.scatter_no_way" if ways else "scatter.no_line", scatter=scatter),
         p("scatter.any_position", scatter=scatter),
         p("scatter.anywhere", scatter=scatter, reels=p.spell(model.reels), count=p.spell(least)),
-        p("scatter.calculated", scatter=scatter),
-        p("scatter.pays", pays=_scatter_pays(p, scatter, listed, most)),
+        p("ways.scatter_per_coin" if per_coin else "scatter.calculated", scatter=scatter),
+        p(
+            "ways.scatter_pays" if per_coin else "scatter.pays",
+            pays=_scatter_pays(p, scatter, listed, most, per_coin),
+        ),
     ]
     if model.wild >= 0 and not model.substitutable[model.scatter]:
         text.append(p("scatter.not_substituted", wild=p.symbol_at(model.wild), scatter=scatter))
-    text += [p("scatter.both_paid"), p("scatter.added"), p("scatter.added_plural")]
+    if ways:
+        text += [p("ways.scatter_both_paid"), p("ways.scatter_added")]
+    else:
+        text += [p("scatter.both_paid"), p("scatter.added"), p("scatter.added_plural")]
     if model.scatter_reels and len(model.scatter_reels) < model.reels:
         reels = p.join([str(r + 1) for r in model.scatter_reels])
         text.append(p("scatter.on_reels", scatter=scatter, reels=reels))
-    text.append(p("scatter.interrupts", scatter=scatter))
+    if not ways:
+        text.append(p("scatter.interrupts", scatter=scatter))
     if per_reel == 1 and model.rows > 1:
         text.append(p("scatter.one_per_reel", scatter=scatter))
     return text
@@ -406,6 +435,9 @@ def _free_spins(
     if free.reveal is not None:
         text.append(p("free_spins.random_number"))
     text.append(_trigger(p, model, free))
+    if free.required is not None:
+        reels = p.join([str(int(r) + 1) for r in free.required.nonzero()[0]])
+        text.append(p("free_spins.required_reels", symbol=symbol, reels=reels))
     if model.wild >= 0 and not model.substitutable[free.symbol]:
         text.append(p("free_spins.not_substituted", wild=p.symbol_at(model.wild), symbol=symbol))
     if free.reveal is None:
@@ -416,7 +448,10 @@ def _free_spins(
             p("free_spins.reveal", symbol=symbol),
             p("free_spins.numbers"),
         ]
-    text.append(p("free_spins.same_bet"))
+    if free.trigger_multipliers is not None:
+        text += _trigger_multipliers(p, free, high, symbol)
+    ways = pays_by_ways(model)
+    text.append(p("ways.free_spins_same_bet" if ways else "free_spins.same_bet"))
     if free.retrigger == RETRIGGER_TABLE:
         text.append(
             p("free_spins.retrigger_table")
@@ -432,7 +467,11 @@ def _free_spins(
         text.append(p("free_spins.max_spins", count=free.max_spins))
     if free.multiplier > 1:
         key = (
-            "free_spins.multiplier_all" if free.multiply_scatter else "free_spins.multiplier_lines"
+            "free_spins.multiplier_all"
+            if free.multiply_scatter
+            else "ways.free_spins_multiplier"
+            if ways
+            else "free_spins.multiplier_lines"
         )
         text.append(p(key, multiplier=free.multiplier))
     for ex_symbol, count, multiplier in free.exceptions:
@@ -454,7 +493,10 @@ def _free_spins(
             text.append(p("free_spins.scatter_pays", scatter=scatter))
     if free.reel_set != "base":
         text.append(p("free_spins.own_strips"))
-    text += [p("free_spins.added_to_lines"), p("free_spins.complete")]
+    text += [
+        p("ways.scatter_added" if ways else "free_spins.added_to_lines"),
+        p("free_spins.complete"),
+    ]
     text.append(p("free_spins.collected_then_gamble" if gamble else "free_spins.collected"))
     section: dict[str, Any] = {"text": text}
     if free.reveal is not None:
@@ -467,6 +509,20 @@ def _free_spins(
         mean = sum(v * w for v, w in zip(values, weights, strict=True)) / total
         section["mean_spins_per_symbol"] = round(mean, 4)
     return section
+
+
+def _trigger_multipliers(p: Phrases, free: FreeSpins, high: int, symbol: str) -> list[str]:
+    """What each trigger count multiplies the free spins' wins by (counts of equal multiplier
+    above the last listed one read "or more")."""
+    assert free.trigger_multipliers is not None
+    entries = _counts(free.trigger_multipliers, free.trigger, high)
+    text = [
+        p("free_spins.trigger_multiplier", count=c, symbol=symbol, multiplier=m) for c, m in entries
+    ]
+    if entries and entries[-1][0] < high:
+        c, m = entries[-1]
+        text[-1] = p("free_spins.trigger_multiplier_or_more", count=c, symbol=symbol, multiplier=m)
+    return text
 
 
 def _gamble(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
@@ -510,6 +566,8 @@ def _gamble(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]
 
 
 def _payouts(p: Phrases, model: GameModel) -> list[str]:
+    if pays_by_ways(model):
+        return ways_help.payouts(p, model)
     three = min(3, model.reels)
     lows = [
         s for s in model.symbols if s.role == "regular" and int(model.line_pays[s.index, three])
@@ -555,15 +613,21 @@ def _bets(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
         shown = [p.number(s, 2) for s in sizes]
     else:
         shown = [terms.money(terms.to_minor(s)) for s in sizes]
-    text = [
-        p("bets.lines", low=bets.min_lines, high=bets.max_lines),
-        p("bets.coins_per_line", low=bets.min_coins_per_line, high=bets.max_coins_per_line),
-        p("bets.coin_sizes", sizes=", ".join(shown)),
-        p("bets.total", coins=bets.max_total_coins),
-    ]
+    if pays_by_ways(model):
+        text = ways_help.bets(
+            p, model, bets.min_coins_per_line, bets.max_coins_per_line, bets.max_total_coins
+        )
+        text.insert(2, p("bets.coin_sizes", sizes=", ".join(shown)))
+    else:
+        text = [
+            p("bets.lines", low=bets.min_lines, high=bets.max_lines),
+            p("bets.coins_per_line", low=bets.min_coins_per_line, high=bets.max_coins_per_line),
+            p("bets.coin_sizes", sizes=", ".join(shown)),
+            p("bets.total", coins=bets.max_total_coins),
+        ]
     if terms is not None:
         text.append(p("bets.max_stake", amount=terms.money(terms.max_stake_minor)))
-        text.append(p("bets.lowered"))
+        text.append(p("ways.lowered" if pays_by_ways(model) else "bets.lowered"))
     return {
         "text": text,
         "lines": {"min": bets.min_lines, "max": bets.max_lines},
@@ -606,5 +670,6 @@ def feature_rules(
             )
         section += _worked(phrases, model, example, terms)
     out["bets"] = _bets(phrases, model, terms)
-    out["play"] = play_rules(phrases, terms, "play.start_coins")
+    start = "ways.start" if pays_by_ways(model) else "play.start_coins"
+    out["play"] = play_rules(phrases, terms, start)
     return out

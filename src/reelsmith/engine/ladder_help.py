@@ -9,7 +9,6 @@ module decides only which sentences a page has, in which order, and the figures 
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
@@ -57,7 +56,7 @@ def feature_rules(
             p("ladder.general.line_bets", lines=model.line_count),
             p("ladder.general.locked"),
             p("ladder.general.free_spins_bet"),
-            p("ladder.general.rtp", rtp=p.number(Decimal(variant.id), 2)),
+            p("ladder.general.rtp", rtp=p.number(variant.rtp_percent(), 2)),
             p("ladder.general.malfunction"),
             p("ladder.general.malfunction_state"),
             p("ladder.general.lowered"),

@@ -13,6 +13,7 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ SYMBOL_ROLES = ("regular", "wild", "scatter", "bonus", "gem")
 #: Keys of ``model.toml`` the generic engine reads; every other table is a feature parameter.
 _GENERIC_KEYS = frozenset(
     {"id", "name", "reels", "rows", "symbols", "paylines", "line_pays", "scatter", "bet"}
+    | {"ways", "ways_pays"}
     | {"default_variant", "description", "line_pay_unit", "wild", "mechanics"}
 )
 
@@ -37,7 +39,9 @@ MIN_ROWS, MAX_ROWS = 1, 8
 
 #: Keys of the ``[wild]`` and ``[scatter]`` tables.
 _WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
-_SCATTER_KEYS = frozenset({"symbol", "pays", "reels", "pays_in_free_spins", "max_per_reel"})
+_SCATTER_KEYS = frozenset(
+    {"symbol", "pays", "reels", "pays_in_free_spins", "max_per_reel", "pays_per"}
+)
 
 
 #: Keys of a ``[reel_sets.<name>]`` table.
@@ -155,6 +159,32 @@ class Variant:
     figures: Mapping[str, Any]
     source: Path | None = None
 
+    @property
+    def stated_rtp(self) -> Decimal | None:
+        """The return to player in percent that the rules page states: the id when it is one
+        (``96.00``, the convention), else ``[figures] rtp`` (a fraction, as ``reelsmith tune``
+        writes it) to two decimals; None when the variant gives neither."""
+        try:
+            value = Decimal(self.id)
+        except InvalidOperation:
+            value = Decimal("NaN")
+        if value.is_finite() and value > 0:
+            return value
+        rtp = self.figures.get("rtp")
+        if isinstance(rtp, (int, float)) and not isinstance(rtp, bool) and rtp > 0:
+            return (Decimal(str(rtp)) * 100).quantize(Decimal("0.01"))
+        return None
+
+    def rtp_percent(self) -> Decimal:
+        """:attr:`stated_rtp`, or a :class:`ModelError` naming the variant that states none."""
+        value = self.stated_rtp
+        if value is None:
+            raise ModelError(
+                f"{self.source or self.id}: variant {self.id!r} states no RTP: name it by its "
+                "return to player in percent (e.g. 96.00.toml) or give [figures] rtp"
+            )
+        return value
+
 
 @dataclass(frozen=True, eq=False)
 class GameModel:
@@ -187,6 +217,9 @@ class GameModel:
     scatter_reels: tuple[int, ...] = ()
     #: Whether the scatter pays during free spins (``[scatter] pays_in_free_spins``).
     scatter_pays_in_free_spins: bool = True
+    #: ``[scatter] pays_per = "coin"``: the scatter's pays are per coin of a payline's (or a
+    #: way's) bet, not times the total bet (the default, ``"total_bet"``).
+    scatter_pays_per_coin: bool = False
 
     # -- symbols -------------------------------------------------------------------------
     def symbol_index(self, symbol_id: str) -> int:
@@ -416,9 +449,13 @@ def load_model(folder: Path) -> GameModel:
     if len(wilds) > 1 or len(scatters) > 1:
         raise ModelError(f"{where}: at most one wild and one scatter symbol are supported")
 
-    # Paylines: one row index per reel, 0 = top row.
-    lines_raw = _require(raw, "paylines", list, where)
-    if not lines_raw:
+    # Paylines: one row index per reel, 0 = top row. A ways game has none: its pay table is
+    # [ways_pays] (per way), read into the same table by symbol and count.
+    ways = "ways" in raw
+    if ways and "paylines" in raw:
+        raise ModelError(f"{where}: a model pays by paylines or by [ways], not both")
+    lines_raw = [] if ways else _require(raw, "paylines", list, where)
+    if not lines_raw and not ways:
         raise ModelError(f"{where}: 'paylines' is empty")
     seen_lines: dict[tuple[int, ...], int] = {}
     for number, line in enumerate(lines_raw, start=1):
@@ -430,18 +467,21 @@ def load_model(folder: Path) -> GameModel:
         if tuple(line) in seen_lines:
             raise ModelError(f"{at} repeats payline {seen_lines[tuple(line)]}")
         seen_lines[tuple(line)] = number
-    paylines = np.array(lines_raw, dtype=np.int8)
+    paylines = np.array(lines_raw, dtype=np.int8).reshape(len(lines_raw), reels)
 
     # Line pays, indexed [symbol, count].
     line_pays = np.zeros((len(symbols), reels + 1), dtype=np.int64)
-    pays_raw = _require(raw, "line_pays", dict, where)
+    table = "ways_pays" if ways else "line_pays"
+    if ways and "line_pays" in raw:
+        raise ModelError(f"{where}: a ways game's pays are [ways_pays], not [line_pays]")
+    pays_raw = _require(raw, table, dict, where)
     for symbol_id, pays in pays_raw.items():
-        at = f"{where}: line_pays.{symbol_id}"
+        at = f"{where}: {table}.{symbol_id}"
         if symbol_id not in index_of:
             raise ModelError(f"{at}: {symbol_id!r} is not a symbol id")
         symbol = symbols[index_of[symbol_id]]
         if symbol.role not in ("regular", "wild"):
-            raise ModelError(f"{at}: a {symbol.role} symbol cannot pay on lines")
+            raise ModelError(f"{at}: a {symbol.role} symbol cannot pay on lines or ways")
         if not isinstance(pays, dict):
             raise ModelError(f"{at} must be a table of count = coins")
         line_pays[symbol.index] = _pay_row(pays, at, reels)
@@ -450,6 +490,7 @@ def load_model(folder: Path) -> GameModel:
     scatter_pays = np.zeros(reels + 1, dtype=np.int64)
     scatter_reels: tuple[int, ...] = tuple(range(reels))
     scatter_in_free_spins = True
+    per_coin = False
     max_per_reel = rows
     if scatters:
         scatter_raw = _require(raw, "scatter", dict, where)
@@ -465,6 +506,10 @@ def load_model(folder: Path) -> GameModel:
         if "reels" in scatter_raw:
             scatter_reels = _reel_list(scatter_raw["reels"], f"{at}.reels", reels)
         scatter_in_free_spins = _flag(scatter_raw, "pays_in_free_spins", True, at)
+        pays_per = scatter_raw.get("pays_per", "total_bet")
+        if pays_per not in ("total_bet", "coin"):
+            raise ModelError(f'{at}.pays_per must be "total_bet" or "coin", got {pays_per!r}')
+        per_coin = pays_per == "coin"
         max_per_reel = scatter_raw.get("max_per_reel", rows)
         if (
             not isinstance(max_per_reel, int)
@@ -551,6 +596,7 @@ def load_model(folder: Path) -> GameModel:
         wild_reels=wild_reels,
         scatter_reels=scatter_reels,
         scatter_pays_in_free_spins=scatter_in_free_spins,
+        scatter_pays_per_coin=per_coin,
     )
 
 

@@ -377,7 +377,8 @@ def play_spin(
         if changed is None:
             continue
         round_, grid, record, coins = changed
-        records[part.name] = record
+        if record is not None:
+            records[part.name] = record
         fixed += coins
     win = 0
     evaluated: dict[str, Any] = {}

@@ -31,6 +31,7 @@ from reelsmith.mechanics import (
     scatter,
     strips,
     view,
+    ways,
     wild,
 )
 from reelsmith.mechanics.base import ROLES, Mechanic
@@ -42,6 +43,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     strips.MECHANIC,
     pots.MECHANIC,
     paylines.MECHANIC,
+    ways.MECHANIC,
     wild.MECHANIC,
     scatter.MECHANIC,
     plugin.MECHANIC,
@@ -124,10 +126,10 @@ def composition_problems(raw: Mapping[str, Any], where: str) -> list[str]:
                     "which the model does not declare"
                 )
         for other, why in mechanic.excludes:
-            if other in names and (other, mechanic.name) not in {
-                (n, o) for o in names for n, _ in by_name(o).excludes if n == mechanic.name
-            }:
-                problems.append(f"{where}: {mechanic.name} with {other}: {why}")
+            pair = " and ".join(sorted((mechanic.name, other)))
+            line = f"{where}: {pair}: {why}"
+            if other in names and line not in problems:
+                problems.append(line)
     return problems
 
 
@@ -175,6 +177,8 @@ def round_face(model: GameModel, face: str) -> str:
     composition(model)
     if face in LAB_FACES:
         missing = [m.name for m in declared(model.raw) if not m.in_lab]
+        if face == "simulate":
+            missing += [m.name for m in declared(model.raw) if m.in_lab and not m.in_kernel]
         if missing:
             raise ModelError(
                 f"{model.source or model.id}: the lab has no exact analysis or kernel of "

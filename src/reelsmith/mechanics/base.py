@@ -79,6 +79,13 @@ class Mechanic:
     #: mechanic; one it does not is refused by ``analyze``, ``simulate`` and ``tune`` by name,
     #: never analysed as if it were absent.
     in_lab: bool = True
+    #: Whether the simulation kernel plays this mechanic (``reelsmith simulate`` and the
+    #: parity tests); one it does not is refused by name.
+    in_kernel: bool = True
+    #: Whether the lab's full analysis (the round's second moment, its hit frequency, the win
+    #: distribution: ``reelsmith analyze``) has this mechanic's spin law; without it the lab
+    #: gives the RTP route's figures alone and says so.
+    in_full_analysis: bool = True
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

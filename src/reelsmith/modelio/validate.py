@@ -46,7 +46,8 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
 def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
     """Checks of model.toml's parts, each on its own; returns the declared symbol ids."""
     where = str(path)
-    for key in ("id", "name", "reels", "rows", "default_variant", "paylines", "symbols"):
+    required = ("id", "name", "reels", "rows", "default_variant", "symbols")
+    for key in (*required, *(() if "ways" in raw else ("paylines",))):
         if key not in raw:
             problems.append(f"{where}: missing key {key!r}")
     reels, rows = raw.get("reels"), raw.get("rows")
@@ -62,8 +63,9 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
             symbols.add(entry["id"])
         else:
             problems.append(f"{where}: symbols[{number}] needs an id")
-    for symbol in sorted(set(raw.get("line_pays") or {}) - symbols):
-        problems.append(f"{where}: line_pays.{symbol}: {symbol!r} is not a declared symbol")
+    for table in ("line_pays", "ways_pays"):
+        for symbol in sorted(set(raw.get(table) or {}) - symbols):
+            problems.append(f"{where}: {table}.{symbol}: {symbol!r} is not a declared symbol")
     for table in ("scatter", "wild", "free_spins"):
         named = (raw.get(table) or {}).get("symbol") if isinstance(raw.get(table), dict) else None
         if isinstance(named, str) and named not in symbols:
@@ -160,7 +162,13 @@ def validate_folder(folder: Path) -> list[str]:
         return [str(exc)]
     from reelsmith.mechanics import problems as mechanics_problems
 
-    return mechanics_problems(model)
+    unstated = []
+    for variant in model.variants.values():
+        try:
+            variant.rtp_percent()
+        except ModelError as exc:
+            unstated.append(str(exc))
+    return unstated + mechanics_problems(model)
 
 
 def ladder_problems(model: GameModel) -> list[str]:

@@ -6,7 +6,7 @@ state a ladder model's player starts from (:meth:`KernelGame.start_state`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from reelsmith.analysis.pcg64 import bounded_block
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.features.ladder_steps import trigger_point
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
-from reelsmith.engine.model import GameModel
+from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.plugins import Plugin
 from reelsmith.rng import Draw
 
@@ -67,6 +67,85 @@ class LadderPots:
 _NONE = np.zeros(0, dtype=np.int64)
 
 
+@dataclass(frozen=True, eq=False)
+class WaysTables:
+    """A ways model's tables as the round loop reads them: per reel set, reel and stop the
+    count of each paying symbol and of the wild its window shows (the reel sets stacked as
+    the loop's other tables), the pay tables of the base and the free spins, and the wild
+    weights (fixed, and each listed reel's law in a free spin, as cumulative odds)."""
+
+    counts: npt.NDArray[np.int64]  # [set, reel, stop, i]: paying[i] in that window
+    wilds: npt.NDArray[np.int64]  # [set, reel, stop]
+    pays: npt.NDArray[np.int64]  # [set, symbol, count]
+    paying: npt.NDArray[np.int64]
+    weights: npt.NDArray[np.int64]  # [reel]
+    free_reels: npt.NDArray[np.int64]  # the reels a free spin draws a weight for, in order
+    free_values: npt.NDArray[np.int64]  # [k, option]
+    free_cumulative: npt.NDArray[np.int64]  # [k, option]: cumulative odds (padded with the total)
+    min_run: int
+    pure_wild: int
+    #: [set, reel, stop]: bit ``i`` when that window shows ``paying[i]`` or a wild standing
+    #: in for it, bit ``len(paying)`` when it shows a wild. A screen pays only if some bit is
+    #: set on each of its first ``min_run`` reels (a wild's weight is at least 1).
+    shown: npt.NDArray[np.int64]
+
+    @classmethod
+    def build(cls, model: GameModel, windows: npt.NDArray[np.int8], free_pays: Any) -> WaysTables:
+        from reelsmith.mechanics.ways.rules import ways_rules
+
+        rules = ways_rules(model)
+        paying = rules.paying
+        counts = (windows[..., None] == paying[None, None, None, None, :].astype(np.int8)).sum(
+            axis=3, dtype=np.int64
+        )
+        wilds = (
+            (windows == model.wild).sum(axis=3, dtype=np.int64)
+            if model.wild >= 0
+            else np.zeros(windows.shape[:3], dtype=np.int64)
+        )
+        if len(paying) + 1 > 62:
+            raise ModelError(
+                f"{model.source or model.id}: the kernel pays at most 61 symbols by ways"
+            )
+        substituted = (
+            model.substitutable[paying] if model.wild >= 0 else np.zeros(len(paying), bool)
+        )
+        stands_in = (wilds > 0)[..., None] & substituted[None, None, None, :]
+        bits = ((counts > 0) | stands_in).astype(np.int64) << np.arange(len(paying), dtype=np.int64)
+        shown = bits.sum(axis=3, dtype=np.int64) | ((wilds > 0).astype(np.int64) << len(paying))
+        listed = sorted(rules.free_weights)
+        width = max((len(rules.free_weights[r][0]) for r in listed), default=1)
+        values = np.zeros((max(len(listed), 1), width), dtype=np.int64)
+        cumulative = np.zeros((max(len(listed), 1), width), dtype=np.int64)
+        for k, reel in enumerate(listed):
+            vals, odds = rules.free_weights[reel]
+            values[k, : len(vals)] = vals
+            running = np.cumsum(np.array(odds, dtype=np.int64))
+            cumulative[k, : len(vals)] = running
+            cumulative[k, len(vals) :] = running[-1]
+        return cls(
+            counts=counts,
+            wilds=wilds,
+            pays=np.stack([model.line_pays, np.asarray(free_pays, dtype=np.int64)]),
+            paying=paying,
+            weights=rules.weights.astype(np.int64),
+            free_reels=np.array(listed, dtype=np.int64),
+            free_values=values,
+            free_cumulative=cumulative,
+            min_run=rules.min_run,
+            pure_wild=rules.pure_wild,
+            shown=shown,
+        )
+
+
+_NO_WAYS = (
+    np.zeros((1, 1, 1, 1), dtype=np.int64),
+    np.zeros((1, 1, 1), dtype=np.int64),
+    np.zeros((1, 1, 1), dtype=np.int64),
+    np.zeros(0, dtype=np.int64),
+)
+
+
 def _no_state() -> Carried:
     """The carried state of a catalogue model: none (empty pots, a meter never read)."""
     return _NONE, _NONE, np.zeros(1, dtype=np.int64)
@@ -97,6 +176,19 @@ class KernelGame:
     max_spins: int
     plugin: Plugin | None = None  # the model's plug-in, compiled into its own loop
     ladder: LadderPots | None = None
+    ways: WaysTables | None = None
+    #: The free spins' multiplier by the trigger's count (all 1 without ``multipliers``).
+    trigger_multipliers: npt.NDArray[np.int64] = field(
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
+    #: Reels that must each show the trigger symbol ([reel]; none required: all False), and
+    #: per reel set, reel and stop whether its window shows it.
+    required: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(1, dtype=np.bool_))
+    present: npt.NDArray[np.bool_] = field(
+        default_factory=lambda: np.zeros((2, 1, 1), dtype=np.bool_)
+    )
+    #: What a scatter's pay multiplies: the total bet, or one coin (``pays_per = "coin"``).
+    scatter_unit: int = 0
 
     @classmethod
     def build(
@@ -110,8 +202,16 @@ class KernelGame:
         if "ladder" in declared_names(model):
             return cls._build_ladder(model, variant_id, depth)
         rules = mechanics(model)
+        from reelsmith.analysis.catalogue_exact import pays_ways, total_coins
+
+        ways = pays_ways(model)
+        if ways and rules.plugin is not None:
+            raise ModelError(
+                f"{model.source or model.id}: the kernel does not play a plug-in on ways yet"
+            )
         variant = model.variant(variant_id)
         free = rules.free_spins
+        depth = 0 if ways else depth  # the ways read no payline prefix
         base = ReelTables.build(model, variant.reel_sets["base"], model.line_pays, rules, depth)
         free_tables = (
             ReelTables.build(
@@ -120,6 +220,16 @@ class KernelGame:
             if free is not None
             else base
         )
+        tables = StackedTables.stack(base, free_tables)
+        present = np.zeros(tables.windows.shape[:3], dtype=np.bool_)
+        required = np.zeros(model.reels, dtype=np.bool_)
+        multipliers = np.ones(1, dtype=np.int64)
+        if free is not None:
+            present = (tables.windows == free.symbol).any(axis=3)
+            if free.required is not None:
+                required = free.required.copy()
+            if free.trigger_multipliers is not None:
+                multipliers = free.trigger_multipliers.astype(np.int64)
         scatter_pays = np.zeros((2, len(model.scatter_pays)), dtype=np.int64)
         if model.scatter >= 0:
             scatter_pays[0] = model.scatter_pays
@@ -133,12 +243,13 @@ class KernelGame:
             cumulative = np.cumsum(np.array(weights, dtype=np.int64))
             purpose = free.reveal
         empty = np.zeros(1, dtype=np.int64)
+        total_bet = total_coins(model)
         return cls(
             model=model,
             variant_id=variant.id,
-            tables=StackedTables.stack(base, free_tables),
+            tables=tables,
             scatter_pays=scatter_pays,
-            total_bet=model.line_count,
+            total_bet=total_bet,
             trigger=free.trigger if free is not None else 0,
             spins_table=free.spins if free is not None else empty,
             revealed=free is not None and free.reveal is not None,
@@ -150,6 +261,11 @@ class KernelGame:
             spins_per_symbol=free.spins_per_symbol if free is not None else 0,
             max_spins=free.max_spins if free is not None else 0,
             plugin=rules.plugin,
+            ways=WaysTables.build(model, tables.windows, rules.free_line_pays) if ways else None,
+            trigger_multipliers=multipliers,
+            required=required,
+            present=present,
+            scatter_unit=1 if model.scatter_pays_per_coin else total_bet,
         )
 
     @classmethod
@@ -257,6 +373,33 @@ class KernelGame:
             ladder.spins_per_level if ladder else 0,
             ladder.spots if ladder else 0,
             ladder.per_spot if ladder else -1,
+            *self._ways_args(),
+        )
+
+    def _ways_args(self) -> tuple[Any, ...]:
+        """The ways' tables, the free spins' multipliers and required reels, and the scatter's
+        unit, in the order the round loop unpacks them after the ladder's."""
+        w = self.ways
+        counts, wilds, pays, none = _NO_WAYS
+        reels = self.model.reels
+        return (
+            w is not None,
+            w.counts if w else counts,
+            w.wilds if w else wilds,
+            w.pays if w else pays,
+            w.paying if w else none,
+            self.model.substitutable,
+            w.weights if w else np.ones(reels, dtype=np.int64),
+            w.free_reels if w else none,
+            w.free_values if w else np.zeros((1, 1), dtype=np.int64),
+            w.free_cumulative if w else np.ones((1, 1), dtype=np.int64),
+            w.min_run if w else 0,
+            w.pure_wild if w else 0,
+            self.trigger_multipliers,
+            self.required if self.required.shape[0] == reels else np.zeros(reels, np.bool_),
+            self.present,
+            self.scatter_unit if self.scatter_unit else self.total_bet,
+            w.shown if w else wilds,
         )
 
     def start_state(self, rng: npt.NDArray[np.uint64], start: str = "stationary") -> Carried:
@@ -363,6 +506,8 @@ class KernelGame:
         float_stats = np.zeros(r.N_FLOAT_STATS, dtype=np.float64)
         ends = np.zeros(rounds, dtype=np.int64)
         screen_rows = self.model.reels * (1 if self.ladder is None else 2)
+        if self.ways is not None:
+            screen_rows += len(self.ways.free_reels)
         capacity = max(rounds * (screen_rows + 3), 1024)
         done = 0
         while done < rounds:
@@ -394,5 +539,5 @@ class KernelGame:
             purposes: tuple[str, ...] = ("reel_stop", self.reveal_purpose, *triggers)
         else:
             plugin = self.plugin.purpose if self.plugin else ""
-            purposes = ("reel_stop", self.reveal_purpose, plugin)
+            purposes = ("reel_stop", self.reveal_purpose, plugin, "wild_weight")
         return [Draw(purposes[kind], int(bound), int(value)) for kind, bound, value in log]

@@ -52,7 +52,7 @@ from numba import njit
 from reelsmith.analysis.chunks import merge_counts
 from reelsmith.analysis.kernel.tables import COUNT_BITS, COUNT_MASK, E_END, E_OPEN, E_PAY, START
 from reelsmith.analysis.pcg64 import bounded, load_stream, next_uint64, store_stream, stream_bounded
-from reelsmith.engine.catalogue import award_spins, trigger_spins
+from reelsmith.engine.catalogue import award_spins, spins_by_count, trigger_spins
 from reelsmith.engine.features.ladder_steps import (
     advance,
     collect,
@@ -63,6 +63,7 @@ from reelsmith.engine.features.ladder_steps import (
 )
 from reelsmith.engine.plugins import Plugin
 from reelsmith.engine.stops import stop_for_draw
+from reelsmith.mechanics.ways.rules import ways_pay_counts
 
 # Draw kinds in a trace (the purposes live play records): reel stops, a reveal (the catalogue's
 # award or the ladder's gem), the plug-in's; on a ladder model (which has no plug-in) a pot's
@@ -71,6 +72,8 @@ DRAW_REEL_STOP = 0
 DRAW_REVEAL = 1
 DRAW_PLUGIN = 2
 DRAW_TRIGGER = 2
+#: A free spin's wild weight on a ways model's reel (a ways model has no ladder).
+DRAW_WILD_WEIGHT = 3
 
 #: A gem's reveal outcome that turns its whole reel wild.
 WILD_REEL_OUTCOME = -2
@@ -236,6 +239,7 @@ def stationary_state(
 #: reel set weighs its stops and whether the model plays the ladder and pots.
 G_WEIGHTED = 5
 G_LADDER = 27
+G_WAYS = 36
 
 
 @njit(cache=True, nogil=True)
@@ -287,15 +291,30 @@ def play_rounds(
     bound, apply, table = _no_plugin_bound, _no_plugin_apply, _NO_PLUGIN_TABLE
     if game[G_LADDER]:
         if record:
-            return _round_loop(True, False, True, run, False, bound, apply, table, False, False)
-        return _round_loop(False, False, True, run, False, bound, apply, table, False, False)
+            return _round_loop(
+                True, False, True, False, run, False, bound, apply, table, False, False
+            )
+        return _round_loop(False, False, True, False, run, False, bound, apply, table, False, False)
+    if game[G_WAYS]:
+        # the ways read their per-stop count tables; weighted stops are drawn as any reel's
+        if record:
+            return _round_loop(
+                True, game[G_WEIGHTED], False, True, run, False, bound, apply, table, False, False
+            )
+        if game[G_WEIGHTED]:
+            return _round_loop(
+                False, True, False, True, run, False, bound, apply, table, False, False
+            )
+        return _round_loop(False, False, False, True, run, False, bound, apply, table, False, False)
     if game[G_WEIGHTED]:
         if record:
-            return _round_loop(True, True, False, run, False, bound, apply, table, False, False)
-        return _round_loop(False, True, False, run, False, bound, apply, table, False, False)
+            return _round_loop(
+                True, True, False, False, run, False, bound, apply, table, False, False
+            )
+        return _round_loop(False, True, False, False, run, False, bound, apply, table, False, False)
     if record:
-        return _round_loop(True, False, False, run, False, bound, apply, table, False, False)
-    return _round_loop(False, False, False, run, False, bound, apply, table, False, False)
+        return _round_loop(True, False, False, False, run, False, bound, apply, table, False, False)
+    return _round_loop(False, False, False, False, run, False, bound, apply, table, False, False)
 
 
 @njit(cache=True, nogil=True)
@@ -347,7 +366,7 @@ def _plugin_loop(record: bool) -> Any:
     ) -> int:
         weighted = run[2][G_WEIGHTED]
         return _round_loop(
-            record, weighted, False, run, True, bound, apply, table, in_base, in_free
+            record, weighted, False, False, run, True, bound, apply, table, in_base, in_free
         )
 
     return loop
@@ -372,6 +391,7 @@ def _round_loop(
     record: bool,
     weighted: bool,
     ladder: bool,
+    ways: bool,
     run: tuple[Any, ...],
     has_plugin: bool,
     plugin_bound: Any,
@@ -381,12 +401,16 @@ def _round_loop(
     plugin_in_free: bool,
 ) -> int:
     """:func:`play_rounds` on its arguments ``run`` (all but ``record``), with ``record``,
-    ``weighted`` (whether a reel set weighs its stops) and ``ladder`` (whether the model plays
-    the ladder and pots) constants where it is inlined; with ``has_plugin`` (a constant too)
-    each screen's win goes through the plug-in's step (``plugin_bound``, ``plugin_apply`` on
-    ``plugin_table``, where ``plugin_in_base`` / ``plugin_in_free`` say it acts) after its
-    lines and scatter are paid, its draw made and recorded as live play makes it (before any
-    reveal)."""
+    ``weighted`` (whether a reel set weighs its stops), ``ladder`` (whether the model plays
+    the ladder and pots) and ``ways`` (whether the screen pays by ways: the ways rule
+    :func:`~reelsmith.mechanics.ways.rules.ways_pay_counts` on the per-stop count tables, a
+    free spin drawing its wild weights first) constants where it is inlined; with
+    ``has_plugin`` (a constant too) each screen's win goes through the plug-in's step
+    (``plugin_bound``, ``plugin_apply`` on ``plugin_table``, where ``plugin_in_base`` /
+    ``plugin_in_free`` say it acts) after its lines and scatter are paid, its draw made and
+    recorded as live play makes it (before any reveal). A free spin's line or way wins are
+    multiplied by the multiplier its trigger's count set; a required reel without the trigger
+    symbol keeps a screen from triggering or retriggering."""
     (
         rng,
         n_rounds,
@@ -438,6 +462,23 @@ def _round_loop(
         spins_per_level,
         spots,
         per_spot,
+        _ways,  # dispatched on by play_rounds, a constant here
+        way_counts,
+        way_wilds,
+        way_pays,
+        way_paying,
+        substitutable,
+        way_weights,
+        way_free_reels,
+        way_free_values,
+        way_free_cumulative,
+        way_min_run,
+        way_pure_wild,
+        trigger_multipliers,
+        required,
+        present,
+        scatter_unit,
+        way_shown,
     ) = game
     reels = windows.shape[1]
     rows = windows.shape[3]
@@ -449,8 +490,17 @@ def _round_loop(
     # a catalogue base spin's trigger counts as a hit (its exact hit frequency's event)
     hit_triggers = trigger if trigger > 0 and not ladder else 1 << 62
     total_weight = reveal_cumulative[reveal_cumulative.shape[0] - 1]
-    # the log rows one screen may need: its stops, and on a ladder one gem draw per reel
-    screen_rows = 2 * reels if ladder else reels
+    # the log rows one screen may need: its stops, and on a ladder one gem draw per reel (a
+    # ways free spin: one wild weight per listed reel)
+    screen_rows = 2 * reels if ladder else reels + way_free_reels.shape[0]
+    weights_now = way_weights.copy()
+    way_slots = way_paying.shape[0] + 1
+    out_run = np.zeros(way_slots, dtype=np.int64)
+    out_ways = np.zeros(way_slots, dtype=np.int64)
+    out_pay = np.zeros(way_slots, dtype=np.int64)
+    any_required = False
+    for reel in range(reels):
+        any_required |= required[reel]
     stops = np.zeros(reels, dtype=np.int64)
     grid = np.zeros((rows, reels), dtype=np.int8)  # a ladder screen after its gems' reveals
     stream = load_stream(rng)  # held as values while the rounds draw, written back at the end
@@ -496,6 +546,7 @@ def _round_loop(
         base_line = base_scatter = base_triggers = awarded = base_plugin = 0
         remaining = played = free_win = free_triggers = added_sum = 0
         base_jackpot = round_jackpot = level = unlocked = left = 0
+        round_multiplier = 1  # the free spins' multiplier the trigger's count set
         overflow = False
         while True:
             # -- one screen of reel set `reel_set`: its stops, paylines and counted symbols --
@@ -526,6 +577,13 @@ def _round_loop(
                     log_at += 1
             scattered = packed & COUNT_MASK
             shown = packed >> COUNT_BITS
+            if any_required and shown > 0:
+                # a required reel that shows no trigger symbol: the screen neither triggers
+                # nor retriggers (FreeSpins.counted)
+                for reel in range(reels):
+                    if required[reel] and not present[reel_set, reel, stops[reel]]:
+                        shown = 0
+                        break
             spin_jackpot = 0
             walk_all = False  # a ladder reveal changed a cell the prefix entry has read
             if ladder:
@@ -572,7 +630,45 @@ def _round_loop(
             # the line pays: the prefix entry's decided pay and its open paylines walked over
             # the other reels (on a ladder screen its grid after the reveals), or every
             # payline from the start when a reveal changed a cell the entry has read
-            if ladder and walk_all:
+            if ways:
+                # a free spin's wild weights, reel by reel as live play draws them, then the
+                # ways rule on the screen's per-stop counts
+                if reel_set == 1:
+                    for k in range(way_free_reels.shape[0]):
+                        odds = way_free_cumulative[k]
+                        bound = odds[odds.shape[0] - 1]
+                        stream, value = stream_bounded(stream, bound)
+                        if record:
+                            log[log_at, 0] = DRAW_WILD_WEIGHT
+                            log[log_at, 1] = bound
+                            log[log_at, 2] = value
+                            log_at += 1
+                        weights_now[way_free_reels[k]] = way_free_values[k, _pick(odds, value)]
+                # a screen pays only if some symbol (or the wild) shows on each of its first
+                # min_run reels: most screens are decided by these few words
+                alive = way_shown[reel_set, 0, stops[0]]
+                for reel in range(1, way_min_run):
+                    alive &= way_shown[reel_set, reel, stops[reel]]
+                line_pay = 0
+                if alive != 0:
+                    line_pay = ways_pay_counts(
+                        way_counts[reel_set],
+                        way_wilds[reel_set],
+                        stops,
+                        way_pays[reel_set],
+                        way_paying,
+                        wild,
+                        substitutable,
+                        way_weights if reel_set == 0 else weights_now,
+                        way_min_run,
+                        way_pure_wild,
+                        out_run,
+                        out_ways,
+                        out_pay,
+                    )
+                if reel_set == 1:
+                    line_pay *= round_multiplier
+            elif ladder and walk_all:
                 line_pay = 0
                 for line in range(n_lines):
                     state = START
@@ -628,7 +724,9 @@ def _round_loop(
                 continue
 
             # -- the catalogue's free spins: scatter, plug-in, trigger, retriggers, cap --
-            scatter_win = int(scatter_pays[reel_set, min(scattered, last_pay)]) * total_bet
+            scatter_win = int(scatter_pays[reel_set, min(scattered, last_pay)]) * scatter_unit
+            if not ways and reel_set == 1:
+                line_pay *= round_multiplier
             spin_win = line_pay + scatter_win
             if has_plugin:
                 free_spin = reel_set == 1
@@ -670,6 +768,7 @@ def _round_loop(
                                 log_at += 1
                             revealed_sum += reveal_values[_pick(reveal_cumulative, value)]
                     awarded = trigger_spins(spins_table, shown, revealed_sum, max_spins)
+                    round_multiplier = spins_by_count(trigger_multipliers, shown)
                 remaining = awarded
                 reel_set = 1
             else:

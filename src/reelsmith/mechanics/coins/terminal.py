@@ -19,6 +19,19 @@ HELP = (
     "[bold]s[/] spin   [bold]l N[/] paylines   [bold]c N[/] coins per line   "
     "[bold]z X[/] coin size   [bold]r[/] rules   [bold]q[/] quit"
 )
+#: A ways game's bet has no paylines to choose: its cost is fixed, its multiplier is not.
+WAYS_HELP = (
+    "[bold]s[/] spin   [bold]c N[/] bet multiplier   "
+    "[bold]z X[/] coin size   [bold]r[/] rules   [bold]q[/] quit"
+)
+
+
+def describe_bet(model: GameModel, bet: CoinBet) -> str:
+    """The bet in words: paylines x coins per line x coin size, or a ways game's cost x its
+    multiplier x coin size."""
+    if "ways" in model.raw:
+        return f"bet {bet.lines} coins x {bet.coins_per_line} x {bet.coin_size}"
+    return f"bet {bet.lines} lines x {bet.coins_per_line} coins x {bet.coin_size}"
 
 
 class CoinsTerminal:
@@ -28,6 +41,7 @@ class CoinsTerminal:
 
     def __init__(self, model: GameModel) -> None:
         self.model = model
+        self.help_text = WAYS_HELP if "ways" in model.raw else HELP
         self.options = bet_options(model)
         self.bet: CoinBet = self.options.default
 
@@ -48,7 +62,7 @@ class CoinsTerminal:
         b = self.bet
         game.print(
             f"\n[bold]{escape(self.model.name)}[/]  balance [bold]{game.balance:,.2f}[/] credits"
-            f"   bet {b.lines} lines x {b.coins_per_line} coins x {b.coin_size} = "
+            f"   {describe_bet(self.model, b)} = "
             f"[bold]{b.total_credits:,.2f}[/] credits ({b.total_coins} coins)"
         )
 
@@ -125,11 +139,7 @@ def evaluate_bet(model: GameModel, options: Any) -> tuple[CoinBet, str]:
         )
     except BetError as exc:
         raise EvaluateOptionError(str(exc)) from None
-    describe = (
-        f"bet {bet.lines} lines x {bet.coins_per_line} coins x {bet.coin_size} = "
-        f"{bet.total_coins} coins"
-    )
-    return bet, describe
+    return bet, f"{describe_bet(model, bet)} = {bet.total_coins} coins"
 
 
 def face(model: GameModel) -> CoinsTerminal:

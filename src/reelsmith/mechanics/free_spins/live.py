@@ -9,10 +9,9 @@ reveal table per triggering symbol.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
-from reelsmith.engine.lines import count_symbol_on
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import (
     SPINNING,
@@ -32,10 +31,12 @@ FREE_SPIN = "free_spin"
 
 @dataclass(frozen=True)
 class FeatureSpins:
-    """The round's free spins: awarded in all (retriggers included) and still to play."""
+    """The round's free spins: awarded in all (retriggers included), still to play, and the
+    multiplier on their line and way wins that the trigger's count set."""
 
     awarded: int = 0
     remaining: int = 0
+    multiplier: int = 1
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class FreeSpinsPart(SpinFeature):
 
     def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
         free = self.free
-        triggers = int(count_symbol_on(spin.grid, free.symbol, self.rules.trigger_mask))
+        triggers = free.counted(spin.grid, self.rules.trigger_mask)
         state: FeatureSpins = round_.part(self.name)
         if spin.kind == "base":
             reveals: tuple[int, ...] = ()
@@ -89,7 +90,7 @@ class FreeSpinsPart(SpinFeature):
                 revealed = sum(reveals) if free.reveal is not None else -1
                 awarded = int(trigger_spins(free.spins, triggers, revealed, free.max_spins))
             record = SpinAward(triggers, reveals, awarded, awarded)
-            state = FeatureSpins(awarded, awarded)
+            state = FeatureSpins(awarded, awarded, free.multiplier_for(triggers) if awarded else 1)
             phase = FREE_SPINS if awarded else round_.phase
         else:
             added = int(
@@ -104,27 +105,35 @@ class FreeSpinsPart(SpinFeature):
             )
             remaining = state.remaining - 1 + added
             record = SpinAward(triggers, (), added, remaining)
-            state = FeatureSpins(state.awarded + added, remaining)
+            state = FeatureSpins(state.awarded + added, remaining, state.multiplier)
             phase = FREE_SPINS if remaining > 0 else SPINNING
         spins = (*round_.spins[:-1], spin.with_record(self.name, record))
         return replaced(round_, spins=spins, phase=phase, parts={**round_.parts, self.name: state})
 
     def spin_setup(self, ctx: Context, round_: Round) -> SpinSetup | None:
-        return self.setup if round_.phase == FREE_SPINS else None
+        if round_.phase != FREE_SPINS:
+            return None
+        state: FeatureSpins = round_.part(self.name)
+        if state.multiplier == 1:
+            return self.setup
+        return replace(self.setup, line_multiplier=state.multiplier)
 
     def void(self, ctx: Context, round_: Round, voided: Round) -> Round:
         state: FeatureSpins | None = voided.part(self.name)
         if state is None:
             return voided
-        return voided.with_part(self.name, FeatureSpins(state.awarded, 0))
+        return voided.with_part(self.name, FeatureSpins(state.awarded, 0, state.multiplier))
 
     def round_json(self, ctx: Context, round_: Round) -> dict[str, object]:
         state: FeatureSpins = round_.part(self.name) or FeatureSpins()
-        return {
+        out: dict[str, object] = {
             "free_spins_awarded": state.awarded,
             "free_spins_remaining": state.remaining,
             "free_spins_win_coins": sum(s.win_coins for s in round_.spins[1:]),
         }
+        if self.free.trigger_multipliers is not None:
+            out["free_spins_trigger_multiplier"] = state.multiplier
+        return out
 
 
 def part(model: GameModel) -> FreeSpinsPart:

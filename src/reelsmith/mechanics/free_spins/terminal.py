@@ -9,7 +9,6 @@ from rich.markup import escape
 
 from reelsmith.engine import round as core
 from reelsmith.engine.catalogue import mechanics
-from reelsmith.engine.lines import count_symbol_on
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import VOIDED, Round, Spin
 from reelsmith.mechanics.free_spins.live import FREE_SPIN, FREE_SPINS, FeatureSpins
@@ -31,9 +30,11 @@ class FreeSpinsTerminal:
                 if award.reveals
                 else ""
             )
+            state: FeatureSpins = round_.part("free_spins")
+            times = f", wins but scatter wins x{state.multiplier}" if state.multiplier > 1 else ""
             game.print(
                 f"  [bold green]{award.triggers} {escape(self.trigger_name)} start the free "
-                f"spins![/] [bold]{award.spins_added} free spins[/]{revealed}"
+                f"spins![/] [bold]{award.spins_added} free spins{times}[/]{revealed}"
             )
         else:
             game.print(f"  [green]+{award.spins_added} free spins[/]")
@@ -42,7 +43,7 @@ class FreeSpinsTerminal:
         rules = mechanics(model)
         free = rules.free_spins
         assert free is not None
-        shown = int(count_symbol_on(grid, free.symbol, rules.trigger_mask))
+        shown = free.counted(grid, rules.trigger_mask)
         out["free_spins_triggered"] = shown >= free.trigger
 
     def handles(self, round_: Round) -> bool:

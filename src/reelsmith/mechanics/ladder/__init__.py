@@ -14,7 +14,11 @@ MECHANIC = Mechanic(
     server="reelsmith.mechanics.ladder.server:LadderMoney",
     events=("ladder_step",),
     requires=("pots", "levels"),
-    excludes=(("free_spins", "a round has one spin feature"),),
+    excludes=(
+        ("free_spins", "a round has one spin feature"),
+        ("scatter", "the ladder's exact analysis and kernel pay no scatter yet"),
+        ("plugin", "the ladder's exact analysis and kernel play no plug-in yet"),
+    ),
     client="ladder",
     help="reelsmith.engine.ladder_help",
     exact="reelsmith.analysis.ladder_exact",

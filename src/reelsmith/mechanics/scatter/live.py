@@ -36,16 +36,14 @@ def scatter_shown(
     model: GameModel,
     grid: npt.NDArray[np.int8],
     scatter_pays: npt.NDArray[np.int64],
-    total_coins: int,
+    unit: int,
 ) -> ScatterShown:
+    """The scatter on ``grid``: its count, its cells and its pay times ``unit`` coins (the
+    total bet, or the coins per unit where the scatter pays per coin)."""
     count = int(count_symbol_on(grid, model.scatter, model.scatter_mask))
     positions = tuple(p for p in symbol_positions(grid, model.scatter) if model.scatter_mask[p[1]])
     pay = int(scatter_pays[min(count, len(scatter_pays) - 1)])
-    win = (
-        ScatterWin(model.symbols[model.scatter].id, count, pay * total_coins, positions)
-        if pay
-        else None
-    )
+    win = ScatterWin(model.symbols[model.scatter].id, count, pay * unit, positions) if pay else None
     return ScatterShown(win, count, positions)
 
 
@@ -56,7 +54,9 @@ class ScatterPart(Part):
     def evaluate(
         self, ctx: Context, round_: Round, setup: SpinSetup, grid: npt.NDArray[np.int8]
     ) -> tuple[ScatterShown, int]:
-        shown = scatter_shown(ctx.model, grid, setup.scatter_pays, round_.stake.total_coins)
+        stake = round_.stake
+        unit = stake.coins_per_line if ctx.model.scatter_pays_per_coin else stake.total_coins
+        shown = scatter_shown(ctx.model, grid, setup.scatter_pays, unit)
         return shown, shown.coins
 
 

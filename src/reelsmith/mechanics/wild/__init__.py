@@ -1,5 +1,6 @@
-"""The wild: substitutes on paylines for the symbols it stands for; ``[wild]`` refines the
-line rule (a multiplier on the wins it completes, who wins a tie, the reels it may stand on)."""
+"""The wild: substitutes on paylines and ways for the symbols it stands for; ``[wild]`` refines
+the line rule (a multiplier on the wins it completes, who wins a tie, the reels it may stand
+on)."""
 
 from reelsmith.mechanics.base import Mechanic
 
@@ -16,5 +17,4 @@ MECHANIC = Mechanic(
     tables=frozenset({"wild"}),
     declared=_declared,
     part=None,
-    requires=("paylines",),
 )

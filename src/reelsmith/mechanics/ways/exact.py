@@ -1,0 +1,99 @@
+"""The ways' exact part: the expected pay of one screen of a reel set, from per-reel counts.
+
+The reels stop independently, and a free spin's random wild weights are drawn independently of
+the stops and of each other, so for a symbol ``s`` the ways of a run of exactly ``n`` reels have
+the expectation ``E[A_1] x ... x E[A_n] x P(A_{n+1} = 0)`` (a product of per-reel sums: a
+reel with ``A_r = 0`` zeroes the product, so no indicator of the earlier reels is needed), and
+the ways of wilds alone ``E[B_1] x ... x E[B_n] x P(A_{n+1} = 0)`` (see
+:mod:`reelsmith.mechanics.ways.rules` for ``A`` and ``B``). Every figure is an exact fraction
+of the reel set's weighted cycle.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.mechanics.ways.rules import NO_PURE_WILD, PURE_WILD_AS_WILD, ways_rules
+
+
+def _reel_laws(model: GameModel, reel_set: ReelSet, reel: int) -> tuple[npt.NDArray[np.int64], int]:
+    """``counts[stop, symbol]`` of the reel's windows and the reel's total weight."""
+    length = int(reel_set.lengths[reel])
+    counts = np.zeros((length, len(model.symbols)), dtype=np.int64)
+    for stop in range(length):
+        for row in range(model.rows):
+            counts[stop, int(reel_set.padded[reel, stop + row])] += 1
+    return counts, int(reel_set.totals[reel])
+
+
+def weight_law(model: GameModel, reel: int, free: bool) -> tuple[Fraction, Fraction]:
+    """(E[w], 1) of the reel's wild weight in a base (``free`` False) or free spin."""
+    rules = ways_rules(model)
+    if free and reel in rules.free_weights:
+        values, odds = rules.free_weights[reel]
+        return Fraction(sum(v * o for v, o in zip(values, odds, strict=True)), sum(odds)), Fraction(
+            1
+        )
+    return Fraction(int(rules.weights[reel])), Fraction(1)
+
+
+def mean_pay(
+    model: GameModel, reel_set: ReelSet, pays: npt.NDArray[np.int64], free: bool = False
+) -> Fraction:
+    """The expected pay of one screen of ``reel_set`` per coin unit (before any multiplier of
+    the spin), with the wild weights of a base or a free spin."""
+    rules = ways_rules(model)
+    reels = model.reels
+    wild = model.wild
+    laws = [_reel_laws(model, reel_set, reel) for reel in range(reels)]
+    stop_weights = [reel_set.stop_weights(reel) for reel in range(reels)]
+    mean_w = [weight_law(model, reel, free)[0] for reel in range(reels)]
+
+    def expect(reel: int, values: npt.NDArray[np.int64]) -> Fraction:
+        return Fraction(int((values * stop_weights[reel]).sum()), laws[reel][1])
+
+    def prob_zero(reel: int, zero: npt.NDArray[np.bool_]) -> Fraction:
+        return Fraction(int((zero * stop_weights[reel]).sum()), laws[reel][1])
+
+    wilds = [
+        laws[r][0][:, wild] if wild >= 0 else np.zeros(len(laws[r][0]), np.int64)
+        for r in range(reels)
+    ]
+    e_b = [mean_w[r] * expect(r, wilds[r]) for r in range(reels)]
+    total = Fraction(0)
+    for s in (int(x) for x in rules.paying):
+        sub = wild >= 0 and bool(model.substitutable[s])
+        e_a = []
+        zero_a = []
+        for r in range(reels):
+            own = laws[r][0][:, s]
+            e_a.append(expect(r, own) + (e_b[r] if sub else 0))
+            shown = own + (wilds[r] if sub else 0)
+            zero_a.append(prob_zero(r, shown == 0))
+        product_a = Fraction(1)
+        product_b = Fraction(1)
+        for n in range(1, reels + 1):
+            product_a *= e_a[n - 1]
+            product_b *= e_b[n - 1] if sub else 0
+            pay = int(pays[s, n])
+            if n < rules.min_run or pay == 0:
+                continue
+            ways = product_a - (
+                product_b if rules.pure_wild in (NO_PURE_WILD, PURE_WILD_AS_WILD) else 0
+            )
+            ending = zero_a[n] if n < reels else Fraction(1)
+            total += pay * ways * ending
+    if rules.pure_wild == PURE_WILD_AS_WILD:
+        product_b = Fraction(1)
+        for m in range(1, reels + 1):
+            product_b *= e_b[m - 1]
+            pay = int(pays[wild, m])
+            if m < rules.min_run or pay == 0:
+                continue
+            ending = prob_zero(m, wilds[m] == 0) if m < reels else Fraction(1)
+            total += pay * product_b * ending
+    return total
