@@ -17,6 +17,7 @@ MECHANIC = Mechanic(
     part="tests.example_mechanic.live:part",
     problems="tests.example_mechanic.live:problems",
     events=("mystery_revealed",),
+    event_schemas="tests.example_mechanic.live:EVENTS",
     requires=("paylines",),
     in_lab=False,  # no exact part or kernel step yet: the lab refuses it by name
 )

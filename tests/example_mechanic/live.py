@@ -56,6 +56,18 @@ class Revealed:
     def to_json(self) -> dict[str, object]:
         return {"mystery": self.symbol}
 
+    def events(self) -> list[dict[str, object]]:
+        return [] if self.symbol is None else [{"type": "mystery_revealed", "symbol": self.symbol}]
+
+
+#: The events the mechanic emits: kind -> its description and fields (a JSON Schema's).
+EVENTS = {
+    "mystery_revealed": {
+        "description": "The screen's mystery symbols all became one symbol.",
+        "properties": {"symbol": {"type": "string", "minLength": 1}},
+    },
+}
+
 
 class MysteryPart(Part):
     name = "mystery"

@@ -197,3 +197,74 @@ def client(model: GameModel) -> str:
         if mechanic.client is not None:
             return mechanic.client
     return CATALOGUE
+
+
+def _event_entry(kind: str, entry: Mapping[str, Any], scoped: bool) -> dict[str, Any]:
+    from reelsmith.engine.events import minor_key
+
+    fields = dict(entry["properties"])
+    if scoped:
+        fields = {"spin": SPIN_FIELD, **fields}
+    money = {
+        minor_key(key): {
+            "type": "integer",
+            "minimum": 0,
+            "description": f"{key} in the currency's minor units (the server's answer)",
+        }
+        for key in fields
+        if key.endswith("coins")
+    }
+    return {
+        "title": kind,
+        "description": entry["description"],
+        "type": "object",
+        "properties": {"type": {"const": kind}, **fields, **money},
+        "required": ["type", *fields],
+        "additionalProperties": False,
+    }
+
+
+#: Every screen event's index of its screen in the round.
+SPIN_FIELD: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "the screen's index in the round (0: the base spin)",
+}
+
+
+def event_kinds(mechanics: tuple[Mechanic, ...] | None = None) -> dict[str, str]:
+    """Every event kind and who emits it (``core`` or a mechanic's name), of ``mechanics``
+    (None: the registry's); ValueError when two emit the same kind."""
+    from reelsmith.engine.events import CORE_SCHEMAS
+
+    mechanics = MECHANICS if mechanics is None else mechanics
+    owners = dict.fromkeys(CORE_SCHEMAS, "core")
+    for mechanic in mechanics:
+        for kind in mechanic.events:
+            if kind in owners:
+                raise ValueError(f"event {kind!r}: emitted by {owners[kind]} and {mechanic.name}")
+            owners[kind] = mechanic.name
+    return owners
+
+
+def event_schema(mechanics: tuple[Mechanic, ...] | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a round's events: an array of objects, each one of
+    the kinds the core and ``mechanics`` (None: the registry's) emit (see
+    :mod:`reelsmith.engine.events`)."""
+    from reelsmith.engine.events import CORE_SCHEMAS, EVENTS_VERSION
+
+    mechanics = MECHANICS if mechanics is None else mechanics
+    event_kinds(mechanics)
+    entries = [_event_entry(kind, entry, False) for kind, entry in CORE_SCHEMAS.items()]
+    for mechanic in mechanics:
+        for kind, entry in mechanic.event_fields().items():
+            entries.append(_event_entry(kind, entry, entry.get("scope", "spin") == "spin"))
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:reelsmith:events:{EVENTS_VERSION}",
+        "title": "reelsmith round events",
+        "description": "A round as the events a client plays, in order.",
+        "version": EVENTS_VERSION,
+        "type": "array",
+        "items": {"oneOf": entries},
+    }

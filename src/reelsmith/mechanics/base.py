@@ -51,7 +51,9 @@ class Mechanic:
     combined with (each refusal names the reason). ``part`` builds its live step from the
     model; ``problems`` lists every problem of its tables (one line each; none: sound);
     ``help`` writes its rules-page sections; ``server`` is its face in the server (its money
-    in a round's view); ``events`` the event kinds it emits for clients.
+    in a round's view); ``events`` the event kinds it emits for clients and ``event_schemas``
+    the dict of their fields (kind -> ``description``, ``properties`` and, for an event of the
+    round rather than of a screen, ``"scope": "round"``: :mod:`reelsmith.engine.events`).
     """
 
     name: str
@@ -64,6 +66,7 @@ class Mechanic:
     help: str | None = None
     server: str | None = None
     events: tuple[str, ...] = ()
+    event_schemas: str | None = None
     requires: tuple[str, ...] = ()
     excludes: tuple[tuple[str, str], ...] = ()  # (mechanic, why)
     #: The web client's script that draws a title with this mechanic (None: it needs none).
@@ -100,6 +103,18 @@ class Mechanic:
         if self.problems is None:
             return []
         found: list[str] = face(self.problems)(model)
+        return found
+
+    def event_fields(self) -> dict[str, dict[str, Any]]:
+        """Each event kind's schema entry (see ``event_schemas``); ValueError when the kinds
+        listed and those described differ."""
+        found: dict[str, dict[str, Any]] = (
+            {} if self.event_schemas is None else face(self.event_schemas)
+        )
+        if set(found) != set(self.events):
+            raise ValueError(
+                f"mechanic {self.name}: events {sorted(self.events)} but schemas of {sorted(found)}"
+            )
         return found
 
     def server_face(self) -> Any:

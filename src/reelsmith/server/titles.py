@@ -22,6 +22,7 @@ from typing import Any
 
 from babel.numbers import get_currency_name
 
+from reelsmith.engine.events import minor_key, round_events
 from reelsmith.engine.ladder_state import BetState
 from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.round import (
@@ -316,6 +317,17 @@ class Title:
 
     def actions(self, round_: Round) -> list[str]:
         return actions(self.composition, round_)
+
+    def events(self, price: Price, round_: Round) -> list[dict[str, Any]]:
+        """The round as the events a client plays (:mod:`reelsmith.engine.events`): each
+        amount in coins (``coins``, ``win_coins``, ...) beside it in the currency's minor units
+        at the round's price (``minor``, ``win_minor``, ...)."""
+        units = self.bet_units(round_)
+        found = round_events(self.composition, round_)
+        for event in found:
+            for key in [k for k in event if k.endswith("coins")]:
+                event[minor_key(key)] = price.minor(coins_in_units(round_, event[key], units))
+        return found
 
     def feature_triggered(self, round_: Round) -> bool:
         return any(triggered(round_) for triggered in self._faces("feature_triggered"))

@@ -13,4 +13,5 @@ MECHANIC = Mechanic(
     part="reelsmith.mechanics.free_spins.live:part",
     server="reelsmith.mechanics.free_spins.server:FreeSpinsMoney",
     events=("free_spins_awarded", "free_spin"),
+    event_schemas="reelsmith.mechanics.free_spins.events:SCHEMAS",
 )

@@ -57,6 +57,19 @@ class SpinAward:
             "free_spins_remaining": self.free_spins_remaining,
         }
 
+    def events(self) -> list[dict[str, object]]:
+        if not self.spins_added:
+            return []
+        return [
+            {
+                "type": "free_spins_awarded",
+                "triggers": self.triggers,
+                "reveals": list(self.reveals),
+                "spins": self.spins_added,
+                "remaining": self.free_spins_remaining,
+            }
+        ]
+
 
 class FreeSpinsPart(SpinFeature):
     name = "free_spins"
@@ -72,6 +85,12 @@ class FreeSpinsPart(SpinFeature):
 
     def prepare(self, ctx: Context, round_: Round) -> Round:
         return round_.with_part(self.name, FeatureSpins())
+
+    def spin_events(self, spin: Spin) -> list[dict[str, object]]:
+        award: SpinAward | None = spin.parts.get(self.name)
+        if spin.kind != "free" or award is None:
+            return []
+        return [{"type": "free_spin", "remaining": award.free_spins_remaining}]
 
     def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
         free = self.free

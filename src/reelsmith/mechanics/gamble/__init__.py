@@ -12,5 +12,6 @@ MECHANIC = Mechanic(
     part="reelsmith.mechanics.gamble.live:part",
     server="reelsmith.mechanics.gamble.server:GambleMoney",
     events=("gamble_card",),
+    event_schemas="reelsmith.mechanics.gamble.events:SCHEMAS",
     requires=("coins",),
 )

@@ -72,6 +72,9 @@ class GambleRecord:
             "result_coins": self.result_coins,
         }
 
+    def events(self) -> list[dict[str, object]]:
+        return [{"type": "gamble_card", **self.to_json()}]
+
 
 @dataclass(frozen=True)
 class Gambles:
@@ -166,6 +169,10 @@ class GamblePart(Part):
         if round_.phase != GAMBLE:
             return None
         return self.act(ctx, round_, COLLECT, rng)
+
+    def round_events(self, ctx: Context, round_: Round) -> list[dict[str, object]]:
+        state: Gambles | None = round_.part(self.name)
+        return [e for g in state.played for e in g.events()] if state is not None else []
 
     def round_json(self, ctx: Context, round_: Round) -> dict[str, object]:
         state: Gambles | None = round_.part(self.name)

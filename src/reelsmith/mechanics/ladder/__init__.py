@@ -13,6 +13,7 @@ MECHANIC = Mechanic(
     part="reelsmith.mechanics.ladder.live:part",
     server="reelsmith.mechanics.ladder.server:LadderMoney",
     events=("ladder_step",),
+    event_schemas="reelsmith.mechanics.ladder.events:SCHEMAS",
     requires=("pots", "levels"),
     excludes=(
         ("free_spins", "a round has one spin feature"),

@@ -60,6 +60,9 @@ class LadderSpin:
             "meter_after": self.meter_after,
         }
 
+    def events(self) -> list[dict[str, object]]:
+        return [{"type": "ladder_step", **self.to_json()}]
+
 
 class LadderPart(SpinFeature):
     name = "ladder"

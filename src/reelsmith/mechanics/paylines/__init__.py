@@ -11,6 +11,7 @@ MECHANIC = Mechanic(
     declared=lambda raw: "paylines" in raw,
     part="reelsmith.mechanics.paylines.live:part",
     events=("line_win",),
+    event_schemas="reelsmith.mechanics.paylines.events:SCHEMAS",
     help="reelsmith.engine.catalogue_help",
     exact="reelsmith.analysis.catalogue_exact",
     simulate="reelsmith.analysis.catalogue:simulate_title",

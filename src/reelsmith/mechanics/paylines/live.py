@@ -28,6 +28,9 @@ class LineWins:
     def to_json(self) -> dict[str, object]:
         return {"line_wins": self._json}
 
+    def events(self) -> list[dict[str, object]]:
+        return [{"type": "line_win", **win} for win in self._json]
+
     @cached_property
     def _json(self) -> list[dict[str, object]]:
         return [{**w.to_json(), "positions": [list(p) for p in w.positions]} for w in self.wins]

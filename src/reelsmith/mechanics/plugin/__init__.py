@@ -12,4 +12,5 @@ MECHANIC = Mechanic(
     part="reelsmith.mechanics.plugin.live:part",
     problems="reelsmith.mechanics.plugin.live:problems",
     events=("win_modified",),
+    event_schemas="reelsmith.mechanics.plugin.events:SCHEMAS",
 )

@@ -19,6 +19,9 @@ class PluginOutcome:
     def to_json(self) -> dict[str, object]:
         return {"plugin": {"outcome": self.outcome, "win_coins": self.win_coins}}
 
+    def events(self) -> list[dict[str, object]]:
+        return [{"type": "win_modified", "outcome": self.outcome, "win_coins": self.win_coins}]
+
 
 class PluginPart(Part):
     name = "plugin"

@@ -13,5 +13,6 @@ MECHANIC = Mechanic(
     part="reelsmith.mechanics.pots.live:part",
     server="reelsmith.mechanics.pots.server:PotsMoney",
     events=("gem_revealed", "pot_won"),
+    event_schemas="reelsmith.mechanics.pots.events:SCHEMAS",
     requires=("ladder", "levels"),
 )

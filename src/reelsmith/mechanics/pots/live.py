@@ -63,6 +63,20 @@ class GemsShown:
             "pots_after": list(self.pots_after),
         }
 
+    def events(self) -> list[dict[str, object]]:
+        found: list[dict[str, object]] = [
+            {"type": "gem_revealed", **gem.to_json()} for gem in self.gems
+        ]
+        if self.jackpot_coins:
+            found.append(
+                {
+                    "type": "pot_won",
+                    "coins": self.jackpot_coins,
+                    "pots_after": list(self.pots_after),
+                }
+            )
+        return found
+
 
 def reveal_gems(
     rules: LadderRules,

@@ -16,4 +16,5 @@ MECHANIC = Mechanic(
     declared=_declared,
     part="reelsmith.mechanics.scatter.live:part",
     events=("scatter_win",),
+    event_schemas="reelsmith.mechanics.scatter.events:SCHEMAS",
 )

@@ -31,6 +31,19 @@ class ScatterShown:
             "scatter_positions": [list(p) for p in self.positions],
         }
 
+    def events(self) -> list[dict[str, object]]:
+        if self.win is None:
+            return []
+        return [
+            {
+                "type": "scatter_win",
+                "symbol": self.win.symbol,
+                "count": self.win.count,
+                "coins": self.win.coins,
+                "positions": [list(p) for p in self.win.positions],
+            }
+        ]
+
 
 def scatter_shown(
     model: GameModel,

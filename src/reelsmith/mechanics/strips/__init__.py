@@ -11,4 +11,5 @@ MECHANIC = Mechanic(
     declared=lambda raw: True,
     part="reelsmith.mechanics.strips.live:part",
     events=("spin_stopped",),
+    event_schemas="reelsmith.mechanics.strips.events:SCHEMAS",
 )

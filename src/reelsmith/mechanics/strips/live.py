@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.engine.model import GameModel
-from reelsmith.engine.round import Context, Part, Round, SpinSetup
+from reelsmith.engine.round import Context, Part, Round, Spin, SpinSetup
 from reelsmith.engine.screen import window
 from reelsmith.engine.stops import draw_stops
 from reelsmith.rng import RandomSource
@@ -23,6 +23,16 @@ class StripsPart(Part):
         reel_set = ctx.variant(round_.variant, round_.rules_version).reel_sets[setup.reel_set]
         stops = draw_stops(reel_set, rng)
         return stops, window(reel_set, stops, ctx.model.rows)
+
+    def spin_events(self, spin: Spin) -> list[dict[str, object]]:
+        return [
+            {
+                "type": "spin_stopped",
+                "kind": spin.kind,
+                "stops": list(spin.stops),
+                "screen": [list(row) for row in spin.landed],
+            }
+        ]
 
 
 def part(model: GameModel) -> StripsPart:

@@ -57,6 +57,13 @@ class WayWins:
     def _json(self) -> list[dict[str, object]]:
         return [w.to_json() for w in self.wins]
 
+    def events(self) -> list[dict[str, object]]:
+        found: list[dict[str, object]] = []
+        if self.weights is not None:
+            found.append({"type": "wild_weights_drawn", "weights": list(self.weights)})
+        found.extend({"type": "way_win", **win} for win in self._json)
+        return found
+
 
 def way_wins(
     model: GameModel,

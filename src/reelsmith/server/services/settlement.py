@@ -106,6 +106,7 @@ class Settlement:
                 balance += amount
         finished = outcome.status != "open"
         view = title.view(price, engine_round)
+        events = title.events(price, engine_round)
         record = title.record(engine_round)
         paid = outcome.win_minor + outcome.jackpot_minor
         view_text = dumps(view)
@@ -181,7 +182,13 @@ class Settlement:
             self.open_rounds.forget(round_id)
         else:
             self.open_rounds.keep(round_id, record_text, engine_round)
-        return {"view": view, "balance": balance, "finished": finished, "outcome": outcome}
+        return {
+            "view": view,
+            "events": events,
+            "balance": balance,
+            "finished": finished,
+            "outcome": outcome,
+        }
 
     def response(
         self,
@@ -192,13 +199,15 @@ class Settlement:
         session_id: str | None,
         extra: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A round step's answer: the round's view, its status, the balance, win and bet."""
+        """A round step's answer: the round's view and its events (:mod:`reelsmith.engine.events`),
+        its status, the balance, win and bet."""
         view = settled["view"]
         bet_minor = view["bet_minor"]
         win_minor = view["win_minor"]
         response: dict[str, Any] = {
             "round_id": round_id,
             "round": view,
+            "events": settled["events"],
             "status": settled["outcome"].status,
             "balance": market.money(settled["balance"]),
             "win": market.money(win_minor),
