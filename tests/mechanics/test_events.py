@@ -1,7 +1,8 @@
 """A round as events (:mod:`reelsmith.engine.events`): every event a title's round emits is one
 the schema describes and one its mechanics (or the core) declare; the events add up to the
-round's wins; a replayed round gives the same events; the server's answer carries them with
-each amount in minor units; the test suite's own mechanic adds its event with its package."""
+round's wins (a cascade's later screens included); a replayed round gives the same events; the
+server's answer carries them with each amount in minor units; the test suite's own mechanic
+adds its event with its package."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from reelsmith.rng import SeededSource
 from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.titles import Title
 from tests.example_mechanic import MECHANIC as MYSTERY
+from tests.mechanics.test_cascade import tiny as tiny_cascade
 from tests.mechanics.test_ways import tiny
 from tests.test_example_mechanic import mystery_fox
 
@@ -78,6 +80,7 @@ def default_market(title: Title) -> Market:
 def titles(tmp_path: Path) -> dict[str, GameModel]:
     found = {gid: load_game(gid) for gid in TITLE_FOLDERS}
     found["tiny-ways"] = load_model(tiny(tmp_path / "tiny"))
+    found["tiny-cascade"] = load_model(tiny_cascade(tmp_path / "cascade"))
     return found
 
 
@@ -143,6 +146,7 @@ def test_every_title_s_rounds_are_told_by_declared_events(tmp_path: Path) -> Non
         "sultan-spins": {"line_win", "gem_revealed", "ladder_step"},
         "aurora-fox": {"line_win", "scatter_win", "free_spins_awarded", "free_spin"},
         "tiny-ways": {"way_win", "scatter_win", "free_spins_awarded", "wild_weights_drawn"},
+        "tiny-cascade": {"cascade", "line_win", "scatter_win", "free_spins_awarded", "free_spin"},
     }
     for game_id, model in titles(tmp_path).items():
         title = Title(model)

@@ -108,6 +108,10 @@ def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict
     distribution of a ladder-and-pots round, added when given."""
     if isinstance(a, LadderAnalysis):
         return ladder_document(a, sample)
+    if "cascade" in a.model.raw:
+        from reelsmith.mechanics.cascade.report import document
+
+        return document(a)  # type: ignore[arg-type]
     return free_spins_document(a)
 
 
@@ -115,6 +119,10 @@ def analysis_report(a: Analysis) -> LabReport:
     """``analyze``'s result for any model's variant: JSON, text and the PAR sheet (drawn only
     when asked for). The sections are those of what ``a`` contains; a ladder-and-pots round
     adds its seeded sample of the round-win distribution, labelled as simulated."""
+    if "cascade" in a.model.raw:
+        from reelsmith.mechanics.cascade.report import report
+
+        return report(a)  # type: ignore[arg-type]
     if isinstance(a, LadderAnalysis):
         sample = sample_win_distribution(a)
         doc = ladder_document(a, sample)

@@ -511,6 +511,10 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
     rules = mechanics(model)
     variant = model.variant(variant_id)
     where = f"{model.id} {variant.id}"
+    if "cascade" in model.raw:
+        from reelsmith.mechanics.cascade.exact import cascade_figures
+
+        return cascade_figures(model, variant.id).catalogue_figures()
     if pays_ways(model) and rules.plugin is not None:
         raise ModelError(f"{where}: the exact analysis of a plug-in on ways is not written yet")
     base_gain = free_gain = Fraction(0)
@@ -851,13 +855,21 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
     started = time.perf_counter()
     from reelsmith.mechanics import declared
 
-    missing = [m.name for m in declared(model.raw) if not m.in_full_analysis]
-    missing += beyond_the_cycle_law(model)
+    if "cascade" in model.raw:
+        from reelsmith.mechanics.cascade.report import analyze as analyze_cascade
+
+        return analyze_cascade(model, variant_id)  # type: ignore[return-value]
+    lacking = [m for m in declared(model.raw) if not m.in_full_analysis]
+    missing = [m.name for m in lacking] + beyond_the_cycle_law(model)
     if missing:
+        where = (
+            "reelsmith simulate gives them with their intervals beside the exact RTP"
+            if all(m.in_kernel for m in lacking)
+            else "reelsmith validate and the lab's RTP route (analyze_rtp) give the exact RTP"
+        )
         raise ModelError(
             f"{model.source or model.id}: the full analysis (second moments, hit frequency) of "
-            f"{', '.join(missing)} is not written yet; reelsmith simulate gives them with "
-            "their intervals beside the exact RTP"
+            f"{', '.join(missing)} is not written yet; {where}"
         )
     rules = mechanics(model)
     variant = model.variant(variant_id)
@@ -1002,6 +1014,10 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
 def stored_figures(analysis: CatalogueAnalysis) -> dict[str, float]:
     """The figures stored beside a variant's strips (10 decimal places), which a test re-derives
     from the strips; the spins a free spin adds on average only for a title with free spins."""
+    if "cascade" in analysis.model.raw:
+        from reelsmith.mechanics.cascade.report import stored_figures as cascade_stored
+
+        return cascade_stored(analysis)  # type: ignore[arg-type]
     f = analysis.figures
     figures = {
         "rtp": round(float(analysis.rtp), 10),

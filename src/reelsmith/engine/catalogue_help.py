@@ -24,6 +24,7 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.model import GameModel
 from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
+from reelsmith.mechanics.cascade import help as cascade_help
 from reelsmith.mechanics.coins.live import bet_options
 from reelsmith.mechanics.ways import help as ways_help
 
@@ -653,6 +654,8 @@ def feature_rules(
         out["substitute"] = _substitute(phrases, model)
     if model.scatter >= 0:
         out["scatter"] = _scatter(phrases, model)
+    if "cascade" in model.raw:
+        out["cascade"] = cascade_help.rules(phrases, model)
     if rules.free_spins is not None:
         out["free_spins"] = _free_spins(phrases, model, rules.free_spins, variant.id, gamble)
     if rules.plugin is not None:

@@ -630,7 +630,7 @@ def _reel_list(value: Any, where: str, reels: int) -> tuple[int, ...]:
 def _check_weighted_mechanics(variant: Variant, declared: Any) -> None:
     """Refuse stop weights where the title's rules are not the catalogue's: only the
     catalogue's live play, kernel and exact analysis draw and count weighted stops."""
-    if declared == "catalogue":
+    if declared in (None, "catalogue"):  # the key is optional: the tables declare mechanics
         return
     for name, reel_set in variant.reel_sets.items():
         if reel_set.weighted:

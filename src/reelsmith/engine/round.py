@@ -18,6 +18,9 @@ draws:
 4. *win modifiers* map the evaluators' total to a new win (a plug-in's multiplier);
 5. the spin's win is that total plus the modifiers' fixed amounts.
 
+A *spin modifier* that reads several screens (the cascade, :meth:`Part.chain`) takes over
+steps 3 and 4: it has each screen of its chain paid as they say and returns the whole win.
+
 What the spin's reel set, pay tables and line multiplier are comes from the round's *spin
 feature* (free spins, the ladder) through :meth:`Part.spin_setup`; the base spin's are the
 model's.
@@ -101,6 +104,15 @@ class Spin:
     grid: Any = field(default=None, compare=False, repr=False)
     #: What the window modifiers paid of ``win_coins`` (a pot won): never multiplied.
     fixed_coins: int = 0
+    #: Every screen the spin's wins were read on, in order, where a spin modifier read more
+    #: than one (a cascade's); empty: the one screen.
+    screens: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def grids(self) -> tuple[Any, ...]:
+        """Every screen the spin read, as symbol indices (the landed one alone, but for a
+        cascade's chain)."""
+        return self.screens or (self.grid,)
 
     def with_record(self, name: str, record: Any, first: bool = False) -> Spin:
         """The spin with ``name``'s record added (or replaced); ``first`` puts it before the
@@ -222,6 +234,20 @@ class Part:
         """A win modifier: ``(spin record, new win)`` or None where it does not act."""
         return None
 
+    def chain(
+        self,
+        ctx: Context,
+        round_: Round,
+        setup: SpinSetup,
+        stops: tuple[int, ...],
+        grid: npt.NDArray[np.int8],
+        read: Callable[[SpinSetup, npt.NDArray[np.int8]], tuple[dict[str, Any], int]],
+    ) -> tuple[dict[str, Any], int, Any, tuple[Any, ...]]:
+        """A spin modifier that reads several screens (a cascade): ``read(setup, grid)`` pays
+        one screen by the evaluators (their records, its win); returns the first screen's
+        records, the whole spin's win, the modifier's record and every screen read."""
+        raise NotImplementedError
+
     def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
         """The round after ``spin`` was added to it (a feature starts, spins are added, a
         meter fills); ``spin`` is ``round_.spins[-1]`` and its records may be replaced."""
@@ -311,6 +337,7 @@ class Context:
     modifiers: tuple[Part, ...]
     evaluators: tuple[Part, ...]
     win_modifiers: tuple[Part, ...]
+    chains: tuple[Part, ...]
     setup_parts: tuple[Part, ...]
     closers: tuple[Part, ...]
     base_setup: SpinSetup
@@ -330,6 +357,7 @@ class Context:
             modifiers=having("modify_window"),
             evaluators=having("evaluate"),
             win_modifiers=having("modify_win"),
+            chains=having("chain"),
             setup_parts=having("spin_setup"),
             closers=having("close"),
             base_setup=SpinSetup("base", "base", model.line_pays, model.scatter_pays),
@@ -380,21 +408,32 @@ def play_spin(
         if record is not None:
             records[part.name] = record
         fixed += coins
-    win = 0
-    evaluated: dict[str, Any] = {}
-    for part in ctx.evaluators:
-        found = part.evaluate(ctx, round_, setup, grid)
-        if found is None:
-            continue
-        record, coins = found
-        evaluated[part.name] = record
-        win += coins
-    for part in ctx.win_modifiers:
-        modified = part.modify_win(ctx, round_, setup, win, rng)
-        if modified is None:
-            continue
-        record, win = modified
-        evaluated[part.name] = record
+
+    def read(step: SpinSetup, screen: npt.NDArray[np.int8]) -> tuple[dict[str, Any], int]:
+        win = 0
+        evaluated: dict[str, Any] = {}
+        for part in ctx.evaluators:
+            found = part.evaluate(ctx, round_, step, screen)
+            if found is None:
+                continue
+            record, coins = found
+            evaluated[part.name] = record
+            win += coins
+        for part in ctx.win_modifiers:
+            modified = part.modify_win(ctx, round_, step, win, rng)
+            if modified is None:
+                continue
+            record, win = modified
+            evaluated[part.name] = record
+        return evaluated, win
+
+    screens: tuple[Any, ...] = ()
+    if ctx.chains:
+        chain = ctx.chains[0]
+        evaluated, win, record, screens = chain.chain(ctx, round_, setup, stops, grid, read)
+        evaluated[chain.name] = record
+    else:
+        evaluated, win = read(setup, grid)
     # records in composition order: the window modifiers' first (a gem's reveal explains the
     # screen the evaluators read), then the evaluators' and win modifiers'
     ordered = {p.name: records[p.name] for p in ctx.composition.parts if p.name in records}
@@ -410,6 +449,7 @@ def play_spin(
         parts=ordered,
         grid=landed,
         fixed_coins=fixed,
+        screens=screens,
     )
     return round_, spin
 

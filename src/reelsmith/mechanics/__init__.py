@@ -20,6 +20,7 @@ from typing import Any
 from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.round import Composition
 from reelsmith.mechanics import (
+    cascade,
     coins,
     free_spins,
     gamble,
@@ -46,6 +47,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     ways.MECHANIC,
     wild.MECHANIC,
     scatter.MECHANIC,
+    cascade.MECHANIC,
     plugin.MECHANIC,
     free_spins.MECHANIC,
     ladder.MECHANIC,

@@ -94,12 +94,21 @@ class FreeSpinsPart(SpinFeature):
 
     def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
         free = self.free
-        triggers = free.counted(spin.grid, self.rules.trigger_mask)
+        # every screen the spin read counts (a cascade's chain: each screen that shows the
+        # trigger awards its spins)
+        counts = [free.counted(grid, self.rules.trigger_mask) for grid in spin.grids]
+        triggers = max(counts)
         state: FeatureSpins = round_.part(self.name)
         if spin.kind == "base":
             reveals: tuple[int, ...] = ()
             awarded = 0
-            if triggers >= free.trigger:
+            if len(counts) > 1:
+                for count in counts:
+                    if count >= free.trigger:
+                        awarded += int(trigger_spins(free.spins, count, -1, free.max_spins))
+                if free.max_spins:
+                    awarded = min(awarded, free.max_spins)
+            elif triggers >= free.trigger:
                 if free.reveal is not None:
                     variant = ctx.variant(round_.variant, round_.rules_version)
                     values, weights = free.reveal_table(variant)
@@ -112,16 +121,18 @@ class FreeSpinsPart(SpinFeature):
             state = FeatureSpins(awarded, awarded, free.multiplier_for(triggers) if awarded else 1)
             phase = FREE_SPINS if awarded else round_.phase
         else:
-            added = int(
-                award_spins(
-                    free.retrigger,
-                    free.retrigger_spins,
-                    free.spins_per_symbol,
-                    triggers,
-                    state.awarded,
-                    free.max_spins,
+            added = 0
+            for count in counts:
+                added += int(
+                    award_spins(
+                        free.retrigger,
+                        free.retrigger_spins,
+                        free.spins_per_symbol,
+                        count,
+                        state.awarded + added,
+                        free.max_spins,
+                    )
                 )
-            )
             remaining = state.remaining - 1 + added
             record = SpinAward(triggers, (), added, remaining)
             state = FeatureSpins(state.awarded + added, remaining, state.multiplier)

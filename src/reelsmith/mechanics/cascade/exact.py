@@ -1,0 +1,600 @@
+"""The cascade's exact law: every stop combination of a reel set played through its whole chain.
+
+A cascade refills from the strips, so a spin's stops decide every screen of its chain; the
+law of a spin is the law over its reel set's full cycle, each combination counted once. The
+enumeration (:func:`chain_sums`) walks the cycle in numba, spread over the cores by the first
+reel's stop, and pays each screen by the one line rule (:func:`reelsmith.engine.lines.
+line_award`), the scatter by its count and the fall by :func:`.rules.fall`: the rules live play
+calls. A stop combination of the first reels on which no payline can still make its least
+paying run and the scatter cannot reach a count that pays or triggers is a first screen that
+pays nothing, whatever the other reels show: its block of the cycle is counted without being
+played.
+
+Free spins on such chains are independent spins of their own reel set (no state crosses a
+spin), so the round's figures follow from each reel set's sums (:class:`ChainSums`) by Wald's
+identities: a free spin's total ``T`` (its win and the spins it adds, each with its own total)
+has ``E[T] = mu_f / (1 - q_f)`` and ``E[T^2] (1 - q_f) = E[Y^2] + 2 E[Y A] E[T] + E[A (A - 1)]
+E[T]^2``; a round is the base spin's ``X`` and ``A_0`` such totals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from reelsmith.analysis.catalogue_exact import CatalogueFigures
+from reelsmith.engine.catalogue import (
+    RETRIGGER_PER_SYMBOL,
+    RETRIGGER_TABLE,
+    mechanics,
+    spins_by_count,
+)
+from reelsmith.engine.lines import count_symbol_on, line_award
+from reelsmith.engine.model import GameModel, ModelError, ReelSet
+from reelsmith.mechanics.cascade.rules import cascade_rules, fall
+
+#: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
+#: largest pay, the scatter's pay and the spins that award free spins.
+S_PAY, S_AWARDS, S_PAY_AWARDS, S_AWARDS_SQUARED, S_HITS, S_MAX, S_SCATTER, S_TRIGGERED = range(8)
+
+
+@njit(cache=True, nogil=True)
+def _screen(
+    grid: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
+    line_coins: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    scatter_unit: int,
+    trigger_symbol: int,
+    trigger: int,
+    trigger_mask: npt.NDArray[np.bool_],
+    required: npt.NDArray[np.bool_],
+    cells: npt.NDArray[np.int8],
+) -> tuple[int, int, int]:
+    """One screen: (line coins before the screen's multiplier, scatter coins, trigger count),
+    ``removed`` marking the cells its wins take away."""
+    rows, reels = grid.shape
+    removed[:, :] = False
+    line_win = 0
+    for line in range(paylines.shape[0]):
+        for reel in range(reels):
+            cells[reel] = grid[paylines[line, reel], reel]
+        _symbol, count, pay = line_award(
+            cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
+        )
+        if pay > 0:
+            line_win += pay * line_coins
+            for reel in range(count):
+                removed[paylines[line, reel], reel] = True
+    scatter_win = 0
+    triggers = 0
+    scatters = 0
+    if scatter >= 0:
+        scatters = count_symbol_on(grid, scatter, scatter_mask)
+        scatter_win = scatter_pays[min(scatters, scatter_pays.shape[0] - 1)] * scatter_unit
+    if trigger_symbol >= 0:
+        triggers = count_symbol_on(grid, trigger_symbol, trigger_mask)
+        for reel in range(reels):
+            if required[reel]:
+                shown = False
+                for row in range(rows):
+                    shown = shown or grid[row, reel] == trigger_symbol
+                if not shown:
+                    triggers = 0
+    if scatter >= 0 and (scatter_win > 0 or (trigger_symbol == scatter and triggers >= trigger)):
+        for reel in range(reels):
+            if scatter_mask[reel]:
+                for row in range(rows):
+                    if grid[row, reel] == scatter:
+                        removed[row, reel] = True
+    return line_win, scatter_win, triggers
+
+
+@njit(cache=True, nogil=True)
+def _open_lines(
+    grid: npt.NDArray[np.int8],
+    paylines: npt.NDArray[np.int8],
+    depth: int,
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.int64],
+) -> int:
+    """The paylines whose cells on the first ``depth`` reels form a run (of a symbol and wilds,
+    or wilds alone) that the later reels could still make pay, into ``out``; their number.
+    Every other payline pays nothing on this screen, whatever the later reels show."""
+    found = 0
+    for line in range(paylines.shape[0]):
+        symbol = -1
+        runs = True
+        for reel in range(depth):
+            cell = grid[paylines[line, reel], reel]
+            if cell == wild:
+                continue
+            if symbol < 0:
+                if not substitutable[cell] and reel > 0:
+                    runs = False
+                    break
+                symbol = cell
+            elif cell != symbol:
+                runs = False
+                break
+        if runs:
+            out[found] = line
+            found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _scatter_may_reach(
+    grid: npt.NDArray[np.int8],
+    depth: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_reach: int,
+    most_per_reel: int,
+) -> bool:
+    """Whether the scatter could reach ``scatter_reach`` (its least count that pays or
+    triggers) with what the first ``depth`` reels show and the most the other reels can."""
+    if scatter < 0 or scatter_reach <= 0:
+        return False
+    rows, reels = grid.shape
+    shown = 0
+    for reel in range(reels):
+        if not scatter_mask[reel]:
+            continue
+        if reel < depth:
+            for row in range(rows):
+                if grid[row, reel] == scatter:
+                    shown += 1
+        else:
+            shown += most_per_reel
+    return shown >= scatter_reach
+
+
+@njit(cache=True, nogil=True)
+def _first_screen_quiet(
+    grid: npt.NDArray[np.int8],
+    paylines: npt.NDArray[np.int8],
+    open_lines: npt.NDArray[np.int64],
+    n_open: int,
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
+    cells: npt.NDArray[np.int8],
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_reach: int,
+) -> bool:
+    """Whether a first screen pays nothing and its scatter neither pays nor triggers (the
+    chain ends at once): the open paylines alone are read, by the one line rule."""
+    reels = grid.shape[1]
+    for j in range(n_open):
+        line = open_lines[j]
+        for reel in range(reels):
+            cells[reel] = grid[paylines[line, reel], reel]
+        if line_award(cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild)[2]:
+            return False
+    return not (
+        scatter >= 0
+        and scatter_reach > 0
+        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
+    )
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def chain_sums(
+    padded: npt.NDArray[np.int8],
+    lengths: npt.NDArray[np.int64],
+    rows: int,
+    paylines: npt.NDArray[np.int8],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
+    line_coins: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    scatter_unit: int,
+    scatter_reach: int,
+    trigger_symbol: int,
+    trigger: int,
+    trigger_mask: npt.NDArray[np.bool_],
+    required: npt.NDArray[np.bool_],
+    spins: npt.NDArray[np.int64],
+    multipliers: npt.NDArray[np.int64],
+    limit: int,
+    depth: int,
+    most_per_reel: int,
+    prune: bool,
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
+    """Every stop combination's chain, summed per first-reel stop: ``sums[s0]`` (the columns
+    ``S_*``), ``squares[s0]`` (the sum of squared pays, in double precision), ``reached[s0,
+    k]`` (the combinations whose chain reads a (k+1)-th screen) and ``by_step[s0, k]`` (the
+    coins paid on the (k+1)-th screens). ``prune`` False plays every combination's first screen
+    in full (the benchmark's baseline)."""
+    reels = lengths.shape[0]
+    first = lengths[0]
+    sums = np.zeros((first, 8), dtype=np.int64)
+    squares = np.zeros(first, dtype=np.float64)
+    reached = np.zeros((first, limit), dtype=np.int64)
+    by_step = np.zeros((first, limit), dtype=np.int64)
+    for s0 in prange(first):
+        grid = np.empty((rows, reels), dtype=np.int8)
+        screen = np.empty((rows, reels), dtype=np.int8)
+        removed = np.zeros((rows, reels), dtype=np.bool_)
+        cells = np.empty(reels, dtype=np.int8)
+        stops = np.zeros(reels, dtype=np.int64)
+        tops = np.zeros(reels, dtype=np.int64)
+        stops[0] = s0
+        for row in range(rows):
+            grid[row, 0] = padded[0, s0 + row]
+        # the other reels' stops, as an odometer over reels 1..reels-1
+        total_rest = 1
+        for reel in range(1, reels):
+            total_rest *= lengths[reel]
+        later = 1
+        for reel in range(depth, reels):
+            later *= lengths[reel]
+        open_lines = np.empty(paylines.shape[0], dtype=np.int64)
+        n_open = 0
+        # a screen can end its chain at once only where the scatter is the one trigger
+        quiet_first = prune and (trigger_symbol < 0 or trigger_symbol == scatter)
+        index = 0
+        while index < total_rest:
+            rest = index
+            for reel in range(reels - 1, 0, -1):
+                stops[reel] = rest % lengths[reel]
+                rest //= lengths[reel]
+            for reel in range(1, reels):
+                for row in range(rows):
+                    grid[row, reel] = padded[reel, stops[reel] + row]
+            if index % later == 0:
+                # a new block of the first `depth` reels' stops: the paylines it leaves open
+                n_open = _open_lines(grid, paylines, depth, wild, substitutable, open_lines)
+                if (
+                    quiet_first
+                    and n_open == 0
+                    and not _scatter_may_reach(
+                        grid, depth, scatter, scatter_mask, scatter_reach, most_per_reel
+                    )
+                ):
+                    # `later` combinations whose first screen pays nothing
+                    reached[s0, 0] += later
+                    index += later
+                    continue
+            if quiet_first and _first_screen_quiet(
+                grid,
+                paylines,
+                open_lines,
+                n_open,
+                line_pays,
+                wild,
+                substitutable,
+                wild_multiplier,
+                ties_to_wild,
+                cells,
+                scatter,
+                scatter_mask,
+                scatter_reach,
+            ):
+                reached[s0, 0] += 1
+                index += 1
+                continue
+            reached[s0, 0] += 1
+            for reel in range(reels):
+                tops[reel] = stops[reel]
+            screen[:, :] = grid
+            pay = 0
+            scattered = 0
+            awarded = 0
+            for step in range(limit):
+                if step > 0:
+                    reached[s0, step] += 1
+                line_win, scatter_win, triggers = _screen(
+                    screen,
+                    removed,
+                    paylines,
+                    line_pays,
+                    wild,
+                    substitutable,
+                    wild_multiplier,
+                    ties_to_wild,
+                    line_coins,
+                    scatter,
+                    scatter_mask,
+                    scatter_pays,
+                    scatter_unit,
+                    trigger_symbol,
+                    trigger,
+                    trigger_mask,
+                    required,
+                    cells,
+                )
+                won = line_win * multipliers[step] + scatter_win
+                pay += won
+                scattered += scatter_win
+                by_step[s0, step] += won
+                if trigger_symbol >= 0 and triggers >= trigger:
+                    awarded += spins_by_count(spins, triggers)
+                if not removed.any():
+                    break
+                if step + 1 < limit:
+                    fall(screen, removed, padded, lengths, tops)
+            sums[s0, S_PAY] += pay
+            sums[s0, S_AWARDS] += awarded
+            sums[s0, S_PAY_AWARDS] += pay * awarded
+            sums[s0, S_AWARDS_SQUARED] += awarded * awarded
+            sums[s0, S_SCATTER] += scattered
+            if awarded > 0:
+                sums[s0, S_TRIGGERED] += 1
+            if pay > 0 or awarded > 0:
+                sums[s0, S_HITS] += 1
+            if pay > sums[s0, S_MAX]:
+                sums[s0, S_MAX] = pay
+            squares[s0] += float(pay) * float(pay)
+            index += 1
+    return sums, squares, reached, by_step
+
+
+@dataclass(frozen=True)
+class ChainSums:
+    """One reel set's chains over its full cycle, in coins: the spin's pay ``Y`` and the free
+    spins it awards ``A``, summed as the identities need them, the chain counters and the pay
+    by screen."""
+
+    cycle: int
+    pay: int
+    pay_squared: float
+    awards: int
+    pay_awards: int
+    awards_squared: int
+    hits: int
+    max_pay: int
+    scatter_pay: int
+    triggered: int  # combinations whose chain awards free spins
+    reached: tuple[int, ...]  # reached[k]: combinations whose chain reads a (k+1)-th screen
+    by_step: tuple[int, ...]
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(self.pay, self.cycle)
+
+    @property
+    def awards_mean(self) -> Fraction:
+        return Fraction(self.awards, self.cycle)
+
+
+def _least(table: npt.NDArray[np.int64]) -> int:
+    """The least count a count table pays (0: none)."""
+    paying = np.flatnonzero(table > 0)
+    return int(paying[0]) if len(paying) else 0
+
+
+@cache
+def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True) -> ChainSums:
+    """The full cycle's :class:`ChainSums` of the base game's reel set (``free`` False) or the
+    free spins' (True) of ``variant_id``; ``prune`` False reads every first screen in full."""
+    rules = mechanics(model)
+    cascade = cascade_rules(model)
+    variant = model.variant(variant_id)
+    spins_rules = rules.free_spins
+    if free:
+        assert spins_rules is not None
+        reel_set: ReelSet = variant.reel_sets[spins_rules.reel_set]
+        line_pays, scatter_pays = rules.free_line_pays, rules.free_scatter_pays
+        multipliers = cascade.free_multipliers
+    else:
+        reel_set = variant.reel_sets["base"]
+        line_pays, scatter_pays = model.line_pays, model.scatter_pays
+        multipliers = cascade.multipliers
+    if reel_set.weights is not None:
+        raise ModelError(
+            f"{model.id} {variant_id}: the cascade's exact law counts every stop once; its reel "
+            "sets take no stop_weights"
+        )
+    lines = model.line_count
+    line_pays = np.asarray(line_pays, dtype=np.int64)
+    scatter_pays = np.asarray(scatter_pays, dtype=np.int64)
+    paying_counts = [c for c in (_least(scatter_pays),) if c > 0]
+    trigger_symbol, trigger = -1, 0
+    spins = np.zeros(1, dtype=np.int64)
+    required = np.zeros(model.reels, dtype=np.bool_)
+    trigger_mask = np.ones(model.reels, dtype=np.bool_)
+    if spins_rules is not None:
+        trigger_symbol, trigger = spins_rules.symbol, spins_rules.trigger
+        if spins_rules.retrigger == RETRIGGER_PER_SYMBOL:
+            raise ModelError(
+                f"{model.id} {variant_id}: the cascade's exact law adds free spins by a count "
+                'table (retrigger = "table" or "none"), not per symbol shown'
+            )
+        spins = spins_rules.spins
+        if free:
+            spins = (
+                spins_rules.retrigger_spins
+                if spins_rules.retrigger == RETRIGGER_TABLE
+                else np.zeros(1, dtype=np.int64)
+            )
+        trigger_mask = rules.trigger_mask
+        if spins_rules.required is not None:
+            required = spins_rules.required
+        if trigger_symbol == model.scatter:
+            paying_counts.append(trigger)
+    # the least run a payline pays: the depth of the first reels that decide a screen
+    runs = [n for n in range(1, model.reels + 1) if (line_pays[:, n] > 0).any()]
+    depth = min(runs) if runs else model.reels
+    if model.scatter >= 0 and trigger_symbol >= 0 and trigger_symbol != model.scatter:
+        depth = model.reels  # a bonus symbol's trigger: nothing decides a screen early
+    most = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
+    unit = 1 if model.scatter_pays_per_coin else lines
+    sums, squares, reached, by_step = chain_sums(
+        reel_set.padded,
+        reel_set.lengths,
+        model.rows,
+        model.paylines[:lines],
+        line_pays,
+        model.wild,
+        model.substitutable,
+        model.wild_multiplier,
+        model.ties_to_wild,
+        1,
+        model.scatter,
+        model.scatter_mask,
+        scatter_pays,
+        unit,
+        min(paying_counts) if paying_counts else 0,
+        trigger_symbol,
+        trigger,
+        trigger_mask,
+        required,
+        np.asarray(spins, dtype=np.int64),
+        np.asarray(multipliers, dtype=np.int64),
+        cascade.limit,
+        depth,
+        most,
+        prune,
+    )
+    total = sums.sum(axis=0)
+    return ChainSums(
+        cycle=int(np.prod(reel_set.lengths.astype(object))),
+        pay=int(total[S_PAY]),
+        pay_squared=float(squares.sum()),
+        awards=int(total[S_AWARDS]),
+        pay_awards=int(total[S_PAY_AWARDS]),
+        awards_squared=int(total[S_AWARDS_SQUARED]),
+        hits=int(total[S_HITS]),
+        max_pay=int(sums[:, S_MAX].max()),
+        scatter_pay=int(total[S_SCATTER]),
+        triggered=int(total[S_TRIGGERED]),
+        reached=tuple(int(x) for x in reached.sum(axis=0)),
+        by_step=tuple(int(x) for x in by_step.sum(axis=0)),
+    )
+
+
+@dataclass(frozen=True)
+class CascadeFigures:
+    """A cascade variant's exact figures per unit of total bet (``bet`` coins a round)."""
+
+    bet: int
+    base: ChainSums
+    free: ChainSums | None
+
+    @property
+    def base_rtp(self) -> Fraction:
+        return self.base.mean / self.bet
+
+    @property
+    def free_spin_total(self) -> Fraction:
+        """E[T]: a free spin's win with every spin it adds, in coins."""
+        if self.free is None:
+            return Fraction(0)
+        return self.free.mean / (1 - self.free.awards_mean)
+
+    @property
+    def free_spins_rtp(self) -> Fraction:
+        return self.base.awards_mean * self.free_spin_total / self.bet
+
+    @property
+    def rtp(self) -> Fraction:
+        return self.base_rtp + self.free_spins_rtp
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        return Fraction(self.base.hits, self.base.cycle)
+
+    @property
+    def std_dev(self) -> float:
+        """Of a round's win per unit bet (double precision)."""
+        b = self.base
+        mean = float(self.rtp) * self.bet
+        second = b.pay_squared / b.cycle
+        f = self.free
+        if f is not None and b.awards:
+            t = float(self.free_spin_total)
+            q = float(f.awards_mean)
+            t2 = (
+                f.pay_squared / f.cycle
+                + 2 * f.pay_awards / f.cycle * t
+                + (f.awards_squared - f.awards) / f.cycle * t * t
+            ) / (1 - q)
+            second += (
+                2 * b.pay_awards / b.cycle * t
+                + b.awards / b.cycle * t2
+                + (b.awards_squared - b.awards) / b.cycle * t * t
+            )
+        return math.sqrt(max(second - mean * mean, 0.0)) / self.bet
+
+    def catalogue_figures(self) -> CatalogueFigures:
+        """The figures as the RTP route gives every lines or ways variant's."""
+        b, f = self.base, self.free
+        bet = self.bet
+        scatter = Fraction(b.scatter_pay, b.cycle * bet)
+        zero = Fraction(0)
+        if f is None or not b.triggered:
+            return CatalogueFigures(
+                self.base_rtp - scatter,
+                scatter,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                self.base_rtp,
+            )
+        initial = Fraction(b.awards, b.triggered)
+        return CatalogueFigures(
+            line_rtp=self.base_rtp - scatter,
+            scatter_rtp=scatter,
+            free_spins_rtp=self.free_spins_rtp,
+            trigger_probability=Fraction(b.triggered, b.cycle),
+            expected_initial_spins=initial,
+            expected_free_spins=initial / (1 - f.awards_mean),
+            added_per_free_spin=f.awards_mean,
+            free_spin_win=f.mean / bet,
+            base_spin_rtp=self.base_rtp,
+        )
+
+
+def cascade_figures(model: GameModel, variant_id: str | None = None) -> CascadeFigures:
+    """The exact figures of ``model``'s cascade variant (see the module's account)."""
+    variant = model.variant(variant_id)
+    rules = mechanics(model)
+    free = rules.free_spins
+    if free is not None and (
+        free.reveal is not None or free.max_spins or free.trigger_multipliers is not None
+    ):
+        raise ModelError(
+            f"{model.id} {variant.id}: the cascade's exact law needs free spins with a count "
+            "table, no cap on their spins and no trigger multipliers"
+        )
+    base = chain_law(model, variant.id, False)
+    free_law = chain_law(model, variant.id, True) if free is not None else None
+    if free_law is not None and free_law.awards_mean >= 1:
+        raise ModelError(
+            f"{model.id} {variant.id}: a free spin adds {float(free_law.awards_mean):.4f} "
+            "spins on average: the free spins never end"
+        )
+    return CascadeFigures(model.line_count, base, free_law)

@@ -1,0 +1,111 @@
+"""Converting the external cascade corpus (``../shared/external/slotopol-cascade/``) to reelsmith
+model folders at test time: nothing of the corpus is stored in the repository.
+
+The two line games (Gonzo's Quest, Win Storm) become paylines models with a ``[cascade]`` table
+and one variant per reel set, named by slotopol's RTP key. The corpus' conventions (its README)
+map onto the mechanics as follows: symbol ``n`` is ``s<n>``; ``line_pays[id][n-1]`` is the pay
+of a run of ``n`` from reel 1 per line coin (the wild never lands on reel 1, so the run from
+reel 1 is the corpus' reel-1 anchor); the scatter pays ``pays_by_count`` times the total bet and
+is removed when it pays or triggers; the cascade reads at most ``fall_limit`` screens, screen
+``k`` at ``multiplier_by_step[min(k, len) - 1]``, refilled from the strip above the window;
+Gonzo's free spins (3 scatters at any screen of the chain: 10 spins, again in free spins, on the
+same reels) multiply every line win by 3 on top of the screen's multiplier.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.catalogue.slotopol import SHARED, _decimals, _toml
+
+CORPUS = SHARED / "external" / "slotopol-cascade"
+#: The corpus' line games (the pay-anywhere game is converted by its own mechanic's test).
+LINE_GAMES = ("netent-gonzosquest", "ct-winstorm")
+
+
+def corpus_game(stem: str) -> Path:
+    return CORPUS / f"{stem}.json"
+
+
+def stated(entry: dict[str, Any]) -> dict[str, Any]:
+    """A reel set's stated figures: the RTP with its printed decimals, ``N[k]`` (stop
+    combinations whose chain reads a k-th screen, k = 2..5) and, where printed, the free spins
+    awarded over the cycle."""
+    rtp_text = None
+    for line in entry["comment"]:
+        found = re.search(r"RTP = .*?([0-9.]+)%\s*$", line)
+        if found:
+            rtp_text = found.group(1)
+    assert rtp_text is not None, entry["comment"]
+    return {
+        "rtp_pct": float(rtp_text),
+        "decimals": _decimals(rtp_text),
+        "reshuffles": int(entry["reshuffles"]),
+        "N": {int(k): int(v) for k, v in entry["cascade_stats"]["N"].items()},
+        "free_spins": entry.get("free_spins_awarded_over_cycle"),
+    }
+
+
+def convert(game: Path, folder: Path) -> dict[str, dict[str, Any]]:
+    """Write ``folder/model.toml`` and its variants for one line game of the corpus; returns
+    each variant's stated figures."""
+    data = json.loads(game.read_text(encoding="utf-8"))
+    wild_id, scatter_id = data["wild"]["id"], data["scatter"]["id"]
+
+    def name(symbol: int | str) -> str:
+        return f"s{symbol}"
+
+    lines = len(data["paylines"])
+    out = [
+        f"id = {_toml(game.stem)}",
+        f"name = {_toml(game.stem)}",
+        f"reels = {data['cols']}",
+        f"rows = {data['rows']}",
+        f"default_variant = {_toml(next(iter(data['reels'])))}",
+        f"paylines = {_toml(data['paylines'])}",
+    ]
+    for symbol in data["symbols"]:
+        role = {wild_id: "wild", scatter_id: "scatter"}.get(symbol["id"], "regular")
+        out += ["", "[[symbols]]", f"id = {_toml(name(symbol['id']))}"]
+        out += [f"name = {_toml(symbol['name'])}", f"role = {_toml(role)}"]
+    out += ["", "[line_pays]"]
+    for symbol_text, pays in data["line_pays"].items():
+        table = {str(n + 1): p for n, p in enumerate(pays) if p > 0}
+        if table:
+            out.append(f"{name(symbol_text)} = {_toml(table)}")
+    out += ["", "[wild]", f"symbol = {_toml(name(wild_id))}"]
+    out.append(f"reels = {_toml(data['wild']['appears_on_reels'])}")
+    scatter = data["scatter"]
+    pays = {str(n + 1): p for n, p in enumerate(scatter["pays_by_count"]) if p > 0}
+    out += ["", "[scatter]", f"symbol = {_toml(name(scatter_id))}", f"pays = {_toml(pays)}"]
+    out.append(f"reels = {_toml(scatter['appears_on_reels'])}")
+    out.append(f"max_per_reel = {scatter['max_per_reel_window']}")
+    cascade = data["cascade"]
+    limit = int(cascade["fall_limit"])
+    by_step = cascade["multiplier_by_step"]
+    multipliers = [by_step[min(k, len(by_step)) - 1] for k in range(1, limit + 1)]
+    out += ["", "[cascade]", f"limit = {limit}", f"multipliers = {_toml(multipliers)}"]
+    free = data["free_spins"]
+    if free:
+        count = int(free["count"])
+        out += ["", "[free_spins]", "trigger = 3", f"spins = {_toml({'3': count})}"]
+        out += ['retrigger = "table"', f"retrigger_spins = {_toml({'3': count})}"]
+        out += [f"multiplier = {free['multiplier']}", 'reel_set = "base"']
+    out += ["", "[bet]", f"lines = {{ min = {lines}, max = {lines} }}"]
+    out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["1.00"]']
+    out += [f"max_total_coins = {lines}"]
+    out += [f'default = {{ lines = {lines}, coins_per_line = 1, coin_size = "1.00" }}']
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
+    variants = folder / "variants"
+    variants.mkdir(exist_ok=True)
+    figures: dict[str, dict[str, Any]] = {}
+    for key, strips in data["reels"].items():
+        named = [[name(s) for s in strip] for strip in strips]
+        text = [f"id = {_toml(key)}", "", "[reel_sets.base]", f"strips = {_toml(named)}"]
+        (variants / f"{key}.toml").write_text("\n".join(text) + "\n", encoding="utf-8")
+        figures[key] = stated(data["stated_rtp"][key])
+    return figures
