@@ -366,3 +366,38 @@ def test_analyze_gives_the_exact_figures_and_the_chain(tmp_path: Path) -> None:
     assert "Base game chain" in out.getvalue() and "Free spin chain" in out.getvalue()
     assert "<h2>Cascade</h2>" in report.to_html()
     assert stored_figures(analyze(model))["rtp"] == round(float(exact.rtp), 10)
+
+
+def test_the_terminal_shows_every_screen_of_a_chain(tmp_path: Path) -> None:
+    """``reelsmith play``: each later screen of a chain under its own heading with its
+    multiplier, its wins listed, the spin's win the chain's sum."""
+    from rich.console import Console
+
+    from reelsmith.rng import SeededSource
+    from reelsmith.terminal.game import TerminalGame
+
+    model = load_model(tiny(tmp_path / "t"))
+    console = Console(record=True, width=120)
+    commands = iter(["s"] * 30)
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Free spin"):
+            return ""
+        try:
+            return next(commands)
+        except StopIteration:
+            raise EOFError from None
+
+    terminal = TerminalGame(model, console, SeededSource(5), Decimal("10.00"), read)
+    terminal.run()
+    text = console.export_text()
+    assert "Cascade 2 (wins x2)" in text and "Cascade 3 (wins x3)" in text
+    assert "Cascade 2 (wins x4)" in text  # a free spin's second screen
+    chained = [r for r in terminal.history if r.spins[0].parts["cascade"].fallen]
+    assert chained
+    for round_ in terminal.history:
+        for spin in round_.spins:
+            chain = spin.parts["cascade"]
+            assert spin.win_coins == sum(w.coins for w in spin.parts["paylines"].wins) + (
+                spin.parts["scatter"].win.coins if spin.parts["scatter"].win else 0
+            ) + sum(f.win_coins for f in chain.fallen)
