@@ -109,6 +109,95 @@ rtp = 10.0379
 """
 
 
+WAYS_MODEL = """\
+id = "tiny-ways-cascade"
+name = "Tiny Ways Cascade"
+reels = 3
+rows = 2
+default_variant = "main"
+
+[[symbols]]
+id = "wild"
+name = "Wild"
+role = "wild"
+
+[[symbols]]
+id = "bird"
+name = "Bird"
+role = "regular"
+
+[[symbols]]
+id = "fish"
+name = "Fish"
+role = "regular"
+
+[[symbols]]
+id = "star"
+name = "Star"
+role = "scatter"
+
+[ways]
+cost = 10
+min_run = 2
+wild_weights = [1, 2, 1]
+pure_wild_ways = "wild"
+
+[ways_pays]
+wild = { 2 = 1, 3 = 3 }
+bird = { 2 = 1, 3 = 4 }
+fish = { 3 = 2 }
+
+[scatter]
+symbol = "star"
+pays = { 3 = 5 }
+pays_per = "coin"
+max_per_reel = 1
+
+[cascade]
+limit = 3
+multipliers = [1, 2, 4]
+free_multipliers = [2, 4, 8]
+
+[free_spins]
+trigger = 2
+spins = { 2 = 2, 3 = 4 }
+retrigger = "table"
+retrigger_spins = { 3 = 1 }
+reel_set = "base"
+
+[bet]
+lines = { min = 10, max = 10 }
+coins_per_line = { min = 1, max = 2 }
+coin_sizes = ["0.01"]
+max_total_coins = 20
+default = { lines = 10, coins_per_line = 1, coin_size = "0.01" }
+"""
+
+WAYS_VARIANT = """\
+id = "main"
+
+[reel_sets.base]
+strips = [
+  ["bird", "fish", "star", "wild", "bird", "fish"],
+  ["wild", "bird", "star", "fish", "fish", "bird", "fish"],
+  ["fish", "bird", "wild", "star", "bird"],
+]
+
+[figures]
+rtp = 1.0
+"""
+
+
+def tiny_ways(folder: Path) -> Path:
+    """A ways title with cascades: three reels of two rows, a wild counting twice on reel 2, the
+    wild's own row paid, a scatter per coin, free spins whose screens multiply more."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.toml").write_text(WAYS_MODEL, encoding="utf-8")
+    (folder / "variants").mkdir(exist_ok=True)
+    (folder / "variants" / "main.toml").write_text(WAYS_VARIANT, encoding="utf-8")
+    return folder
+
+
 def tiny(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "model.toml").write_text(MODEL, encoding="utf-8")
@@ -123,7 +212,8 @@ def _stops(model: GameModel, stops: tuple[int, ...]) -> ReplaySource:
 
 
 def _base(model: GameModel) -> tuple[CoinBet, core.Stake]:
-    return CoinBet(4, 1, Decimal("0.01")), core.Stake(4, 1)
+    cost = 10 if "ways" in model.raw else 4
+    return CoinBet(cost, 1, Decimal("0.01")), core.Stake(cost, 1)
 
 
 def test_the_fall_keeps_order_and_refills_from_above() -> None:
@@ -188,7 +278,8 @@ def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
     assert in_free is not None
     out = []
     for free in (False, True):
-        sums = {"pay": 0, "awards": 0, "pay_awards": 0, "hits": 0, "reached": [0] * 4}
+        limit = int(model.raw["cascade"]["limit"])
+        sums = {"pay": 0, "awards": 0, "pay_awards": 0, "hits": 0, "reached": [0] * limit}
         for stops in combos:
             if free:
                 played = core.act(comp, in_free, "free_spin", _stops(model, stops))
@@ -212,34 +303,40 @@ def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
     return out[0], out[1]
 
 
-def test_the_exact_law_is_every_stop_combination_played_live(tmp_path: Path) -> None:
-    model = load_model(tiny(tmp_path / "t"))
+@pytest.mark.parametrize("make", [tiny, tiny_ways], ids=["lines", "ways"])
+def test_the_exact_law_is_every_stop_combination_played_live(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
+    model = load_model(make(tmp_path / "t"))
+    lengths = [int(n) for n in model.variant().reel_sets["base"].lengths]
+    cycle = int(np.prod(lengths))
     base, free = _live_sums(model)
     for sums, law in (
         (base, chain_law(model, "main", False)),
         (free, chain_law(model, "main", True)),
     ):
-        assert law.cycle == 7 * 8 * 6
+        assert law.cycle == cycle
         assert (law.pay, law.awards, law.pay_awards, law.hits) == (
             sums["pay"],
             sums["awards"],
             sums["pay_awards"],
             sums["hits"],
         )
-        assert list(law.reached) == sums["reached"]
+        assert list(law.reached)[: len(sums["reached"])] == sums["reached"][: len(law.reached)]
+        assert law.reached[1] > 0  # some chains read a second screen
     figures = cascade_figures(model, "main")
-    expected_free = Fraction(free["pay"], 336) / (1 - Fraction(free["awards"], 336))
-    rtp = (Fraction(base["pay"], 336) + Fraction(base["awards"], 336) * expected_free) / 4
+    bet = _base(model)[1].total_coins
+    expected_free = Fraction(free["pay"], cycle) / (1 - Fraction(free["awards"], cycle))
+    rtp = (Fraction(base["pay"], cycle) + Fraction(base["awards"], cycle) * expected_free) / bet
     assert figures.rtp == rtp
     assert analyze_rtp(model, "main").rtp == rtp
 
 
-def test_the_round_s_rtp_holds_in_play(tmp_path: Path) -> None:
+@pytest.mark.parametrize("make", [tiny, tiny_ways], ids=["lines", "ways"])
+def test_the_round_s_rtp_holds_in_play(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
     """20,000 whole rounds (free spins played out) against the exact RTP: inside the 99.9%
     interval."""
     from reelsmith.rng import SeededSource
 
-    model = load_model(tiny(tmp_path / "t"))
+    model = load_model(make(tmp_path / "t"))
     comp = composition(model)
     bet, stake = _base(model)
     wins = []
@@ -250,7 +347,7 @@ def test_the_round_s_rtp_holds_in_play(tmp_path: Path) -> None:
             core.start_round(comp, bet, stake, source, parts={OPTIONS: RoundOptions(False)}),
             source,
         )
-        wins.append(played.win_coins / 4)
+        wins.append(played.win_coins / stake.total_coins)
     mean = float(np.mean(wins))
     half = 3.2905 * float(np.std(wins)) / len(wins) ** 0.5
     exact = float(cascade_figures(model, "main").rtp)

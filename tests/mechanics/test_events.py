@@ -27,6 +27,7 @@ from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.titles import Title
 from tests.example_mechanic import MECHANIC as MYSTERY
 from tests.mechanics.test_cascade import tiny as tiny_cascade
+from tests.mechanics.test_cascade import tiny_ways as tiny_ways_cascade
 from tests.mechanics.test_ways import tiny
 from tests.test_example_mechanic import mystery_fox
 
@@ -81,6 +82,7 @@ def titles(tmp_path: Path) -> dict[str, GameModel]:
     found = {gid: load_game(gid) for gid in TITLE_FOLDERS}
     found["tiny-ways"] = load_model(tiny(tmp_path / "tiny"))
     found["tiny-cascade"] = load_model(tiny_cascade(tmp_path / "cascade"))
+    found["tiny-ways-cascade"] = load_model(tiny_ways_cascade(tmp_path / "ways-cascade"))
     return found
 
 
@@ -147,6 +149,7 @@ def test_every_title_s_rounds_are_told_by_declared_events(tmp_path: Path) -> Non
         "aurora-fox": {"line_win", "scatter_win", "free_spins_awarded", "free_spin"},
         "tiny-ways": {"way_win", "scatter_win", "free_spins_awarded", "wild_weights_drawn"},
         "tiny-cascade": {"cascade", "line_win", "scatter_win", "free_spins_awarded", "free_spin"},
+        "tiny-ways-cascade": {"cascade", "way_win", "free_spins_awarded", "free_spin"},
     }
     for game_id, model in titles(tmp_path).items():
         title = Title(model)

@@ -15,7 +15,6 @@ MECHANIC = Mechanic(
     events=("cascade",),
     event_schemas="reelsmith.mechanics.cascade.events:SCHEMAS",
     excludes=(
-        ("ways", "cascades on ways are not played yet"),
         ("pots", "the pots' gems change the screen the cascade refills"),
         ("ladder", "the ladder's carried meter is not played with cascades"),
         ("plugin", "a plug-in's win modifier is not played with cascades"),

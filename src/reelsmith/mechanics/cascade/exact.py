@@ -23,12 +23,13 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from reelsmith.analysis.catalogue_exact import CatalogueFigures
+from reelsmith.analysis.catalogue_exact import CatalogueFigures, pays_ways, total_coins
 from reelsmith.engine.catalogue import (
     RETRIGGER_PER_SYMBOL,
     RETRIGGER_TABLE,
@@ -38,10 +39,21 @@ from reelsmith.engine.catalogue import (
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
 from reelsmith.mechanics.cascade.rules import cascade_rules, fall
+from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
 
 #: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
 #: largest pay, the scatter's pay and the spins that award free spins.
 S_PAY, S_AWARDS, S_PAY_AWARDS, S_AWARDS_SQUARED, S_HITS, S_MAX, S_SCATTER, S_TRIGGERED = range(8)
+
+
+class Ways(NamedTuple):
+    """The ways rule's tables for the enumeration (``on`` False: a lines title)."""
+
+    on: bool
+    paying: npt.NDArray[np.int64]
+    weights: npt.NDArray[np.int64]
+    min_run: int
+    pure_wild: int
 
 
 @njit(cache=True, nogil=True)
@@ -64,12 +76,41 @@ def _screen(
     trigger_mask: npt.NDArray[np.bool_],
     required: npt.NDArray[np.bool_],
     cells: npt.NDArray[np.int8],
+    ways: Ways,
+    out: npt.NDArray[np.int64],
 ) -> tuple[int, int, int]:
-    """One screen: (line coins before the screen's multiplier, scatter coins, trigger count),
-    ``removed`` marking the cells its wins take away."""
+    """One screen: (line or way coins before the screen's multiplier, scatter coins, trigger
+    count), ``removed`` marking the cells its wins take away."""
     rows, reels = grid.shape
     removed[:, :] = False
     line_win = 0
+    if ways.on:
+        line_win += (
+            ways_pay(
+                grid,
+                line_pays,
+                ways.paying,
+                wild,
+                substitutable,
+                ways.weights,
+                ways.min_run,
+                ways.pure_wild,
+                out[0],
+                out[1],
+                out[2],
+            )
+            * line_coins
+        )
+        n = ways.paying.shape[0]
+        for i in range(n + 1):
+            if out[2, i] <= 0:
+                continue
+            symbol = ways.paying[i] if i < n else wild
+            for reel in range(out[0, i]):
+                for row in range(rows):
+                    cell = grid[row, reel]
+                    if cell == symbol or (cell == wild and (i == n or substitutable[symbol])):
+                        removed[row, reel] = True
     for line in range(paylines.shape[0]):
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
@@ -139,6 +180,35 @@ def _open_lines(
 
 
 @njit(cache=True, nogil=True)
+def _ways_open(
+    grid: npt.NDArray[np.int8],
+    depth: int,
+    paying: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+) -> bool:
+    """Whether some paying symbol (or the wild alone) shows on each of the first ``depth``
+    reels, a wild standing in where it substitutes: else no way pays, whatever the later
+    reels show."""
+    rows = grid.shape[0]
+    for i in range(paying.shape[0] + 1):
+        symbol = paying[i] if i < paying.shape[0] else wild
+        runs = True
+        for reel in range(depth):
+            shown = False
+            for row in range(rows):
+                cell = grid[row, reel]
+                if cell == symbol or (cell == wild and (symbol == wild or substitutable[symbol])):
+                    shown = True
+            if not shown:
+                runs = False
+                break
+        if runs:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _scatter_may_reach(
     grid: npt.NDArray[np.int8],
     depth: int,
@@ -197,6 +267,42 @@ def _first_screen_quiet(
     )
 
 
+@njit(cache=True, nogil=True)
+def _ways_quiet(
+    grid: npt.NDArray[np.int8],
+    n_open: int,
+    pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    ways: Ways,
+    out: npt.NDArray[np.int64],
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_reach: int,
+) -> bool:
+    """Whether a first screen of a ways title pays nothing and its scatter neither pays nor
+    triggers, by the ways rule itself."""
+    if n_open and ways_pay(
+        grid,
+        pays,
+        ways.paying,
+        wild,
+        substitutable,
+        ways.weights,
+        ways.min_run,
+        ways.pure_wild,
+        out[0],
+        out[1],
+        out[2],
+    ):
+        return False
+    return not (
+        scatter >= 0
+        and scatter_reach > 0
+        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
+    )
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def chain_sums(
     padded: npt.NDArray[np.int8],
@@ -224,6 +330,7 @@ def chain_sums(
     depth: int,
     most_per_reel: int,
     prune: bool,
+    ways: Ways,
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.float64],
@@ -246,6 +353,7 @@ def chain_sums(
         screen = np.empty((rows, reels), dtype=np.int8)
         removed = np.zeros((rows, reels), dtype=np.bool_)
         cells = np.empty(reels, dtype=np.int8)
+        out = np.zeros((3, ways.paying.shape[0] + 1), dtype=np.int64)
         stops = np.zeros(reels, dtype=np.int64)
         tops = np.zeros(reels, dtype=np.int64)
         stops[0] = s0
@@ -273,7 +381,10 @@ def chain_sums(
                     grid[row, reel] = padded[reel, stops[reel] + row]
             if index % later == 0:
                 # a new block of the first `depth` reels' stops: the paylines it leaves open
-                n_open = _open_lines(grid, paylines, depth, wild, substitutable, open_lines)
+                if ways.on:
+                    n_open = 1 if _ways_open(grid, depth, ways.paying, wild, substitutable) else 0
+                else:
+                    n_open = _open_lines(grid, paylines, depth, wild, substitutable, open_lines)
                 if (
                     quiet_first
                     and n_open == 0
@@ -285,20 +396,35 @@ def chain_sums(
                     reached[s0, 0] += later
                     index += later
                     continue
-            if quiet_first and _first_screen_quiet(
-                grid,
-                paylines,
-                open_lines,
-                n_open,
-                line_pays,
-                wild,
-                substitutable,
-                wild_multiplier,
-                ties_to_wild,
-                cells,
-                scatter,
-                scatter_mask,
-                scatter_reach,
+            if quiet_first and (
+                _ways_quiet(
+                    grid,
+                    n_open,
+                    line_pays,
+                    wild,
+                    substitutable,
+                    ways,
+                    out,
+                    scatter,
+                    scatter_mask,
+                    scatter_reach,
+                )
+                if ways.on
+                else _first_screen_quiet(
+                    grid,
+                    paylines,
+                    open_lines,
+                    n_open,
+                    line_pays,
+                    wild,
+                    substitutable,
+                    wild_multiplier,
+                    ties_to_wild,
+                    cells,
+                    scatter,
+                    scatter_mask,
+                    scatter_reach,
+                )
             ):
                 reached[s0, 0] += 1
                 index += 1
@@ -332,6 +458,8 @@ def chain_sums(
                     trigger_mask,
                     required,
                     cells,
+                    ways,
+                    out,
                 )
                 won = line_win * multipliers[step] + scatter_win
                 pay += won
@@ -415,8 +543,19 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
             f"{model.id} {variant_id}: the cascade's exact law counts every stop once; its reel "
             "sets take no stop_weights"
         )
-    lines = model.line_count
+    lines = total_coins(model)
     line_pays = np.asarray(line_pays, dtype=np.int64)
+    paylines = model.paylines[: model.line_count]
+    ways = Ways(False, np.zeros(0, dtype=np.int64), np.ones(model.reels, dtype=np.int64), 0, 0)
+    if pays_ways(model):
+        found = ways_rules(model)
+        if found.free_weights:
+            raise ModelError(
+                f"{model.id} {variant_id}: the cascade's exact law takes fixed wild weights; "
+                "ways.free_spins_wild_weights draws them"
+            )
+        ways = Ways(True, found.paying, found.weights, found.min_run, found.pure_wild)
+        paylines = np.zeros((0, model.reels), dtype=np.int8)
     scatter_pays = np.asarray(scatter_pays, dtype=np.int64)
     paying_counts = [c for c in (_least(scatter_pays),) if c > 0]
     trigger_symbol, trigger = -1, 0
@@ -445,6 +584,8 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
     # the least run a payline pays: the depth of the first reels that decide a screen
     runs = [n for n in range(1, model.reels + 1) if (line_pays[:, n] > 0).any()]
     depth = min(runs) if runs else model.reels
+    if ways.on:
+        depth = min(max(depth, ways.min_run), model.reels)
     if model.scatter >= 0 and trigger_symbol >= 0 and trigger_symbol != model.scatter:
         depth = model.reels  # a bonus symbol's trigger: nothing decides a screen early
     most = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
@@ -453,7 +594,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         reel_set.padded,
         reel_set.lengths,
         model.rows,
-        model.paylines[:lines],
+        paylines,
         line_pays,
         model.wild,
         model.substitutable,
@@ -475,6 +616,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         depth,
         most,
         prune,
+        ways,
     )
     total = sums.sum(axis=0)
     return ChainSums(
@@ -597,4 +739,4 @@ def cascade_figures(model: GameModel, variant_id: str | None = None) -> CascadeF
             f"{model.id} {variant.id}: a free spin adds {float(free_law.awards_mean):.4f} "
             "spins on average: the free spins never end"
         )
-    return CascadeFigures(model.line_count, base, free_law)
+    return CascadeFigures(total_coins(model), base, free_law)

@@ -121,6 +121,12 @@ def problems(model: GameModel) -> list[str]:
                 f'{where}: free_spins.retrigger = "per_symbol" is not played with cascades (a '
                 'symbol left on the screen would count again): use "table" or "none"'
             )
+    ways = model.raw.get("ways")
+    if isinstance(ways, dict) and "free_spins_wild_weights" in ways:
+        found.append(
+            f"{where}: ways.free_spins_wild_weights (wild weights drawn per free spin) is not "
+            "played with cascades: the cascade's exact law takes fixed weights"
+        )
     for variant in model.variants.values():
         for name, reel_set in variant.reel_sets.items():
             if reel_set.weights is not None:

@@ -98,7 +98,8 @@ def way_wins(
         if out_pay[i] <= 0:
             continue
         run = int(out_run[i])
-        shown = (symbol, model.wild) if i < len(symbols) - 1 else (model.wild,)
+        stands_in = model.wild >= 0 and bool(model.substitutable[symbol])
+        shown = (symbol, model.wild) if i < len(symbols) - 1 and stands_in else (symbol,)
         positions = tuple(
             (row, reel)
             for reel in range(run)
