@@ -392,7 +392,7 @@ def test_stop_weights_are_refused(tmp_path: Path) -> None:
 
 def test_the_kernel_refuses_cascades_by_name(tmp_path: Path) -> None:
     model = load_model(tiny(tmp_path / "t"))
-    with pytest.raises(ValueError, match="cascade"):
+    with pytest.raises(ValueError, match="the simulation kernel does not play cascade yet"):
         KernelGame.build(model)
 
 

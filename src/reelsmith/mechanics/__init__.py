@@ -178,14 +178,20 @@ def round_face(model: GameModel, face: str) -> str:
     mechanics do not compose; ModelError when none has it."""
     composition(model)
     if face in LAB_FACES:
+        where = model.source or model.id
         missing = [m.name for m in declared(model.raw) if not m.in_lab]
-        if face == "simulate":
-            missing += [m.name for m in declared(model.raw) if m.in_lab and not m.in_kernel]
         if missing:
             raise ModelError(
-                f"{model.source or model.id}: the lab has no exact analysis or kernel of "
+                f"{where}: the lab has no exact analysis or kernel of "
                 f"{', '.join(missing)}: it cannot {face} this model"
             )
+        if face == "simulate":
+            unplayed = [m.name for m in declared(model.raw) if not m.in_kernel]
+            if unplayed:
+                raise ModelError(
+                    f"{where}: the simulation kernel does not play {', '.join(unplayed)} yet: "
+                    "it cannot simulate this model (reelsmith analyze gives its exact figures)"
+                )
     found = [getattr(m, face) for m in declared(model.raw) if getattr(m, face, None) is not None]
     if not found:
         raise ModelError(f"{model.source or model.id}: no mechanic of this model has a {face}")
