@@ -498,3 +498,28 @@ def test_the_terminal_shows_every_screen_of_a_chain(tmp_path: Path) -> None:
             assert spin.win_coins == sum(w.coins for w in spin.parts["paylines"].wins) + (
                 spin.parts["scatter"].win.coins if spin.parts["scatter"].win else 0
             ) + sum(f.win_coins for f in chain.fallen)
+
+
+def test_free_chains_read_off_the_base_game_s(tmp_path: Path) -> None:
+    """Free spins on the base reels whose line pays are the base ones times 3 (and whose
+    screens multiply twice as much), with a scatter that pays nothing and the same award on a
+    retrigger, are the base chains paid 6 times: read off them, they equal the free reel set
+    enumerated on its own."""
+    from reelsmith.mechanics.cascade.exact import scaled_free_law
+
+    folder = tiny(tmp_path / "t")
+    path = folder / "model.toml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in (
+        ("pays = { 3 = 2 }", "pays = {}"),
+        ("retrigger_spins = { 3 = 1 }", "retrigger_spins = { 2 = 2, 3 = 3 }\nmultiplier = 3"),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    model = load_model(folder)
+    base = chain_law(model, "main", False)
+    derived = scaled_free_law(model, base)
+    assert derived is not None and derived.pay == base.pay * 6
+    assert derived == chain_law(model, "main", True)
+    assert scaled_free_law(load_model(tiny(tmp_path / "other")), base) is None

@@ -720,6 +720,55 @@ class CascadeFigures:
         )
 
 
+def _ratio(free: npt.NDArray[np.int64], base: npt.NDArray[np.int64]) -> int:
+    """The whole number ``c`` with ``free == c * base`` entry by entry (0: none)."""
+    paying = base > 0
+    if not paying.any() or (free[~paying] != 0).any() or (free[paying] % base[paying]).any():
+        return 0
+    ratios = set((free[paying] // base[paying]).tolist())
+    return int(ratios.pop()) if len(ratios) == 1 and min(ratios) >= 1 else 0
+
+
+def scaled_free_law(model: GameModel, base: ChainSums) -> ChainSums | None:
+    """The free spins' chains read off the base game's, where they are the same chains paid
+    ``c`` times as much: the same reel set, a scatter that pays nothing, free line pays ``c``
+    times the base ones (times the ratio of the screens' multipliers), and the same spins
+    awarded by a trigger and a retrigger. None where that does not hold: the free reel set is
+    then enumerated on its own."""
+    rules = mechanics(model)
+    cascade = cascade_rules(model)
+    free = rules.free_spins
+    if free is None or free.reel_set != "base" or free.retrigger != RETRIGGER_TABLE:
+        return None
+    if np.asarray(model.scatter_pays).any() or np.asarray(rules.free_scatter_pays).any():
+        return None
+    top = model.reels * model.rows
+    if any(
+        spins_by_count(free.spins, n) != spins_by_count(free.retrigger_spins, n)
+        for n in range(top + 1)
+    ):
+        return None
+    lines = _ratio(np.asarray(rules.free_line_pays), np.asarray(model.line_pays))
+    steps = _ratio(cascade.free_multipliers, cascade.multipliers)
+    if not lines or not steps:
+        return None
+    c = lines * steps
+    return ChainSums(
+        cycle=base.cycle,
+        pay=base.pay * c,
+        pay_squared=base.pay_squared * c * c,
+        awards=base.awards,
+        pay_awards=base.pay_awards * c,
+        awards_squared=base.awards_squared,
+        hits=base.hits,
+        max_pay=base.max_pay * c,
+        scatter_pay=0,
+        triggered=base.triggered,
+        reached=base.reached,
+        by_step=tuple(x * c for x in base.by_step),
+    )
+
+
 def cascade_figures(model: GameModel, variant_id: str | None = None) -> CascadeFigures:
     """The exact figures of ``model``'s cascade variant (see the module's account)."""
     variant = model.variant(variant_id)
@@ -733,7 +782,9 @@ def cascade_figures(model: GameModel, variant_id: str | None = None) -> CascadeF
             "table, no cap on their spins and no trigger multipliers"
         )
     base = chain_law(model, variant.id, False)
-    free_law = chain_law(model, variant.id, True) if free is not None else None
+    free_law = None
+    if free is not None:
+        free_law = scaled_free_law(model, base) or chain_law(model, variant.id, True)
     if free_law is not None and free_law.awards_mean >= 1:
         raise ModelError(
             f"{model.id} {variant.id}: a free spin adds {float(free_law.awards_mean):.4f} "
