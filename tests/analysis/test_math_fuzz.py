@@ -1,0 +1,194 @@
+"""A fuzzer for the mathematics: random small titles over the mechanics and their combinations
+(paylines or ways; a wild that may pay on its own, substitute for some symbols only, multiply
+the line wins it completes and win or lose ties; a scatter that may pay; free spins with a
+multiplier and retriggers; cascades with multipliers per screen, in free spins their own), each
+played at every stop combination through live play, must give the exact RTP the lab derives
+(``analyze_rtp``: the RTP route, or a cascade's full-cycle enumeration), to the last digit.
+
+The brute force knows nothing of the lab's formulas: it plays each base screen and each free
+screen through the composed round and combines them by the renewal of free spins (a free spin's
+total is its win and the totals of the spins it adds), which the test states itself."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+from reelsmith.analysis.catalogue_exact import analyze_rtp, total_coins
+from reelsmith.engine import round as core
+from reelsmith.engine.bets import CoinBet
+from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.mechanics import composition
+from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
+from reelsmith.modelio.validate import validate_folder
+from reelsmith.rng import Draw, ReplaySource
+from tests.catalogue.slotopol import _toml
+
+REGULAR = ("a", "b", "c")
+
+
+@dataclass(frozen=True)
+class Title:
+    """A generated title: its ``model.toml`` and strips."""
+
+    model: str
+    strips: list[list[str]]
+
+
+@st.composite
+def titles(draw: Any) -> Title:
+    rows = draw(st.sampled_from([2, 3]))
+    ways = draw(st.booleans())
+    wild = draw(st.booleans())
+    scatter = draw(st.booleans())
+    free = scatter and draw(st.booleans())
+    cascade = draw(st.booleans())
+    symbols = list(REGULAR) + (["w"] if wild else []) + (["s"] if scatter else [])
+    out = ['id = "fuzz"', 'name = "Fuzz"', "reels = 3", f"rows = {rows}", 'default_variant = "v"']
+    if not ways:
+        lines = [[r, r, r] for r in range(rows)] + [[0, 1, 0]]
+        out.append(f"paylines = {_toml(lines)}")
+    roles = {"w": "wild", "s": "scatter"}
+    for symbol in symbols:
+        out += ["", "[[symbols]]", f'id = "{symbol}"', f'name = "{symbol.upper()}"']
+        out.append(f'role = "{roles.get(symbol, "regular")}"')
+    pays = {}
+    for symbol in REGULAR:
+        table = {str(n): draw(st.integers(0, 4)) for n in (2, 3)}
+        pays[symbol] = {n: p for n, p in table.items() if p}
+    if wild and draw(st.booleans()):
+        pays["w"] = {"3": draw(st.integers(1, 6))}
+    assume(any(pays.values()))
+    cost = 6
+    if ways:
+        choices = ["every_symbol", "none"] + (["wild"] if "w" in pays else [])
+        pure = draw(st.sampled_from(choices)) if wild else "every_symbol"
+        weights = [1, draw(st.integers(1, 2)), 1]
+        out += ["", "[ways]", f"cost = {cost}", "min_run = 2", f"wild_weights = {weights}"]
+        out.append(f'pure_wild_ways = "{pure}"')
+        out += ["", "[ways_pays]"]
+    else:
+        cost = len([[r, r, r] for r in range(rows)]) + 1
+        out += ["", "[line_pays]"]
+    out += [f"{s} = {_toml(t)}" for s, t in pays.items() if t]
+    if wild:
+        out += ["", "[wild]", 'symbol = "w"']
+        if not ways:
+            out.append(f"multiplier = {draw(st.integers(1, 2))}")
+            out.append(f'ties = "{draw(st.sampled_from(["wild", "symbol"]))}"')
+        if draw(st.booleans()):
+            out.append(f"substitutes = {_toml(list(REGULAR[:2]))}")
+    if scatter:
+        table = {str(n): draw(st.integers(0, 3)) for n in (2, 3)}
+        out += ["", "[scatter]", 'symbol = "s"']
+        out.append(f"pays = {_toml({n: p for n, p in table.items() if p})}")
+    if cascade:
+        limit = draw(st.integers(2, 3))
+        multipliers = [draw(st.integers(1, 3)) for _ in range(limit)]
+        out += ["", "[cascade]", f"limit = {limit}", f"multipliers = {multipliers}"]
+        if free and draw(st.booleans()):
+            out.append(f"free_multipliers = {[m * 2 for m in multipliers]}")
+    if free:
+        spins = {"2": draw(st.integers(1, 2)), "3": draw(st.integers(2, 4))}
+        out += ["", "[free_spins]", "trigger = 2", f"spins = {_toml(spins)}"]
+        if draw(st.booleans()):
+            out += ['retrigger = "table"', f"retrigger_spins = {_toml({'3': 1})}"]
+        else:
+            out.append('retrigger = "none"')
+        out.append(f"multiplier = {draw(st.integers(1, 2))}")
+        out.append('reel_set = "base"')
+    out += ["", "[bet]", f"lines = {{ min = {cost}, max = {cost} }}"]
+    out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["0.01"]']
+    out += [f"max_total_coins = {cost}"]
+    out.append(f'default = {{ lines = {cost}, coins_per_line = 1, coin_size = "0.01" }}')
+    strips = [
+        draw(st.lists(st.sampled_from(symbols), min_size=rows, max_size=rows + 3)) for _ in range(3)
+    ]
+    return Title("\n".join(out) + "\n", strips)
+
+
+def write(title: Title, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.toml").write_text(title.model, encoding="utf-8")
+    (folder / "variants").mkdir(exist_ok=True)
+    variant = (
+        f'id = "v"\n\n[reel_sets.base]\nstrips = {_toml(title.strips)}\n\n[figures]\nrtp = 1.0\n'
+    )
+    (folder / "variants" / "v.toml").write_text(variant, encoding="utf-8")
+    return folder
+
+
+def brute_force_rtp(model: GameModel) -> Fraction | None:
+    """Every stop combination's base screen and free screen played live, combined by the
+    renewal of free spins; None where a free spin adds a spin or more on average."""
+    comp = composition(model)
+    cost = total_coins(model)
+    bet, stake = CoinBet(cost, 1, Decimal("0.01")), core.Stake(cost, 1)
+    reel_set = model.variant().reel_sets["base"]
+    lengths = [int(n) for n in reel_set.lengths]
+    combos = list(itertools.product(*(range(n) for n in lengths)))
+
+    def source(stops: tuple[int, ...]) -> ReplaySource:
+        return ReplaySource([Draw("reel_stop", n, s) for n, s in zip(lengths, stops, strict=True)])
+
+    options = {OPTIONS: RoundOptions(gamble_allowed=False)}
+    base_pay = base_awards = 0
+    in_free = None
+    for stops in combos:
+        played = core.start_round(comp, bet, stake, source(stops), parts=options)
+        base_pay += played.spins[0].win_coins
+        state = played.part("free_spins")
+        awarded = state.awarded if state is not None else 0
+        base_awards += awarded
+        if awarded and in_free is None:
+            in_free = played
+    cycle = len(combos)
+    mean = Fraction(base_pay, cycle)
+    if in_free is None:
+        return mean / cost
+    free_pay = free_awards = 0
+    for stops in combos:
+        played = core.act(comp, in_free, "free_spin", source(stops))
+        spin = played.spins[-1]
+        free_pay += spin.win_coins
+        free_awards += spin.parts["free_spins"].spins_added
+    q = Fraction(free_awards, cycle)
+    if q >= 1:
+        return None
+    total = Fraction(free_pay, cycle) / (1 - q)
+    return (mean + Fraction(base_awards, cycle) * total) / cost
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=titles())
+def test_the_exact_rtp_is_every_stop_combination_played_live(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    folder = write(title, tmp_path_factory.mktemp("fuzz"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    endless = [p for p in problems if "never end" in p]
+    assert problems == endless, (title.model, problems)
+    model = load_model(folder)
+    if endless:  # validate's refusal: the brute force must find a free spin adds 1 or more
+        assert brute_force_rtp(model) is None, (title.model, title.strips)
+        return
+    for table in ("ways", "cascade", "free_spins", "wild", "scatter"):
+        event(f"{table}: {'yes' if table in model.raw else 'no'}")
+    expected = brute_force_rtp(model)
+    if expected is None:
+        with pytest.raises(ModelError, match="never end"):
+            analyze_rtp(model)
+        return
+    assert analyze_rtp(model).rtp == expected, (title.model, title.strips)
