@@ -17,13 +17,13 @@ from fastapi import FastAPI
 from reelsmith.rng import RandomSource
 from reelsmith.server import http_errors, logs, transport
 from reelsmith.server.bet_bodies import bet_schema
-from reelsmith.server.clock import Clock, SystemClock
+from reelsmith.server.clock import Clock, DatabaseClock, SystemClock
 from reelsmith.server.guard import Bucket
 from reelsmith.server.headers import SecurityHeaders
 from reelsmith.server.lifespan import lifespan
 from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
 from reelsmith.server.metrics import Metrics
-from reelsmith.server.middleware import BodyLimit, Observe, RefuseNulPath
+from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, RefuseNulPath
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.responses import JsonBodyRoute
 from reelsmith.server.routes import adopt, demo, operator, player, site
@@ -52,7 +52,6 @@ def create_app(
     settings = settings or Settings.load()
     if settings.log_json:
         logs.configure()
-    clock = clock or SystemClock()
     try:
         titles = TitleRegistry.load(settings.title_paths())
         markets = load_markets(
@@ -61,8 +60,14 @@ def create_app(
     except (TitleError, MarketError) as exc:
         raise SystemExit(f"error: {exc}") from None
     bet_doc = bet_schema([title.bet_body for title in titles.values()])
-    db = database or Database(settings.connect_url())
+    db = database or Database(
+        settings.connect_url(),
+        lock_timeout_ms=settings.database_lock_timeout_ms,
+        statement_timeout_ms=settings.database_statement_timeout_ms,
+    )
     db.migrate()
+    if clock is None:  # several hosts share a PostgreSQL database: its clock is theirs
+        clock = SystemClock() if db.is_sqlite else DatabaseClock(db.now_ms)
     metrics = Metrics()
     service = GameService(db, settings, markets, clock, metrics, rng, titles)
     service.context.prepare_house_accounts()
@@ -104,6 +109,7 @@ def create_app(
     http_errors.install(app)
     routes_of_steps: dict[str, object] = {}
     app.add_middleware(StepRouter, routes=routes_of_steps, handlers=app.exception_handlers)
+    app.add_middleware(CatchAll)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RefuseNulPath)
     app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)

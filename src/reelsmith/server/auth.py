@@ -71,7 +71,10 @@ async def player_claims(
         )
     try:
         claims = tokens.verify(
-            state.settings.secret_key, authorization[7:].strip(), state.clock.now_ms()
+            state.settings.secret_key,
+            authorization[7:].strip(),
+            state.clock.now_ms(),
+            state.settings.token_ttl_seconds * 1000,
         )
     except tokens.TokenError as exc:
         raise UnauthenticatedError(exc.code, exc.message) from None

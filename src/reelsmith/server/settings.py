@@ -46,6 +46,10 @@ class Settings:
     frame_ancestors: str = "'none'"
     # a file holding the database password (the URL then carries none)
     database_password_file: str = ""
+    # PostgreSQL: a statement waiting for a lock, or running, longer fails and its request is
+    # answered 503 with Retry-After (docs/deployment.md)
+    database_lock_timeout_ms: int = 250
+    database_statement_timeout_ms: int = 30_000
     history_limit: int = 100
     # a session's row is read again once this process last read it this long ago (reads; a
     # state-changing request reads it in its own transaction every time)
@@ -123,6 +127,8 @@ class Settings:
             "max_header_bytes": 1024,
             "max_connections": 1,
             "history_limit": 1,
+            "database_lock_timeout_ms": 1,
+            "database_statement_timeout_ms": 1,
         }
         for name, low in minimum.items():
             if getattr(self, name) < low:

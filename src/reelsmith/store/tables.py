@@ -125,6 +125,11 @@ rounds = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     Column("completed_ms", BigInteger, nullable=True),
+    # the resolver's failures on an open round (migration 0007): how many passes failed, the
+    # last reason, and the time before which it is not tried again (set aside)
+    Column("resolve_failures", Integer, nullable=False, server_default=text("0")),
+    Column("resolve_error", Text, nullable=True),
+    Column("resolve_retry_ms", BigInteger, nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
     # open rounds only (the stale-round job's search): a round that completes with its spin
     # never enters it
