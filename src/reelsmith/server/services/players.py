@@ -76,10 +76,7 @@ class Players:
                 "wrong_currency",
                 f"market {market.id} plays in {market.currency.code}, not {currency}",
             )
-        if not external_ref or len(external_ref) > 128:
-            raise InvalidInputError(
-                "invalid_external_ref", "external_ref must be 1 to 128 characters"
-            )
+        external_ref = inputs.external_ref(external_ref)
 
         def work(connection: Connection, _player: Player | None) -> tuple[int, dict[str, Any]]:
             existing = players.id_of(connection, external_ref)
