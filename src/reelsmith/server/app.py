@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from reelsmith.rng import RandomSource
 from reelsmith.server import http_errors, logs, transport
+from reelsmith.server.auth import key_id
 from reelsmith.server.bet_bodies import bet_schema
 from reelsmith.server.clock import Clock, DatabaseClock, SystemClock
 from reelsmith.server.guard import Bucket
@@ -100,6 +101,7 @@ def create_app(
     app.router.route_class = JsonBodyRoute
     app.state.service = service
     app.state.settings = settings
+    app.state.operator_key_id = key_id(settings.operator_api_key)
     app.state.clock = clock
     app.state.limiter = limiter
     app.state.sessions = live_sessions
