@@ -24,7 +24,7 @@ from reelsmith.server.headers import SecurityHeaders
 from reelsmith.server.lifespan import lifespan
 from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
 from reelsmith.server.metrics import Metrics
-from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, RefuseNulPath
+from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, OneHost, RefuseNulPath
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.responses import JsonBodyRoute
 from reelsmith.server.routes import adopt, demo, operator, player, site
@@ -114,6 +114,7 @@ def create_app(
     app.add_middleware(CatchAll)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RefuseNulPath)
+    app.add_middleware(OneHost)
     app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)
     app.add_middleware(Observe, metrics=metrics)
 

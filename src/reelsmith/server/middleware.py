@@ -1,6 +1,6 @@
 """The HTTP middleware, one job each: request bodies above the limit refused, paths holding
-NUL refused, every request timed and logged, every unexpected error answered and logged as
-one JSON line."""
+NUL refused, requests without exactly one Host header refused, every request timed and
+logged, every unexpected error answered and logged as one JSON line."""
 
 from __future__ import annotations
 
@@ -96,6 +96,28 @@ class RefuseNulPath:
             nul = InvalidInputError("invalid_request", "the path must not contain NUL")
             await send_refusal(send, nul)
             return
+        await self.app(scope, receive, send)
+
+
+class OneHost:
+    """Refuse (400) a request without a ``Host`` header or with more than one, before any
+    route sees it. HTTP/1.1 requires exactly one (RFC 9112, 3.2); where two reach the server,
+    a proxy in front may have routed or checked the request by the other one, and the links
+    the server builds (redirects) would name a host the client did not ask for."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            hosts = sum(1 for name, _value in scope.get("headers", ()) if name == b"host")
+            if hosts != 1:
+                problem = "no Host header" if hosts == 0 else f"{hosts} Host headers"
+                refusal = InvalidInputError(
+                    "invalid_host", f"the request has {problem}: send exactly one"
+                )
+                await send_refusal(send, refusal, close=True)
+                return
         await self.app(scope, receive, send)
 
 
