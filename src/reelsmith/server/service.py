@@ -55,7 +55,7 @@ class GameService:
         # the cache of live sessions the routes check tokens against, refreshed by the
         # session reads of state-changing requests too (see `reelsmith.server.sessions`)
         self.sessions = LiveSessions(db, clock, settings.session_recheck_ms)
-        idempotency = Idempotency(self.context, self.sessions)
+        idempotency = self.idempotency = Idempotency(self.context, self.sessions)
         self.settlement = Settlement(self.context)
         self.players = Players(self.context, idempotency)
         self.autoplays = Autoplays(self.context, idempotency)

@@ -50,6 +50,9 @@ class Settings:
     # answered 503 with Retry-After (docs/deployment.md)
     database_lock_timeout_ms: int = 250
     database_statement_timeout_ms: int = 30_000
+    # a refused request's answer is kept under its idempotency key this long, then purged (a
+    # success is kept for good): see docs/operator-guide.md, Idempotency
+    refusals_kept_seconds: int = 3600
     history_limit: int = 100
     # a session's row is read again once this process last read it this long ago (reads; a
     # state-changing request reads it in its own transaction every time)
@@ -129,6 +132,7 @@ class Settings:
             "history_limit": 1,
             "database_lock_timeout_ms": 1,
             "database_statement_timeout_ms": 1,
+            "refusals_kept_seconds": 60,
         }
         for name, low in minimum.items():
             if getattr(self, name) < low:

@@ -181,6 +181,13 @@ idempotency_keys = Table(
     Column("status_code", Integer, nullable=False),
     Column("response", Text, nullable=False),
     Column("created_ms", BigInteger, nullable=False),
+    # refusals (status 400 and above) by age, for their purge after the window (migration 0008)
+    Index(
+        "ix_idempotency_refusals",
+        "created_ms",
+        sqlite_where=text("status_code >= 400"),
+        postgresql_where=text("status_code >= 400"),
+    ),
 )
 
 audit_log = Table(

@@ -111,6 +111,12 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
         (the database was busy)."""
         return service.resolver.resolve_stale_rounds().to_json()
 
+    @routes.post("/operator/jobs/purge-refusals")
+    def purge_refusals_now() -> dict[str, Any]:
+        """Delete the refusals kept under idempotency keys past their window now (the
+        resolver's job does it at each pass): how many."""
+        return {"purged": service.idempotency.purge_refusals()}
+
     @routes.get("/operator/ledger/verify")
     def verify_ledger() -> dict[str, Any]:
         report = service.verify_ledger()
