@@ -52,6 +52,7 @@ def timed(call):
 
 
 def test_a_locked_player_fails_alone_and_quickly(api):
+    draws = tsar_no_win()
     locked, other = api.player(), api.player()
     locked_token, other_token = api.login(locked), api.login(other)
     holder = Holder(api, "SELECT * FROM players WHERE id = :id FOR UPDATE", {"id": locked})
@@ -63,7 +64,7 @@ def test_a_locked_player_fails_alone_and_quickly(api):
             lambda: api.as_player(
                 "POST",
                 f"/api/games/{GAME}/spin",
-                {"bet": TSAR_BET, "forced_draws": tsar_no_win()},
+                {"bet": TSAR_BET, "forced_draws": draws},
                 key=key,
                 token=locked_token,
             )
@@ -71,7 +72,7 @@ def test_a_locked_player_fails_alone_and_quickly(api):
         assert refused.status_code == 503, refused.text
         assert refused.json()["code"] == "database_busy"
         assert refused.headers["Retry-After"] == "1"
-        assert took < LOCK_TIMEOUT_MS / 1000 + 1.5
+        assert took < 4 * LOCK_TIMEOUT_MS / 1000 + 1, took  # two tries, each may meet it twice
         # others are served
         assert api.client.get("/healthz").status_code == 200
         spin = api.as_player(
@@ -86,7 +87,7 @@ def test_a_locked_player_fails_alone_and_quickly(api):
     again = api.as_player(
         "POST",
         f"/api/games/{GAME}/spin",
-        {"bet": TSAR_BET, "forced_draws": tsar_no_win()},
+        {"bet": TSAR_BET, "forced_draws": draws},
         key=key,
         token=locked_token,
     )
@@ -122,3 +123,20 @@ def test_healthz_does_not_wait_while_a_request_meets_a_table_lock(api):
     finally:
         release.cancel()
         holder.release()
+
+
+def test_the_timeouts_keep_the_urls_own_options(api):
+    """A URL that selects its schema by ``options`` (as a deployment may) keeps it, and gets
+    the timeouts too."""
+    url = f"{PG_URL}{'&' if '?' in (PG_URL or '') else '?'}options=-csearch_path%3D{api.db.schema}"
+    db = Database(url, pool_size=1, lock_timeout_ms=321, statement_timeout_ms=4321)
+    try:
+        with db.read() as connection:
+            shown = [
+                connection.execute(text(f"SHOW {name}")).scalar_one()
+                for name in ("search_path", "lock_timeout", "statement_timeout")
+            ]
+            players = connection.execute(text("SELECT count(*) FROM players")).scalar_one()
+    finally:
+        db.dispose()
+    assert shown == [api.db.schema, "321ms", "4321ms"] and players == 0

@@ -32,7 +32,7 @@ from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
 from reelsmith.server.services.orphans import orphans
-from reelsmith.server.settings import Settings
+from reelsmith.server.settings import DEV_MODE_BANNER, Settings
 from reelsmith.server.static import client_build
 from reelsmith.store.db import CommitGroup, Database
 
@@ -82,6 +82,8 @@ def create_app(
         clock, settings.operator_failures_per_second, settings.operator_failures_burst
     )
     demo_requests = Bucket(clock, settings.demo_sessions_per_second, settings.demo_sessions_burst)
+    if settings.dev_mode:
+        log.warning("%s", DEV_MODE_BANNER)
     for name in settings.generated:
         log.warning("no %s configured: using a random one for this process", name)
     demo_player = service.demo.ensure_player() if settings.demo else None

@@ -200,6 +200,11 @@ class Database:
             ]
             if schema:
                 options.append(f"-csearch_path={schema}")
+            # the URL's own options (``?options=-csearch_path%3D...``) are kept, first: the
+            # connection's arguments would replace them
+            given = self.url.query.get("options")
+            if given:
+                options[:0] = [given] if isinstance(given, str) else list(given)
             kwargs["connect_args"]["options"] = " ".join(options)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
@@ -460,10 +465,10 @@ _JOINED: ContextVar[CommitGroup | None] = ContextVar("reelsmith_commit_group", d
 # a later group, before its error is its answer. So is a call whose prepared statement was
 # deallocated by something else on its connection (store.pgwire prepares it afresh).
 TRANSIENT_RETRIES = 3
+BUSY_RETRIES = 1
 # deadlock detected, serialization failure, prepared statement does not exist, lock not
 # available (the lock timeout passed: a deadlock between two processes' groups meets it before
-# the database's deadlock detector, and a lock another session holds for long is met again on
-# each try, each `LOCK_TIMEOUT_MS`, until the call's last try answers 503)
+# the database's deadlock detector; it is tried `BUSY_RETRIES` times more, then answers 503)
 _TRANSIENT_SQLSTATES = ("40P01", "40001", "26000", "55P03")
 
 
@@ -944,7 +949,9 @@ class CommitGroup:
         """A call that met a transient failure (``error``) goes to ``again``, for the next
         group, unless it has met ``TRANSIENT_RETRIES`` already: then ``error`` is its outcome."""
         function, args, answer, failures, ahead = call
-        if failures < TRANSIENT_RETRIES:
+        # a lock held past the timeout is tried once more (a deadlock between two groups is
+        # settled by then); a lock another session holds for long is its request's 503
+        if failures < (BUSY_RETRIES if busy(error) else TRANSIENT_RETRIES):
             again.append((function, args, answer, failures + 1, ahead))
         else:
             outcomes.append((answer, False, error))

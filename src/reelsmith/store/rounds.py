@@ -30,15 +30,17 @@ SET_ASIDE_ROUNDS = (
 _INSERT = (
     "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
     " bet_minor, bet, status, record, view, win_minor, balance_before,"
-    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms)"
+    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms, forced)"
     " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
     " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
-    " :resolved, :now, :now, :completed)"
+    " :resolved, :now, :now, :completed, :forced)"
 )
+# a round once forced stays forced
 _UPDATE = (
     "UPDATE rounds SET status = :status, record = :record, view = :view,"
     " win_minor = :win, updated_ms = :now, balance_after = :after,"
-    " completed_ms = :completed, resolved_by = :resolved WHERE id = :id"
+    " completed_ms = :completed, resolved_by = :resolved, forced = (forced OR :forced)"
+    " WHERE id = :id"
 )
 
 

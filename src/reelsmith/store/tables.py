@@ -127,6 +127,8 @@ rounds = Table(
     Column("completed_ms", BigInteger, nullable=True),
     # the resolver's failures on an open round (migration 0007): how many passes failed, the
     # last reason, and the time before which it is not tried again (set aside)
+    # a step of the round took forced draws (dev mode, migration 0009)
+    Column("forced", Boolean, nullable=False, server_default=false()),
     Column("resolve_failures", Integer, nullable=False, server_default=text("0")),
     Column("resolve_error", Text, nullable=True),
     Column("resolve_retry_ms", BigInteger, nullable=True),

@@ -263,6 +263,7 @@ class Rounds:
                 now,
                 started_with=bet_minor,
                 new_round=new_round,
+                forced=body.get("forced_draws") is not None,
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
             following = self.settlement.next_bet(title, market, bet, settled)
@@ -346,7 +347,15 @@ class Rounds:
             now = context.clock.now_ms()
             price = stored_price(title, row, engine_round)
             settled = self.settlement.settle(
-                connection, player, price, title, round_id, engine_round, action, now
+                connection,
+                player,
+                price,
+                title,
+                round_id,
+                engine_round,
+                action,
+                now,
+                forced=body.get("forced_draws") is not None,
             )
             extra: dict[str, Any] = {}
             following = None
