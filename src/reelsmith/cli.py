@@ -423,7 +423,14 @@ def serve(
     config: Annotated[Path | None, typer.Option("--config", help="A TOML settings file.")] = None,
     workers: Annotated[int, typer.Option("--workers", help="Worker processes.")] = 1,
     demo: Annotated[bool, typer.Option("--demo", help="Create a demo player.")] = False,
-    dev: Annotated[bool, typer.Option("--dev", help="Dev mode: accept forced draws.")] = False,
+    dev: Annotated[
+        bool,
+        typer.Option(
+            "--dev",
+            help="Dev mode: players choose outcomes (forced draws). Loopback and SQLite only,"
+            " unless REELSMITH_DEV_MODE_ANYWHERE=true.",
+        ),
+    ] = False,
     titles: Annotated[
         list[Path] | None,
         typer.Option(
@@ -476,6 +483,15 @@ def serve(
         )
     except (TitleError, MarketError) as exc:
         fail(str(exc))
+    if settings.dev_mode:
+        try:
+            settings.check_dev_mode(host)
+        except SettingsError as exc:
+            fail(str(exc))
+        from reelsmith.server.settings import DEV_MODE_BANNER, DEV_MODE_GRANT
+
+        err_console.print(f"WARNING: {DEV_MODE_BANNER}", markup=False, highlight=False)
+        os.environ[DEV_MODE_GRANT] = str(os.getpid())  # this process and its workers alone
     if workers > 1 and settings.generated:
         fail(
             "several workers must share their keys: "

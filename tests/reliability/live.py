@@ -85,6 +85,9 @@ class LiveServer:
             "REELSMITH_LOG_JSON": "false",
             **{f"REELSMITH_{k.upper()}": v for k, v in settings.items()},
         }
+        if dev and not database_url.startswith("sqlite"):
+            # the suite forces draws on PostgreSQL as well: deliberately (`check_dev_mode`)
+            self.env["REELSMITH_DEV_MODE_ANYWHERE"] = "true"
 
     def start(self, timeout: float = 90.0) -> None:
         self.spawn()
@@ -93,7 +96,7 @@ class LiveServer:
     def spawn(self) -> None:
         command = [str(REELSMITH), "serve", "--port", str(self.port)]
         if self.dev:
-            command.append("--dev")
+            command.append("--dev")  # on PostgreSQL too: see `env`
         self.starts += 1
         log = (self.log_dir / f"server-{self.port}-{self.starts}.log").open("wb")
         self.process = subprocess.Popen(

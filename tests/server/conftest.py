@@ -43,6 +43,7 @@ def make_database(kind: str, tmp_path: Any) -> tuple[Database, str | None]:
 def drop_schema(schema: str) -> None:
     admin = Database(PG_URL or "", pool_size=1)
     with admin.engine.connect() as connection:
+        connection.execute(text("SET lock_timeout = 0"))  # a test's sessions may linger
         connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         connection.commit()
     admin.dispose()

@@ -463,7 +463,8 @@ def test_a_read_ahead_that_fails_leaves_the_calls_to_read_as_they_go(tmp_path):
 
 def test_a_deadlock_between_two_processes_groups_runs_the_broken_call_again(tmp_path):
     """Two server processes' groups lock two rows in opposite orders: the database fails one
-    call; it runs again in its process's next group, and every call succeeds."""
+    call (its deadlock detector) or both (the lock timeout, which passes first); a failed call
+    runs again in its process's next group, and every call succeeds."""
     first, schema = make_database("postgresql", tmp_path)
     second = Database(str(first.url.render_as_string(hide_password=False)), schema=schema)
     try:
@@ -506,7 +507,7 @@ def test_a_deadlock_between_two_processes_groups_runs_the_broken_call_again(tmp_
         for thread in threads:
             thread.join(30)
         assert not any(thread.is_alive() for thread in threads)
-        assert sorted(group.retried for group in groups.values()) == [0, 1]
+        assert 1 <= sum(group.retried for group in groups.values()) <= 2
         with first.read() as connection:
             counts = dict(connection.execute(text("SELECT name, n FROM counters")).all())
         assert counts == {"x": 2, "y": 2}

@@ -52,11 +52,13 @@ def test_the_stale_round_search_reads_only_open_rounds(api):
     with api.db.read() as connection:
         if api.db.is_sqlite:
             plan = connection.execute(
-                text(f"EXPLAIN QUERY PLAN {STALE_ROUNDS}"), {"cutoff": 0}
+                text(f"EXPLAIN QUERY PLAN {STALE_ROUNDS}"), {"cutoff": 0, "now": 0}
             ).fetchall()
         else:
             connection.execute(text("SET LOCAL enable_seqscan = off"))
-            plan = connection.execute(text(f"EXPLAIN {STALE_ROUNDS}"), {"cutoff": 0}).fetchall()
+            plan = connection.execute(
+                text(f"EXPLAIN {STALE_ROUNDS}"), {"cutoff": 0, "now": 0}
+            ).fetchall()
     assert "ix_rounds_open_updated" in " ".join(str(row) for row in plan), plan
 
 

@@ -234,3 +234,27 @@ def test_the_server_tells_at_start_what_its_markets_and_titles_no_longer_cover(d
         "2 open rounds of title 'days-of-the-tsar' in market 'jp', which no longer offers it:"
         " they finish at their own terms",
     ]
+
+
+def test_the_resolver_finishes_open_rounds_of_a_title_or_market_taken_away(deployment):
+    """Rounds left open in a title dropped from its market and in a market removed are
+    resolved after the delay at their own price, with the rest; none is set aside."""
+    with deployment.serve() as api:
+        jp_player, jp_round = _open_tsar_win(api, "jp", "10000", YEN_TSAR_BET)
+        gb_player, gb_round = _open_tsar_win(
+            api, "gb", "20.00", {"lines": 25, "coins_per_line": 1, "coin_size": "0.01"}
+        )
+    _tsar_out_of(deployment, "jp")
+    (deployment.markets / "gb.toml").unlink()
+    deployment.clock.advance(days=2, seconds=1)
+    with deployment.serve() as api:
+        answer = api.op("POST", "/operator/jobs/resolve-stale-rounds", key=None)
+        assert answer.status_code == 200, answer.text
+        assert sorted(answer.json()["resolved"]) == sorted(
+            [jp_round["round_id"], gb_round["round_id"]]
+        )
+        assert answer.json()["set_aside"] == []
+        assert api.balance(jp_player) == 10000 - 25 + jp_round["round"]["win_minor"]
+        assert api.balance(gb_player) == 2000 - 25 + gb_round["round"]["win_minor"]
+        assert api.op("GET", "/operator/audit/payouts", key=None).json()["ok"]
+        books_balance(api)

@@ -16,14 +16,15 @@ from fastapi import FastAPI
 
 from reelsmith.rng import RandomSource
 from reelsmith.server import http_errors, logs, transport
+from reelsmith.server.auth import key_id
 from reelsmith.server.bet_bodies import bet_schema
-from reelsmith.server.clock import Clock, SystemClock
+from reelsmith.server.clock import Clock, DatabaseClock, SystemClock
 from reelsmith.server.guard import Bucket
 from reelsmith.server.headers import SecurityHeaders
 from reelsmith.server.lifespan import lifespan
 from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets
 from reelsmith.server.metrics import Metrics
-from reelsmith.server.middleware import BodyLimit, Observe, RefuseNulPath
+from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, OneHost, RefuseNulPath
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.responses import JsonBodyRoute
 from reelsmith.server.routes import adopt, demo, operator, player, site
@@ -31,7 +32,7 @@ from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
 from reelsmith.server.services.orphans import orphans
-from reelsmith.server.settings import Settings
+from reelsmith.server.settings import DEV_MODE_BANNER, Settings
 from reelsmith.server.static import client_build
 from reelsmith.store.db import CommitGroup, Database
 
@@ -52,7 +53,6 @@ def create_app(
     settings = settings or Settings.load()
     if settings.log_json:
         logs.configure()
-    clock = clock or SystemClock()
     try:
         titles = TitleRegistry.load(settings.title_paths())
         markets = load_markets(
@@ -61,8 +61,14 @@ def create_app(
     except (TitleError, MarketError) as exc:
         raise SystemExit(f"error: {exc}") from None
     bet_doc = bet_schema([title.bet_body for title in titles.values()])
-    db = database or Database(settings.connect_url())
+    db = database or Database(
+        settings.connect_url(),
+        lock_timeout_ms=settings.database_lock_timeout_ms,
+        statement_timeout_ms=settings.database_statement_timeout_ms,
+    )
     db.migrate()
+    if clock is None:  # several hosts share a PostgreSQL database: its clock is theirs
+        clock = SystemClock() if db.is_sqlite else DatabaseClock(db.now_ms)
     metrics = Metrics()
     service = GameService(db, settings, markets, clock, metrics, rng, titles)
     service.context.prepare_house_accounts()
@@ -76,6 +82,8 @@ def create_app(
         clock, settings.operator_failures_per_second, settings.operator_failures_burst
     )
     demo_requests = Bucket(clock, settings.demo_sessions_per_second, settings.demo_sessions_burst)
+    if settings.dev_mode:
+        log.warning("%s", DEV_MODE_BANNER)
     for name in settings.generated:
         log.warning("no %s configured: using a random one for this process", name)
     demo_player = service.demo.ensure_player() if settings.demo else None
@@ -95,6 +103,7 @@ def create_app(
     app.router.route_class = JsonBodyRoute
     app.state.service = service
     app.state.settings = settings
+    app.state.operator_key_id = key_id(settings.operator_api_key)
     app.state.clock = clock
     app.state.limiter = limiter
     app.state.sessions = live_sessions
@@ -104,8 +113,10 @@ def create_app(
     http_errors.install(app)
     routes_of_steps: dict[str, object] = {}
     app.add_middleware(StepRouter, routes=routes_of_steps, handlers=app.exception_handlers)
+    app.add_middleware(CatchAll)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RefuseNulPath)
+    app.add_middleware(OneHost)
     app.add_middleware(SecurityHeaders, frame_ancestors=settings.frame_ancestors)
     app.add_middleware(Observe, metrics=metrics)
 

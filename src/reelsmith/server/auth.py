@@ -3,14 +3,34 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
-from typing import Annotated
+from contextvars import ContextVar
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
 from reelsmith.server import tokens
 from reelsmith.server.errors import UnauthenticatedError
 from reelsmith.server.guard import too_many
+
+# The operator credential acting in this request (its key id, `key_id`), for the audit
+# entries the request writes; None outside an operator's request.
+_ACTING_KEY_ID: ContextVar[str | None] = ContextVar("reelsmith_operator_key_id", default=None)
+
+
+def key_id(key: str) -> str:
+    """A credential's id as the audit log records it: ``sha256:`` and the first 16 hex digits
+    of the key's SHA-256. It tells keys apart (which one acted, across a rotation) and
+    cannot be turned back into the key."""
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def acting_operator() -> dict[str, Any]:
+    """The audit payload's fields naming the operator credential acting in this request
+    (``operator_key_id``), or none outside an operator's request."""
+    acting = _ACTING_KEY_ID.get()
+    return {} if acting is None else {"operator_key_id": acting}
 
 
 def _same(given: str | None, expected: str) -> bool:
@@ -38,6 +58,7 @@ async def operator_key(request: Request, x_api_key: Annotated[str | None, Header
         raise UnauthenticatedError(
             "invalid_api_key", "operator endpoints need a valid X-API-Key header"
         )
+    _ACTING_KEY_ID.set(request.app.state.operator_key_id)
 
 
 async def metrics_access(
@@ -71,7 +92,10 @@ async def player_claims(
         )
     try:
         claims = tokens.verify(
-            state.settings.secret_key, authorization[7:].strip(), state.clock.now_ms()
+            state.settings.secret_key,
+            authorization[7:].strip(),
+            state.clock.now_ms(),
+            state.settings.token_ttl_seconds * 1000,
         )
     except tokens.TokenError as exc:
         raise UnauthenticatedError(exc.code, exc.message) from None

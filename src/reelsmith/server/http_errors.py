@@ -26,6 +26,7 @@ from reelsmith.server.errors import (
     UnauthenticatedError,
     UnsupportedMediaError,
 )
+from reelsmith.store.db import busy
 
 log = logging.getLogger("reelsmith.server")
 
@@ -88,8 +89,32 @@ async def http_response(_request: Request, exc: Exception) -> Response:
     return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
 
-async def internal_response(_request: Request, _exc: Exception) -> Response:
-    log.exception("internal error")
+# Retry-After of a request the database was too busy for (seconds): its lock timeout is
+# well under a second, so a retry a second later finds the lock released unless a session
+# holds it for long (and then it fails again, alone, as fast).
+BUSY_RETRY_AFTER_SECONDS = 1
+
+
+def busy_response() -> Response:
+    """503 for a request whose statement waited for a lock, or ran, past the database's
+    timeout (`store.db.busy`): nothing of it was applied, and the same request (with its
+    idempotency key) may be sent again."""
+    return JSONResponse(
+        {
+            "code": "database_busy",
+            "message": "the database is busy (a lock another session holds, or a statement"
+            " past its time limit); nothing was applied: send the request again",
+        },
+        status_code=503,
+        headers={"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)},
+    )
+
+
+async def internal_response(request: Request, exc: Exception) -> Response:
+    if busy(exc):
+        request.app.state.service.context.metrics.database_busy.inc()
+        return busy_response()
+    log.error("internal error", exc_info=exc)
     return JSONResponse(
         {
             "code": "internal_error",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -160,3 +161,41 @@ def decimal_text(value: Any, what: str) -> Decimal:
 
 class DecimalSyntaxError(ValueError):
     """A decimal that is not a string in the documented syntax; the message names it."""
+
+
+# Unicode categories an operator's player reference may not hold: control characters (a
+# newline, a tab, a terminal escape), format characters (the bidirectional overrides and
+# isolates, zero-width joiners), line and paragraph separators, lone surrogates. A reference is
+# shown in logs, terminals and the back office: each of these can forge or hide text there.
+REFUSED_IN_REFERENCES = {
+    "Cc": "a control character",
+    "Cf": "a format character (such as a bidirectional override)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Cs": "a lone surrogate",
+}
+MAX_REFERENCE_CHARS = 128
+
+
+def external_ref(value: str) -> str:
+    """An operator's player reference as stored: in Unicode normal form C (so that the two
+    spellings of "café", with a composed é or an e and a combining accent, are one
+    player), 1 to 128 characters, none of `REFUSED_IN_REFERENCES` (the error names the first
+    such character and its position)."""
+    normal = unicodedata.normalize("NFC", value)
+    if not 1 <= len(normal) <= MAX_REFERENCE_CHARS:
+        raise InvalidInputError(
+            "invalid_external_ref",
+            f"external_ref must be 1 to {MAX_REFERENCE_CHARS} characters (in Unicode normal"
+            f" form C), not {len(normal)}",
+        )
+    for position, char in enumerate(normal):
+        kind = REFUSED_IN_REFERENCES.get(unicodedata.category(char))
+        if kind is not None:
+            name = unicodedata.name(char, "unnamed")
+            raise InvalidInputError(
+                "invalid_external_ref",
+                f"external_ref holds {kind}, U+{ord(char):04X} ({name}), at position"
+                f" {position + 1}: control, format and separator characters are refused",
+            )
+    return normal

@@ -35,6 +35,10 @@ def lifespan(
                         await asyncio.to_thread(service.resolver.resolve_stale_rounds)
                     except Exception:  # keep the job alive; the failure is logged
                         log.exception("resolving stale rounds failed")
+                    try:
+                        await asyncio.to_thread(service.idempotency.purge_refusals)
+                    except Exception:
+                        log.exception("purging the refusals past their window failed")
                     await asyncio.sleep(interval_seconds)
 
             task = asyncio.create_task(resolver())

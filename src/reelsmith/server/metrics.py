@@ -1,4 +1,5 @@
-"""Prometheus metrics: rounds, bets, wins, RTP to date per game, request latency."""
+"""Prometheus metrics: rounds, bets, wins, RTP to date per game, request latency, the
+resolver's set-aside rounds and the requests the database was too busy for."""
 
 from __future__ import annotations
 
@@ -33,6 +34,21 @@ class Metrics:
             "Request latency",
             ["route", "method"],
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+            registry=self.registry,
+        )
+        self.set_aside = Gauge(
+            "reelsmith_rounds_set_aside",
+            "Open rounds the resolver failed to finish, tried again later (at its last pass)",
+            registry=self.registry,
+        )
+        self.resolve_failures = Counter(
+            "reelsmith_resolve_failures_total",
+            "Attempts of the resolver to finish a stale round that failed",
+            registry=self.registry,
+        )
+        self.database_busy = Counter(
+            "reelsmith_database_busy_total",
+            "Requests refused because the database's lock or statement timeout passed",
             registry=self.registry,
         )
         self._totals: dict[str, list[int]] = {}

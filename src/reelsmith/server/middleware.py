@@ -1,5 +1,6 @@
 """The HTTP middleware, one job each: request bodies above the limit refused, paths holding
-NUL refused, every request timed and logged."""
+NUL refused, requests without exactly one Host header refused, every request timed and
+logged, every unexpected error answered and logged as one JSON line."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import time
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelsmith.server import logs
-from reelsmith.server.errors import BodyTooLargeError, InvalidInputError
-from reelsmith.server.http_errors import send_refusal
+from reelsmith.server.errors import BodyTooLargeError, FaultError, InvalidInputError
+from reelsmith.server.http_errors import busy_response, send_refusal
 from reelsmith.server.metrics import Metrics
+from reelsmith.store.db import busy
 
 log = logging.getLogger("reelsmith.server")
+_INTERNAL = FaultError("internal_error", "an internal error occurred; the request was not applied")
 
 
 class BodyLimit:
@@ -96,6 +99,28 @@ class RefuseNulPath:
         await self.app(scope, receive, send)
 
 
+class OneHost:
+    """Refuse (400) a request without a ``Host`` header or with more than one, before any
+    route sees it. HTTP/1.1 requires exactly one (RFC 9112, 3.2); where two reach the server,
+    a proxy in front may have routed or checked the request by the other one, and the links
+    the server builds (redirects) would name a host the client did not ask for."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            hosts = sum(1 for name, _value in scope.get("headers", ()) if name == b"host")
+            if hosts != 1:
+                problem = "no Host header" if hosts == 0 else f"{hosts} Host headers"
+                refusal = InvalidInputError(
+                    "invalid_host", f"the request has {problem}: send exactly one"
+                )
+                await send_refusal(send, refusal, close=True)
+                return
+        await self.app(scope, receive, send)
+
+
 class Observe:
     """Request latency into the metrics and one structured log line per request."""
 
@@ -134,3 +159,55 @@ class Observe:
                         },
                     )
                 )
+
+
+class CatchAll:
+    """Answer any error the application raised: a statement the database was too busy for
+    (`store.db.busy`) with 503 and Retry-After, anything else with a 500 ``internal_error``
+    body, its traceback logged on the server's logger (one JSON line with ``log_json``).
+
+    Nothing is raised further: the HTTP server would log the error a second time, as plain
+    text lines, and close the connection. An error after the response began is logged; the
+    response is cut short (its length was sent)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            if busy(exc):
+                log.warning(
+                    "%s %s: the database was busy: %s",
+                    scope["method"],
+                    scope.get("path", ""),
+                    getattr(exc, "orig", exc),
+                )
+                if not started:
+                    app = scope.get("app")
+                    response = busy_response()
+                    if app is not None:
+                        app.state.service.context.metrics.database_busy.inc()
+                    await response(scope, receive, send)
+                return
+            log.error(
+                "internal error: %s %s",
+                scope["method"],
+                scope.get("path", ""),
+                exc_info=exc,
+                extra={"fields": {"event": "internal_error", "error": type(exc).__name__}},
+            )
+            if not started:
+                await send_refusal(send, _INTERNAL, close=False)

@@ -20,7 +20,10 @@ class Strict(BaseModel):
 
 class CreatePlayer(Strict):
     external_ref: str = Field(
-        min_length=1, max_length=128, description="The operator's own id for the player"
+        min_length=1,
+        max_length=512,  # the normal form C the server keeps is at most 128 characters
+        description="The operator's own id for the player: 1 to 128 characters once in"
+        " Unicode normal form C (stored so), no control, format or separator character",
     )
     currency: str = Field(
         min_length=3, max_length=3, description="ISO 4217 code; must be the market's"

@@ -8,6 +8,8 @@ Each part has one job (see `reelsmith.server.services`); the routes reach them a
 
 from __future__ import annotations
 
+from typing import Any
+
 from reelsmith.rng import RandomSource, SeededSource, SystemSource
 from reelsmith.server.clock import Clock
 from reelsmith.server.markets import Market
@@ -25,7 +27,7 @@ from reelsmith.server.services.rounds import Rounds
 from reelsmith.server.services.settlement import Settlement
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
-from reelsmith.store import audit
+from reelsmith.store import audit, rounds
 from reelsmith.store.db import Database
 from reelsmith.wallet import ledger
 
@@ -53,7 +55,7 @@ class GameService:
         # the cache of live sessions the routes check tokens against, refreshed by the
         # session reads of state-changing requests too (see `reelsmith.server.sessions`)
         self.sessions = LiveSessions(db, clock, settings.session_recheck_ms)
-        idempotency = Idempotency(self.context, self.sessions)
+        idempotency = self.idempotency = Idempotency(self.context, self.sessions)
         self.settlement = Settlement(self.context)
         self.players = Players(self.context, idempotency)
         self.autoplays = Autoplays(self.context, idempotency)
@@ -100,3 +102,20 @@ class GameService:
     def verify_audit(self) -> audit.AuditReport:
         with self.context.db.read() as connection:
             return audit.verify(connection)
+
+    def set_aside_rounds(self) -> list[dict[str, Any]]:
+        """The open rounds the resolver failed to finish (`services.resolver`), oldest first."""
+        with self.context.db.read() as connection:
+            found = rounds.set_aside_rounds(connection)
+        return [
+            {
+                "round_id": row["id"],
+                "player_id": row["player_id"],
+                "game": row["game"],
+                "updated_ms": int(row["updated_ms"]),
+                "failures": int(row["resolve_failures"]),
+                "error": row["resolve_error"],
+                "retry_ms": row["resolve_retry_ms"],
+            }
+            for row in found
+        ]

@@ -7,6 +7,7 @@ and the server says so in its log (fine for a single demo process; set them in p
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import tomllib
@@ -15,6 +16,29 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_DATABASE_URL = "sqlite:///var/reelsmith.db"
+# `reelsmith serve --dev` puts its process id here for the server processes it starts (itself,
+# or its workers): dev mode read from the environment or a settings file counts only in those
+# processes, so a REELSMITH_DEV_MODE left in an environment turns nothing on.
+DEV_MODE_GRANT = "REELSMITH_DEV_MODE_GRANTED_BY"
+DEV_MODE_BANNER = (
+    "DEV MODE: players choose the outcomes of their rounds (forced draws); every forced round"
+    " is marked forced in history, audit and reports. Never serve real money in dev mode."
+)
+
+
+def dev_mode_granted() -> bool:
+    """Whether this process was started by ``reelsmith serve --dev`` (see `DEV_MODE_GRANT`)."""
+    return os.environ.get(DEV_MODE_GRANT) in (str(os.getpid()), str(os.getppid()))
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` (a bind address) is this machine's loopback interface alone."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class SettingsError(ValueError):
@@ -26,7 +50,11 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     secret_key: str = ""
     operator_api_key: str = ""
-    dev_mode: bool = False  # forced draws for QA
+    # forced draws for QA: turned on by `reelsmith serve --dev` alone (see `DEV_MODE_GRANT`)
+    dev_mode: bool = False
+    # dev mode on a bind other than loopback or on a database other than SQLite: a second,
+    # deliberate setting (`check_dev_mode`)
+    dev_mode_anywhere: bool = False
     demo: bool = False  # a demo player and POST /demo/session
     demo_balance: str = "1000.00"
     demo_market: str = "default"
@@ -46,6 +74,13 @@ class Settings:
     frame_ancestors: str = "'none'"
     # a file holding the database password (the URL then carries none)
     database_password_file: str = ""
+    # PostgreSQL: a statement waiting for a lock, or running, longer fails and its request is
+    # answered 503 with Retry-After (docs/deployment.md)
+    database_lock_timeout_ms: int = 250
+    database_statement_timeout_ms: int = 30_000
+    # a refused request's answer is kept under its idempotency key this long, then purged (a
+    # success is kept for good): see docs/operator-guide.md, Idempotency
+    refusals_kept_seconds: int = 3600
     history_limit: int = 100
     # a session's row is read again once this process last read it this long ago (reads; a
     # state-changing request reads it in its own transaction every time)
@@ -85,6 +120,18 @@ class Settings:
             env = os.environ.get(f"REELSMITH_{name.upper()}")
             if env is not None:
                 values[name] = env
+        dev = values.get("dev_mode")
+        if (
+            dev is not None
+            and str(dev).lower() in ("1", "true", "yes")
+            and not overrides.get("dev_mode")  # reelsmith serve --dev, or a program's choice
+            and not dev_mode_granted()
+        ):
+            raise SettingsError(
+                "dev mode (players choose the outcomes of their rounds) is turned on by"
+                " 'reelsmith serve --dev' alone, never by REELSMITH_DEV_MODE or dev_mode in a"
+                " settings file: remove it, or start the server with --dev"
+            )
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "database_threads" in values:
             raise SettingsError(
@@ -123,6 +170,9 @@ class Settings:
             "max_header_bytes": 1024,
             "max_connections": 1,
             "history_limit": 1,
+            "database_lock_timeout_ms": 1,
+            "database_statement_timeout_ms": 1,
+            "refusals_kept_seconds": 60,
         }
         for name, low in minimum.items():
             if getattr(self, name) < low:
@@ -146,6 +196,27 @@ class Settings:
             )
         if "'none'" in sources and len(sources) > 1:
             raise SettingsError("setting frame_ancestors: 'none' cannot be combined with sources")
+
+    def check_dev_mode(self, host: str) -> None:
+        """Refuse dev mode on a bind other than loopback or a database other than SQLite (a
+        deployment others can reach, or one that holds more than one developer's play)
+        unless ``dev_mode_anywhere`` says so too."""
+        if not self.dev_mode or self.dev_mode_anywhere:
+            return
+        from sqlalchemy.engine import make_url
+
+        if not loopback(host):
+            raise SettingsError(
+                f"--dev with --host {host}: dev mode lets players choose their rounds'"
+                " outcomes, so it listens on loopback alone (127.0.0.1, ::1, localhost);"
+                f" set REELSMITH_DEV_MODE_ANYWHERE=true as well to serve it on {host}"
+            )
+        if make_url(self.database_url).get_backend_name() != "sqlite":
+            raise SettingsError(
+                "--dev with a database other than SQLite: dev mode lets players choose their"
+                " rounds' outcomes, so it runs on a developer's SQLite file alone; set"
+                " REELSMITH_DEV_MODE_ANYWHERE=true as well to run it on this database"
+            )
 
     def title_paths(self) -> list[Path]:
         """The folders of ``titles_dirs``."""

@@ -55,10 +55,25 @@ def sign(secret: str, claims: Claims) -> str:
     return f"{_b64(body)}.{_b64(signature)}"
 
 
-def verify(secret: str, token: str, now_ms: int) -> Claims:
+# How far a token's expiry may lie beyond a session's lifetime from now: the clocks of the
+# hosts that issue and check tokens may differ by this much (docs/deployment.md, Clocks).
+CLOCK_TOLERANCE_MS = 60_000
+
+
+def verify(secret: str, token: str, now_ms: int, lifetime_ms: int | None = None) -> Claims:
+    """The claims of a valid token at ``now_ms``. With ``lifetime_ms`` (a session's
+    lifetime), a token whose expiry lies further ahead than a token issued now could have
+    (by more than ``CLOCK_TOLERANCE_MS``) is refused too: only a clock ahead of this one can
+    have issued it, and it would outlive its lifetime by the clocks' difference."""
     claims = _signed_claims(secret, token)
     if now_ms >= claims.expires_ms:
         raise TokenError("session_expired", "the session has expired; start a new session")
+    if lifetime_ms is not None and claims.expires_ms - now_ms > lifetime_ms + CLOCK_TOLERANCE_MS:
+        raise TokenError(
+            "session_expired",
+            "the session token expires later than a session lasts (a clock ahead of the"
+            " server's issued it); start a new session",
+        )
     return claims
 
 

@@ -71,6 +71,12 @@ CHECKPOINT_EVERY_SECONDS = 0.02
 # checks it before its next use. So many are kept at most.
 REUSE_WITHIN_SECONDS = 1.0
 KEPT_CONNECTIONS = 4
+# PostgreSQL: how long a statement of the server's may wait for a lock, and run, before it
+# fails (`busy`; the request is answered 503 with Retry-After, docs/deployment.md).
+LOCK_TIMEOUT_MS = 250
+STATEMENT_TIMEOUT_MS = 30_000
+# lock_not_available (lock_timeout), query_canceled (statement_timeout)
+BUSY_SQLSTATES = ("55P03", "57014")
 MIGRATION_LOCK = 0x7265656C  # "reel": the PostgreSQL advisory lock held while migrating
 # The files of one SQLite database: the file itself, SQLite's own beside it, our writer lock.
 SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal", "-writer")
@@ -153,7 +159,14 @@ def private_file(path: Path) -> None:
 class Database:
     """One database: its engine and the way transactions begin on it."""
 
-    def __init__(self, url: str, schema: str | None = None, pool_size: int = 20) -> None:
+    def __init__(
+        self,
+        url: str,
+        schema: str | None = None,
+        pool_size: int = 20,
+        lock_timeout_ms: int = LOCK_TIMEOUT_MS,
+        statement_timeout_ms: int = STATEMENT_TIMEOUT_MS,
+    ) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.schema = schema
@@ -178,8 +191,21 @@ class Database:
             # every prepared statement of the connection (DEALLOCATE ALL) when it has some,
             # and with them the hot path's (see store.pgwire), which prepares its own
             kwargs["connect_args"] = {"prepare_threshold": None}
+            # a statement that waits for a lock, or runs, longer than these fails (`busy`):
+            # the server's requests run on its event loop, and one request waiting on a row
+            # another session holds would hold up every other request of the process
+            options = [
+                f"-clock_timeout={int(lock_timeout_ms)}",
+                f"-cstatement_timeout={int(statement_timeout_ms)}",
+            ]
             if schema:
-                kwargs["connect_args"]["options"] = f"-csearch_path={schema}"
+                options.append(f"-csearch_path={schema}")
+            # the URL's own options (``?options=-csearch_path%3D...``) are kept, first: the
+            # connection's arguments would replace them
+            given = self.url.query.get("options")
+            if given:
+                options[:0] = [given] if isinstance(given, str) else list(given)
+            kwargs["connect_args"]["options"] = " ".join(options)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             self._configure_sqlite()
@@ -318,6 +344,10 @@ class Database:
             else:
                 # Several processes (``serve --workers N``, or N servers) start together on one
                 # database: without this lock their migrations race and all but one crash.
+                # a migration waits as long as it must (for the other processes' migrations
+                # and the locks its statements need), not the requests' timeouts
+                connection.execute(text("SET lock_timeout = 0"))
+                connection.execute(text("SET statement_timeout = 0"))
                 connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
                 connection.commit()
                 if self.schema:
@@ -333,6 +363,8 @@ class Database:
                     connection.execute(
                         text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK}
                     )
+                    connection.execute(text("RESET lock_timeout"))
+                    connection.execute(text("RESET statement_timeout"))
                     connection.commit()
 
     def checkpointer(self) -> Checkpointer | None:
@@ -363,6 +395,18 @@ class Database:
         with contextlib.suppress(Exception):
             connection.invalidate()
         return True
+
+    def now_ms(self) -> int:
+        """The database server's time, in epoch milliseconds (SQLite: this host's, whose
+        file it is). The server's clock on PostgreSQL (`server.clock.DatabaseClock`)."""
+        if self.is_sqlite:
+            return time.time_ns() // 1_000_000
+        with self.engine.connect() as connection:
+            value = connection.execute(
+                text("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
+            ).scalar_one()
+            connection.rollback()
+        return int(value)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -421,8 +465,17 @@ _JOINED: ContextVar[CommitGroup | None] = ContextVar("reelsmith_commit_group", d
 # a later group, before its error is its answer. So is a call whose prepared statement was
 # deallocated by something else on its connection (store.pgwire prepares it afresh).
 TRANSIENT_RETRIES = 3
-# deadlock detected, serialization failure, prepared statement does not exist
-_TRANSIENT_SQLSTATES = ("40P01", "40001", "26000")
+BUSY_RETRIES = 1
+# deadlock detected, serialization failure, prepared statement does not exist, lock not
+# available (the lock timeout passed: a deadlock between two processes' groups meets it before
+# the database's deadlock detector; it is tried `BUSY_RETRIES` times more, then answers 503)
+_TRANSIENT_SQLSTATES = ("40P01", "40001", "26000", "55P03")
+
+
+def busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is a statement that waited for a lock or ran past its timeout
+    (PostgreSQL): the moment's failure, which the same request may not meet again."""
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) in BUSY_SQLSTATES
 
 
 def _transient(exc: BaseException) -> bool:
@@ -896,7 +949,9 @@ class CommitGroup:
         """A call that met a transient failure (``error``) goes to ``again``, for the next
         group, unless it has met ``TRANSIENT_RETRIES`` already: then ``error`` is its outcome."""
         function, args, answer, failures, ahead = call
-        if failures < TRANSIENT_RETRIES:
+        # a lock held past the timeout is tried once more (a deadlock between two groups is
+        # settled by then); a lock another session holds for long is its request's 503
+        if failures < (BUSY_RETRIES if busy(error) else TRANSIENT_RETRIES):
             again.append((function, args, answer, failures + 1, ahead))
         else:
             outcomes.append((answer, False, error))

@@ -20,6 +20,8 @@ HISTORY_ROUND = (
     ("balance_before_minor", "balance_before", False),
     ("balance_after_minor", "balance_after", False),
     ("resolved_by", "resolved_by", False),
+    # a JSON boolean on both databases (SQLite keeps a boolean as 0 or 1)
+    ("forced", "(CASE WHEN forced THEN 'true' ELSE 'false' END)", True),
     ("created_ms", "created_ms", False),
     ("completed_ms", "completed_ms", False),
     ("round", "view", True),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
 from reelsmith.store import sql
 
@@ -55,3 +55,33 @@ def store(
         sql.run(connection, _INSERT + " ON CONFLICT (scope, key) DO NOTHING", values)
     else:
         sql.send(connection, _INSERT, values)
+
+
+# 'status_code >= 400' written out, not bound: the partial index (ix_idempotency_refusals)
+# serves a query whose condition visibly implies the index's
+_REFUSALS_BEFORE = (
+    "SELECT scope, key FROM idempotency_keys WHERE status_code >= 400 AND created_ms < :before"
+    " ORDER BY created_ms LIMIT :limit"
+)
+
+
+def purge_refusals(connection: Connection, before_ms: int, limit: int) -> int:
+    """Delete up to ``limit`` stored refusals (status 400 and above) stored before
+    ``before_ms``, oldest first: how many. Successes are kept for good."""
+    found = connection.execute(text(_REFUSALS_BEFORE), {"before": before_ms, "limit": limit}).all()
+    if not found:
+        return 0
+    connection.execute(
+        text("DELETE FROM idempotency_keys WHERE scope = :scope AND key = :key"),
+        [{"scope": row.scope, "key": row.key} for row in found],
+    )
+    return len(found)
+
+
+def count_refusals(connection: Connection) -> int:
+    """How many refusals are stored (all ages)."""
+    return int(
+        connection.execute(
+            text("SELECT count(*) FROM idempotency_keys WHERE status_code >= 400")
+        ).scalar_one()
+    )

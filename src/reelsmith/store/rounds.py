@@ -16,21 +16,31 @@ OPEN_ROUND_QUERY = (
     "SELECT * FROM rounds WHERE player_id = :player AND game = :game AND status = 'open'"
 )
 ROUND_QUERY = "SELECT * FROM rounds WHERE id = :id"
+# oldest first (ties by id: one order on every database), those set aside until later left
 STALE_ROUNDS = (
     "SELECT id, player_id, game FROM rounds WHERE status = 'open' AND updated_ms < :cutoff"
+    " AND (resolve_retry_ms IS NULL OR resolve_retry_ms <= :now)"
+    " ORDER BY updated_ms, id"
+)
+SET_ASIDE_ROUNDS = (
+    "SELECT id, player_id, game, updated_ms, resolve_failures, resolve_error,"
+    " resolve_retry_ms FROM rounds WHERE status = 'open' AND resolve_failures > 0"
+    " ORDER BY updated_ms, id"
 )
 _INSERT = (
     "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
     " bet_minor, bet, status, record, view, win_minor, balance_before,"
-    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms)"
+    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms, forced)"
     " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
     " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
-    " :resolved, :now, :now, :completed)"
+    " :resolved, :now, :now, :completed, :forced)"
 )
+# a round once forced stays forced
 _UPDATE = (
     "UPDATE rounds SET status = :status, record = :record, view = :view,"
     " win_minor = :win, updated_ms = :now, balance_after = :after,"
-    " completed_ms = :completed, resolved_by = :resolved WHERE id = :id"
+    " completed_ms = :completed, resolved_by = :resolved, forced = (forced OR :forced)"
+    " WHERE id = :id"
 )
 
 
@@ -116,9 +126,45 @@ def keep_state(
     )
 
 
-def stale(connection: Connection, cutoff_ms: int) -> list[tuple[str, str, str]]:
-    """Rounds open and untouched since before ``cutoff_ms``: (id, player, game)."""
+def stale(connection: Connection, cutoff_ms: int, now_ms: int) -> list[tuple[str, str, str]]:
+    """Rounds open and untouched since before ``cutoff_ms``, oldest first, but those set
+    aside until after ``now_ms``: (id, player, game)."""
     return [
         (str(r.id), str(r.player_id), str(r.game))
-        for r in connection.execute(text(STALE_ROUNDS), {"cutoff": cutoff_ms})
+        for r in connection.execute(text(STALE_ROUNDS), {"cutoff": cutoff_ms, "now": now_ms})
     ]
+
+
+def resolve_failures(connection: Connection, round_id: str) -> int:
+    """How many resolver passes failed on the round so far."""
+    found = connection.execute(
+        text("SELECT resolve_failures FROM rounds WHERE id = :id"), {"id": round_id}
+    ).scalar()
+    return int(found or 0)
+
+
+def set_aside(
+    connection: Connection, round_id: str, failures: int, error: str, retry_ms: int
+) -> None:
+    """Record that resolving an open round failed, ``failures`` times now, last with
+    ``error``: no pass tries it again before ``retry_ms``."""
+    connection.execute(
+        text(
+            "UPDATE rounds SET resolve_failures = :failures, resolve_error = :error,"
+            " resolve_retry_ms = :retry WHERE id = :id AND status = 'open'"
+        ),
+        {"id": round_id, "failures": failures, "error": error[:2000], "retry": retry_ms},
+    )
+
+
+def set_aside_rounds(connection: Connection) -> list[Any]:
+    """The open rounds the resolver failed on, oldest first (the operator's listing)."""
+    return list(connection.execute(text(SET_ASIDE_ROUNDS)).mappings())
+
+
+def count_set_aside(connection: Connection) -> int:
+    return int(
+        connection.execute(
+            text("SELECT count(*) FROM rounds WHERE status = 'open' AND resolve_failures > 0")
+        ).scalar_one()
+    )

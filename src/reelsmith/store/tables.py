@@ -125,6 +125,13 @@ rounds = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     Column("completed_ms", BigInteger, nullable=True),
+    # the resolver's failures on an open round (migration 0007): how many passes failed, the
+    # last reason, and the time before which it is not tried again (set aside)
+    # a step of the round took forced draws (dev mode, migration 0009)
+    Column("forced", Boolean, nullable=False, server_default=false()),
+    Column("resolve_failures", Integer, nullable=False, server_default=text("0")),
+    Column("resolve_error", Text, nullable=True),
+    Column("resolve_retry_ms", BigInteger, nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
     # open rounds only (the stale-round job's search): a round that completes with its spin
     # never enters it
@@ -176,6 +183,13 @@ idempotency_keys = Table(
     Column("status_code", Integer, nullable=False),
     Column("response", Text, nullable=False),
     Column("created_ms", BigInteger, nullable=False),
+    # refusals (status 400 and above) by age, for their purge after the window (migration 0008)
+    Index(
+        "ix_idempotency_refusals",
+        "created_ms",
+        sqlite_where=text("status_code >= 400"),
+        postgresql_where=text("status_code >= 400"),
+    ),
 )
 
 audit_log = Table(

@@ -90,6 +90,12 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
     def enable_player(player_id: str) -> dict[str, Any]:
         return players.set_disabled(player_id, False)
 
+    @routes.get("/operator/rounds/set-aside")
+    def set_aside_rounds() -> dict[str, Any]:
+        """The open rounds the resolver failed to finish, oldest first: each with its
+        failures, the last error and when it is tried again."""
+        return {"rounds": service.set_aside_rounds()}
+
     @routes.get("/operator/rounds/{round_id}")
     def operator_round(round_id: str) -> dict[str, Any]:
         return service.recall.operator_round(round_id)
@@ -100,7 +106,16 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
 
     @routes.post("/operator/jobs/resolve-stale-rounds")
     def resolve_now() -> dict[str, Any]:
-        return {"resolved": service.resolver.resolve_stale_rounds()}
+        """A pass of the resolver now: the rounds it resolved, those it set aside (each
+        failure is the round's alone: the pass goes on) and those it left for a later pass
+        (the database was busy)."""
+        return service.resolver.resolve_stale_rounds().to_json()
+
+    @routes.post("/operator/jobs/purge-refusals")
+    def purge_refusals_now() -> dict[str, Any]:
+        """Delete the refusals kept under idempotency keys past their window now (the
+        resolver's job does it at each pass): how many."""
+        return {"purged": service.idempotency.purge_refusals()}
 
     @routes.get("/operator/ledger/verify")
     def verify_ledger() -> dict[str, Any]:

@@ -7,6 +7,13 @@ key, all in one transaction: either everything is written or nothing is.
 
 A key stores the answer as the client got it, its HTTP status included: a refusal's status
 comes from the one table of `http_errors`.
+
+A success is kept for good. A refusal (a spin without the money for it, a bet out of range)
+is kept for ``refusals_kept_seconds`` (an hour by default) and then purged
+(`Idempotency.purge_refusals`, run with each pass of the resolver): inside that window a
+retry with its key gets the same refusal, after it the key is free and a request with it runs
+anew. Refused requests with new keys, which cost a player nothing, so grow the table by at
+most the player's rate limit times the window, not without bound.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.store import idempotency, players, sql
 from reelsmith.store.db import ReadAhead
+
+# refusals deleted per transaction by `Idempotency.purge_refusals`
+PURGE_BATCH = 1000
 
 Work = Callable[[Connection, Player | None], tuple[int, dict[str, Any]]]
 
@@ -215,3 +225,17 @@ class Idempotency:
             raise _reused()
         stored = str(row["response"])
         return int(row["status_code"]), Rendered(json.loads(stored), stored)
+
+    def purge_refusals(self, batch: int = PURGE_BATCH) -> int:
+        """Delete the refusals stored longer ago than ``refusals_kept_seconds``, ``batch``
+        at a time, each batch in its own transaction (a writer waits for one batch at most):
+        how many."""
+        context = self.context
+        before = context.clock.now_ms() - context.settings.refusals_kept_seconds * 1000
+        purged = 0
+        while True:
+            with context.db.write() as connection:
+                done = idempotency.purge_refusals(connection, before, batch)
+            purged += done
+            if done < batch:
+                return purged

@@ -34,7 +34,7 @@ from reelsmith.server.titles import Title
 PAGE = 500
 
 _ROUNDS = (
-    "SELECT id, player_id, game, status, currency, bet_minor, win_minor, record"
+    "SELECT id, player_id, game, status, currency, bet_minor, win_minor, record, forced"
     " FROM rounds WHERE id > :after ORDER BY id LIMIT :page"
 )
 # The player's side of every ledger transaction of the page's rounds, by round and kind.
@@ -54,6 +54,7 @@ class PayoutReport:
     rounds: int = 0  # every stored round
     checked: int = 0  # re-derived and compared
     paid_minor: int = 0  # what the checked rounds paid (wins, jackpot wins, refunds)
+    forced: int = 0  # rounds whose draws a player chose (dev mode): checked like the rest
     differences: list[dict[str, Any]] = field(default_factory=list)
     unchecked: list[dict[str, Any]] = field(default_factory=list)
 
@@ -67,6 +68,7 @@ class PayoutReport:
             "rounds": self.rounds,
             "checked": self.checked,
             "paid_minor": self.paid_minor,
+            "forced_rounds": self.forced,
             "differences": self.differences[:limit],
             "unchecked": self.unchecked[:limit],
         }
@@ -109,6 +111,7 @@ def verify_payouts(connection: Connection, titles: Mapping[str, Title]) -> Payou
             moved[str(posted.round_id)][str(posted.kind)] = (int(posted.amount), int(posted.moves))
         for row in rows:
             report.rounds += 1
+            report.forced += bool(row["forced"])
             _check(report, titles, row, moved.get(str(row["id"]), {}))
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 
 from reelsmith.money import MoneyError
 from reelsmith.server import inputs, tokens
+from reelsmith.server.auth import acting_operator
 from reelsmith.server.errors import (
     ConflictError,
     InsufficientBalanceError,
@@ -76,10 +77,7 @@ class Players:
                 "wrong_currency",
                 f"market {market.id} plays in {market.currency.code}, not {currency}",
             )
-        if not external_ref or len(external_ref) > 128:
-            raise InvalidInputError(
-                "invalid_external_ref", "external_ref must be 1 to 128 characters"
-            )
+        external_ref = inputs.external_ref(external_ref)
 
         def work(connection: Connection, _player: Player | None) -> tuple[int, dict[str, Any]]:
             existing = players.id_of(connection, external_ref)
@@ -98,7 +96,12 @@ class Players:
                 connection,
                 player_id,
                 "player_created",
-                {"external_ref": external_ref, "currency": code, "market": market.id},
+                {
+                    "external_ref": external_ref,
+                    "currency": code,
+                    "market": market.id,
+                    **acting_operator(),
+                },
                 now,
             )
             return 201, self.player_json(connection, player_id)
@@ -166,7 +169,9 @@ class Players:
                 raise InsufficientBalanceError(
                     "insufficient_balance", "the balance does not cover the withdrawal"
                 ) from None
-            audit.append(connection, player_id, kind, {"amount_minor": minor}, now)
+            audit.append(
+                connection, player_id, kind, {"amount_minor": minor, **acting_operator()}, now
+            )
             return 200, self.player_json(connection, player_id)
 
         return self.idempotency.run(
@@ -188,7 +193,7 @@ class Players:
                 connection,
                 player_id,
                 "session_issued",
-                {"session_id": session_id, "expires_ms": expires},
+                {"session_id": session_id, "expires_ms": expires, **acting_operator()},
                 now,
             )
         token = tokens.sign(settings.secret_key, tokens.Claims(player_id, session_id, expires))
@@ -214,7 +219,7 @@ class Players:
                     connection,
                     player_id,
                     "sessions_revoked",
-                    {"session_ids": ended, "by": by},
+                    {"session_ids": ended, "by": by, **acting_operator()},
                     now,
                 )
         return {"player_id": player_id, "revoked": ended}
@@ -233,7 +238,7 @@ class Players:
                     connection,
                     player_id,
                     "player_disabled" if disabled else "player_enabled",
-                    {},
+                    acting_operator(),
                     now,
                 )
             if disabled:

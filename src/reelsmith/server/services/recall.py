@@ -32,6 +32,7 @@ def round_json(
         "balance_before_minor": row["balance_before"],
         "balance_after_minor": row["balance_after"],
         "resolved_by": row["resolved_by"],
+        "forced": bool(row["forced"]),
         "created_ms": row["created_ms"],
         "completed_ms": row["completed_ms"],
         "round": json.loads(row["view"]),

@@ -70,6 +70,21 @@ def closed(market: Market) -> NotAllowedError:
     )
 
 
+def min_round_wait(min_round_ms: int, last_round_ms: int | None, now_ms: int) -> int:
+    """How long (ms) a round must wait for the market's minimum time between rounds: 0 when
+    it may start. Never longer than the rule itself, whatever the clocks did: a last round
+    stamped ahead of ``now_ms`` by less than the rule (the clocks' jitter) counts as just
+    started, and one stamped further ahead, which only a clock that disagreed can have
+    written, holds nothing up (the rule cannot be measured against it), so a skewed clock
+    never holds a player up for the clocks' difference."""
+    if not min_round_ms or last_round_ms is None:
+        return 0
+    elapsed = now_ms - last_round_ms
+    if elapsed < -min_round_ms or elapsed >= min_round_ms:
+        return 0
+    return min(min_round_ms, min_round_ms - elapsed)
+
+
 class PrefixedSource:
     """Forced draws first (dev mode QA), then the live source."""
 
@@ -160,12 +175,8 @@ class Rounds:
                     "; a round starts only below it (withdraw first)",
                 )
             now = context.clock.now_ms()
-            if (
-                market.min_round_ms
-                and player.last_round_ms is not None
-                and now - player.last_round_ms < market.min_round_ms
-            ):
-                wait = market.min_round_ms - (now - player.last_round_ms)
+            wait = min_round_wait(market.min_round_ms, player.last_round_ms, now)
+            if wait:
                 raise RetryLaterError(
                     "min_round_duration",
                     f"a round lasts at least {market.min_round_ms} ms in this market; "
@@ -252,6 +263,7 @@ class Rounds:
                 now,
                 started_with=bet_minor,
                 new_round=new_round,
+                forced=body.get("forced_draws") is not None,
             )
             extra: dict[str, Any] = {"bet_lowered": lowered}
             following = self.settlement.next_bet(title, market, bet, settled)
@@ -335,7 +347,15 @@ class Rounds:
             now = context.clock.now_ms()
             price = stored_price(title, row, engine_round)
             settled = self.settlement.settle(
-                connection, player, price, title, round_id, engine_round, action, now
+                connection,
+                player,
+                price,
+                title,
+                round_id,
+                engine_round,
+                action,
+                now,
+                forced=body.get("forced_draws") is not None,
             )
             extra: dict[str, Any] = {}
             following = None

@@ -74,6 +74,7 @@ class Settlement:
         resolved_by: str = "player",
         started_with: int | None = None,
         new_round: dict[str, Any] | None = None,
+        forced: bool = False,
     ) -> dict[str, Any]:
         """Move the money a step settles, at the round's ``price`` (the one it started with),
         and write the round's new state and its step.
@@ -82,7 +83,9 @@ class Settlement:
         player's round count and the session's bets move here too, in the same statements as
         the audit head and the session's wins. ``new_round`` is then the new round's row (its
         columns known at the start): the round is written once, with the state this step
-        leaves it in, rather than inserted and then updated."""
+        leaves it in, rather than inserted and then updated. ``forced``: the step took
+        forced draws (dev mode); the round is marked forced for good, and so is the step's
+        audit entry."""
         outcome = title.outcome(price, engine_round)
         game_account = self.context.house_account(
             connection, f"game:{title.game_id}", player.currency
@@ -131,6 +134,7 @@ class Settlement:
             if finished
             else None,
             "id": round_id,
+            "forced": forced,
         }
         rounds.write_step(
             connection, settled_row, new_round, len(record["actions"]), action, balance
@@ -156,6 +160,7 @@ class Settlement:
                     "jackpot_minor": outcome.jackpot_minor,
                     "refund_minor": outcome.refund_minor,
                     "balance_minor": balance,
+                    **({"forced": True} if forced else {}),
                 },
                 now,
                 round_id,
