@@ -1,7 +1,8 @@
 """A fuzzer for the mathematics: random small titles over the mechanics and their combinations
 (paylines or ways; a wild that may pay on its own, substitute for some symbols only, multiply
 the line wins it completes and win or lose ties; a scatter that may pay; free spins with a
-multiplier and retriggers; cascades with multipliers per screen, in free spins their own), each
+multiplier and retriggers; cascades with multipliers per screen, in free spins their own, the
+scatter counted on every screen of a chain or on its final one), each
 played at every stop combination through live play, must give the exact RTP the lab derives
 (``analyze_rtp``: the RTP route, or a cascade's full-cycle enumeration), to the last digit.
 
@@ -94,6 +95,7 @@ def titles(draw: Any) -> Title:
         limit = draw(st.integers(2, 3))
         multipliers = [draw(st.integers(1, 3)) for _ in range(limit)]
         out += ["", "[cascade]", f"limit = {limit}", f"multipliers = {multipliers}"]
+        out.append(f'scatter = "{draw(st.sampled_from(["every", "final"]))}"')
         if free and draw(st.booleans()):
             out.append(f"free_multipliers = {[m * 2 for m in multipliers]}")
     if free:
@@ -186,6 +188,8 @@ def test_the_exact_rtp_is_every_stop_combination_played_live(
         return
     for table in ("ways", "cascade", "free_spins", "wild", "scatter"):
         event(f"{table}: {'yes' if table in model.raw else 'no'}")
+    if "cascade" in model.raw and "scatter" in model.raw:
+        event(f"cascade scatter: {model.raw['cascade']['scatter']}")
     expected = brute_force_rtp(model)
     if expected is None:
         with pytest.raises(ModelError, match="never end"):

@@ -57,6 +57,38 @@ class Ways(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
+def _counted(
+    grid: npt.NDArray[np.int8],
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    scatter_unit: int,
+    trigger_symbol: int,
+    trigger_mask: npt.NDArray[np.bool_],
+    required: npt.NDArray[np.bool_],
+) -> tuple[int, int]:
+    """A screen's scatter pay (in coins) and its trigger count (0 where a required reel shows
+    no trigger symbol)."""
+    rows, reels = grid.shape
+    scatter_win = 0
+    triggers = 0
+    scatters = 0
+    if scatter >= 0:
+        scatters = count_symbol_on(grid, scatter, scatter_mask)
+        scatter_win = scatter_pays[min(scatters, scatter_pays.shape[0] - 1)] * scatter_unit
+    if trigger_symbol >= 0:
+        triggers = count_symbol_on(grid, trigger_symbol, trigger_mask)
+        for reel in range(reels):
+            if required[reel]:
+                shown = False
+                for row in range(rows):
+                    shown = shown or grid[row, reel] == trigger_symbol
+                if not shown:
+                    triggers = 0
+    return scatter_win, triggers
+
+
+@njit(cache=True, nogil=True)
 def _screen(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],
@@ -121,21 +153,16 @@ def _screen(
             line_win += pay * line_coins
             for reel in range(count):
                 removed[paylines[line, reel], reel] = True
-    scatter_win = 0
-    triggers = 0
-    scatters = 0
-    if scatter >= 0:
-        scatters = count_symbol_on(grid, scatter, scatter_mask)
-        scatter_win = scatter_pays[min(scatters, scatter_pays.shape[0] - 1)] * scatter_unit
-    if trigger_symbol >= 0:
-        triggers = count_symbol_on(grid, trigger_symbol, trigger_mask)
-        for reel in range(reels):
-            if required[reel]:
-                shown = False
-                for row in range(rows):
-                    shown = shown or grid[row, reel] == trigger_symbol
-                if not shown:
-                    triggers = 0
+    scatter_win, triggers = _counted(
+        grid,
+        scatter,
+        scatter_mask,
+        scatter_pays,
+        scatter_unit,
+        trigger_symbol,
+        trigger_mask,
+        required,
+    )
     if scatter >= 0 and (scatter_win > 0 or (trigger_symbol == scatter and triggers >= trigger)):
         for reel in range(reels):
             if scatter_mask[reel]:
@@ -331,6 +358,7 @@ def chain_sums(
     most_per_reel: int,
     prune: bool,
     ways: Ways,
+    scatter_final: bool,
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.float64],
@@ -436,7 +464,9 @@ def chain_sums(
             pay = 0
             scattered = 0
             awarded = 0
+            last = 0
             for step in range(limit):
+                last = step
                 if step > 0:
                     reached[s0, step] += 1
                 line_win, scatter_win, triggers = _screen(
@@ -449,11 +479,11 @@ def chain_sums(
                     wild_multiplier,
                     ties_to_wild,
                     line_coins,
-                    scatter,
+                    -1 if scatter_final else scatter,
                     scatter_mask,
                     scatter_pays,
                     scatter_unit,
-                    trigger_symbol,
+                    -1 if scatter_final else trigger_symbol,
                     trigger,
                     trigger_mask,
                     required,
@@ -471,6 +501,23 @@ def chain_sums(
                     break
                 if step + 1 < limit:
                     fall(screen, removed, padded, lengths, tops)
+            if scatter_final:
+                # the chain's final screen: the one place the scatter counts
+                scatter_win, triggers = _counted(
+                    screen,
+                    scatter,
+                    scatter_mask,
+                    scatter_pays,
+                    scatter_unit,
+                    trigger_symbol,
+                    trigger_mask,
+                    required,
+                )
+                pay += scatter_win
+                scattered += scatter_win
+                by_step[s0, last] += scatter_win
+                if trigger_symbol >= 0 and triggers >= trigger:
+                    awarded += spins_by_count(spins, triggers)
             sums[s0, S_PAY] += pay
             sums[s0, S_AWARDS] += awarded
             sums[s0, S_PAY_AWARDS] += pay * awarded
@@ -617,6 +664,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         most,
         prune,
         ways,
+        cascade.scatter_final,
     )
     total = sums.sum(axis=0)
     return ChainSums(

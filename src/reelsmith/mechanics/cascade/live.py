@@ -96,6 +96,8 @@ class CascadePart(Part):
         scatter where the scatter pays or starts (or adds) free spins."""
         cells: set[Position] = set()
         for name, record in records.items():
+            if name == "scatter" and self.rules.scatter_final:
+                continue
             if name == "scatter":
                 triggers = (
                     self.free is not None
@@ -157,7 +159,32 @@ class CascadePart(Part):
                     coins,
                 )
             )
+        if rules.scatter_final:
+            # the scatter counts on the final screen alone: the others' scatter pays go, and
+            # only the final screen counts for the free spins
+            first, win, fallen = self._final_scatter(first, win, fallen)
+            return first, win, Chain(first_multiplier, tuple(fallen)), (screens[-1],)
         return first, win, Chain(first_multiplier, tuple(fallen)), tuple(screens)
+
+    def _final_scatter(
+        self, first: dict[str, Any], win: int, fallen: list[Fallen]
+    ) -> tuple[dict[str, Any], int, list[Fallen]]:
+        def unpaid(records: dict[str, Any]) -> tuple[dict[str, Any], int]:
+            shown = records.get("scatter")
+            if shown is None or shown.win is None:
+                return records, 0
+            return {**records, "scatter": replace(shown, win=None)}, shown.win.coins
+
+        screens = [first, *(f.records for f in fallen)]
+        for index in range(len(screens) - 1):
+            screens[index], coins = unpaid(screens[index])
+            win -= coins
+            if index > 0:
+                f = fallen[index - 1]
+                fallen[index - 1] = replace(
+                    f, records=screens[index], win_coins=f.win_coins - coins
+                )
+        return screens[0], win, fallen
 
 
 def part(model: GameModel) -> CascadePart:

@@ -8,6 +8,7 @@ play and the exact analysis.
     multipliers = [1, 2, 3, 4, 5, 5, ...]     # screen k's win multiplier, one per screen
     free_multipliers = [3, 6, 9, ...]         # in free spins (default: multipliers)
     refill = "strip"                          # the symbols above the window fall in
+    scatter = "every"                         # or "final": where the scatter counts
 
 A spin's first screen is read as usual. While a screen pays (or its scatter triggers the free
 spins), every cell of each of its wins is removed (a line's counted run, a way's every cell,
@@ -16,7 +17,9 @@ cells left fall to the bottom in their order, and the top ``n`` cells of a reel 
 are the ``n`` symbols directly above its window on the same strip (the reel's strip position
 moves up by ``n``), so the whole chain is decided by the spin's stops. The next screen is read
 with its own multiplier, on the line and way wins (never the scatter's); the chain ends at the
-first screen that pays nothing or at the ``limit``-th screen.
+first screen that pays nothing or at the ``limit``-th screen. With ``scatter = "final"`` the
+scatter stays on the screens, pays nothing and starts nothing until the chain's final screen,
+where it is counted once.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ from numba import njit
 
 from reelsmith.engine.model import GameModel, ModelError
 
-CASCADE_KEYS = frozenset({"limit", "multipliers", "free_multipliers", "refill"})
+CASCADE_KEYS = frozenset({"limit", "multipliers", "free_multipliers", "refill", "scatter"})
+#: Where the scatter (its pay and the free spins' trigger) is counted: on every screen of a
+#: chain, or on its final screen alone.
+SCATTER_COUNTED = ("every", "final")
 #: The refills the cascade plays: the strip above the window.
 REFILLS = ("strip",)
 #: The most screens a spin may read (a table of a hundred multipliers is already unread).
@@ -43,6 +49,7 @@ class CascadeRules:
     limit: int
     multipliers: npt.NDArray[np.int64]  # [screen - 1]
     free_multipliers: npt.NDArray[np.int64]
+    scatter_final: bool = False  # the scatter counted on the chain's final screen alone
 
     def multiplier(self, free: bool, screen: int) -> int:
         """Screen ``screen``'s (from 1) multiplier."""
@@ -92,7 +99,15 @@ def cascade_rules(model: GameModel) -> CascadeRules:
         if "free_multipliers" in raw
         else base
     )
-    return CascadeRules(limit=limit, multipliers=base, free_multipliers=free)
+    scatter = raw.get("scatter", "every")
+    if scatter not in SCATTER_COUNTED:
+        raise ModelError(
+            f'{where}.scatter = {scatter!r}: the scatter is counted on "every" screen of a '
+            'chain or on the "final" one'
+        )
+    return CascadeRules(
+        limit=limit, multipliers=base, free_multipliers=free, scatter_final=scatter == "final"
+    )
 
 
 def problems(model: GameModel) -> list[str]:
