@@ -285,3 +285,57 @@ def test_rules_refuses_bad_options_by_name(args, message):
     result = run("rules", "days-of-the-tsar", *args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+class TestFirstUse:
+    def test_version(self):
+        from reelsmith import __version__
+
+        result = run("--version")
+        assert result.exit_code == 0 and result.stdout == f"reelsmith {__version__}\n"
+
+    def test_new_writes_a_valid_title_under_a_fresh_id(self, tmp_path):
+        from reelsmith.engine.model import load_model
+
+        folder = tmp_path / "my_title"
+        result = run("new", str(folder))
+        assert result.exit_code == 0, result.output
+        made = load_model(folder)
+        assert (made.id, made.name) == ("my-title", "My Title")
+        assert made.variants.keys() == load_model(folder).variants.keys() == {"94.00", "96.00"}
+        valid = run("validate", str(folder))
+        assert valid.exit_code == 0 and valid.stdout.startswith(f"{folder}: valid"), valid.output
+        listed = run("titles", "--titles", str(folder), "--json")
+        assert listed.exit_code == 0 and json.loads(listed.stdout)[-1]["id"] == "my-title"
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["--id", "aurora-fox"], "the title id 'aurora-fox' is a shipped title's"),
+            (["--id", "Bad Id"], "the title id 'Bad Id' must be lower-case"),
+            (["--from", "nope"], "--from: unknown game 'nope'"),
+            (["--name", 'a "b"'], "--name must be a non-empty name without quotes"),
+        ],
+    )
+    def test_new_refuses_bad_input_in_one_line_and_writes_nothing(self, tmp_path, args, message):
+        folder = tmp_path / "t"
+        result = run("new", str(folder), *args)
+        assert result.exit_code == 2
+        assert (
+            result.stderr.startswith(f"error: {message}") and len(result.stderr.splitlines()) == 1
+        )
+        assert not folder.exists()
+
+    def test_new_never_writes_over_a_folder(self, tmp_path):
+        result = run("new", str(tmp_path))
+        assert result.exit_code == 2 and "exists already" in result.stderr
+
+    def test_tune_of_a_shipped_id_does_not_write_into_the_package(self):
+        from reelsmith.games import game_folder
+
+        variants = game_folder("aurora-fox") / "variants"
+        before = sorted(p.name for p in variants.iterdir())
+        result = run("tune", "aurora-fox", "--target-rtp", "95.00")
+        assert result.exit_code == 2
+        assert "would write into the installed package" in result.stderr
+        assert sorted(p.name for p in variants.iterdir()) == before

@@ -73,6 +73,20 @@ def _title(game: str, variant: str | None, folder: Path | None = None) -> GameMo
         fail(str(exc))
 
 
+def _exact_title(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
+    """The title as :func:`_title` finds it, refused by name when the exact analysis cannot
+    enumerate its paylines (more than :data:`~reelsmith.analysis.enumeration.MAX_LINES`)."""
+    from reelsmith.analysis.enumeration import MAX_LINES
+
+    model = _title(game, variant, folder)
+    if "paylines" in model.raw and model.line_count > MAX_LINES:
+        fail(
+            f"{model.source or model.id}: {model.line_count} paylines: the exact analysis takes "
+            f"at most {MAX_LINES}"
+        )
+    return model
+
+
 def _simulation(game: str, variant: str | None) -> tuple[GameModel, Callable[..., Any]]:
     """The title as :func:`_title` finds it, and the simulation entry point of its round
     (:func:`reelsmith.mechanics.round_face`)."""
@@ -165,7 +179,7 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
-    model = _title(game, variant)
+    model = _exact_title(game, variant)
     try:
         result = analysis_report(analyze_model(model, variant))
     except ModelError as exc:
@@ -236,16 +250,20 @@ def simulate(
         def advance(done: int) -> None:
             progress.advance(task, done)
 
-        result = function(
-            model.id,
-            rounds,
-            chosen_seed,
-            variant_id=model.variant(variant).id,
-            folder=_folder(game),
-            workers=chosen_workers,
-            cluster=cluster,
-            progress=advance,
-        )
+        try:
+            result = function(
+                model.id,
+                rounds,
+                chosen_seed,
+                variant_id=model.variant(variant).id,
+                folder=_folder(game),
+                workers=chosen_workers,
+                cluster=cluster,
+                progress=advance,
+            )
+        except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
+            progress.stop()
+            fail(str(exc))
     if as_json:
         _print_json(result.to_json())
     else:
@@ -294,7 +312,14 @@ def tune(
         folder = game_dir if game_dir is not None else title_folder(game)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    model = _title(game, base_variant, folder)
+    if game_dir is None and not is_path_reference(game):
+        # a shipped title's folder is the installed package: written only when asked
+        fail(
+            f"tune {game} would write into the installed package ({folder}); tune a copy "
+            f"(reelsmith new my_title --from {game}, then reelsmith tune my_title ...) or name "
+            "the folder to write to with --game-dir"
+        )
+    model = _exact_title(game, base_variant, folder)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")
