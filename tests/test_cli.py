@@ -339,3 +339,27 @@ class TestFirstUse:
         assert result.exit_code == 2
         assert "would write into the installed package" in result.stderr
         assert sorted(p.name for p in variants.iterdir()) == before
+
+    def test_serve_on_a_busy_port_stops_in_one_line_and_warns_of_a_title_no_market_offers(
+        self, tmp_path, monkeypatch
+    ):
+        import os
+        import socket
+
+        monkeypatch.chdir(tmp_path)
+        for name in [n for n in os.environ if n.startswith("REELSMITH_")]:
+            monkeypatch.delenv(name)
+        folder = tmp_path / "my_title"
+        assert run("new", str(folder)).exit_code == 0
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            result = run("serve", "--port", str(port), "--titles", str(folder))
+        assert result.exit_code == 2
+        assert result.stderr.splitlines() == [
+            "warning: no market offers my-title: every spin of it is refused (game_not_offered); "
+            "list it in a market file and serve with --markets DIR",
+            f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
+        ]
+        assert "serving on" not in result.stdout

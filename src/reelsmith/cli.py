@@ -605,16 +605,26 @@ def serve(
 
     try:  # a title or market the server cannot serve stops the start here, by name
         served = TitleRegistry.load(settings.title_paths())
-        load_markets(
+        offered = load_markets(
             Path(settings.markets_dir) if settings.markets_dir else MARKETS_DIR, served.models()
         )
     except (TitleError, MarketError) as exc:
         fail(str(exc))
+    for game_id in served.models():
+        if not any(game_id in market.games for market in offered.values()):
+            err_console.print(
+                f"warning: no market offers {game_id}: every spin of it is refused "
+                "(game_not_offered); list it in a market file and serve with --markets DIR",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
     if workers > 1 and settings.generated:
         fail(
             "several workers must share their keys: "
             "set REELSMITH_SECRET_KEY and REELSMITH_OPERATOR_API_KEY"
         )
+    _check_listen(host, port)
     from reelsmith.store.db import redact_url
 
     if database_url and make_url_password(database_url):
@@ -677,6 +687,26 @@ def serve(
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         return
     uvicorn.run(host=host, port=port, workers=workers, **uvicorn_config)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` as the server will (address reuse on, as uvicorn sets it) and let it
+    go: a port in use or a host this machine does not have stops the start in one line, before
+    the server says it is serving."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        fail(f"--host {host}: {exc.strerror or exc}")
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
 audit_app = typer.Typer(help="Audit log and ledger checks.", no_args_is_help=True)
