@@ -363,3 +363,32 @@ class TestFirstUse:
             f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
         ]
         assert "serving on" not in result.stdout
+
+    def test_tune_tolerance_lets_short_strips_end_near_the_target(self, tmp_path):
+        """The weighted test model without its weights: strips of 10 to 14 stops, whose moves
+        end 0.0053 points from 96.00%, outside the tuner's own tolerance, inside 0.01."""
+        import re
+        import shutil
+        from pathlib import Path
+
+        folder = tmp_path / "short"
+        models = Path(__file__).parent / "catalogue" / "models"
+        shutil.copytree(models / "weighted-fox", folder)
+        variant = folder / "variants" / "weighted.toml"
+        text = re.sub(r"stop_weights = \[.*?\n\]\n", "", variant.read_text(), flags=re.S)
+        variant.write_text(
+            re.sub(r"\[figures\].*", "[figures]\nrtp = 1.1446267696\n", text, flags=re.S)
+        )
+        model = folder / "model.toml"
+        model.write_text(model.read_text().replace('id = "weighted-fox"', 'id = "short"'))
+        tune = ["tune", str(folder), "--target-rtp", "96.00", "--from", "weighted"]
+        refused = run(*tune)
+        assert refused.exit_code == 1 and "96.00% is out of reach" in refused.stderr
+        assert not (folder / "variants" / "96.00.toml").exists()
+        wide = run(*tune, "--tolerance", "0.05")
+        assert wide.exit_code == 2 and "--tolerance must be percentage points" in wide.stderr
+        tuned = run(*tune, "--tolerance", "0.01", "--json")
+        assert tuned.exit_code == 0, tuned.output
+        assert abs(json.loads(tuned.stdout)["rtp"] - 0.96) <= 0.0001
+        valid = run("validate", str(folder))
+        assert valid.exit_code == 0, valid.output

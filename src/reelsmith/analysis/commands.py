@@ -131,6 +131,25 @@ def parse_target_rtp(text: str) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
+#: The widest ``tune --tolerance``: the distance ``reelsmith validate`` allows between the RTP a
+#: variant states (its id) and the exact RTP of its strips, so a tuned variant always passes.
+MAX_TUNE_TOLERANCE = Decimal("0.01")
+
+
+def parse_tolerance(text: str) -> Decimal:
+    """``--tolerance``: percentage points above 0 and at most :data:`MAX_TUNE_TOLERANCE`."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or not 0 < value <= MAX_TUNE_TOLERANCE:
+        raise LabInputError(
+            f"--tolerance must be percentage points above 0 and at most {MAX_TUNE_TOLERANCE} "
+            f"(a variant further from the RTP it states fails validate), got {text!r}"
+        )
+    return value
+
+
 def check_output_file(path: Path, option: str) -> Path:
     """Refuse a path that cannot be written before any work is done."""
     if path.exists() and path.is_dir():
@@ -292,6 +311,14 @@ def tune(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing variant file of that RTP.")
     ] = False,
+    tolerance: Annotated[
+        str | None,
+        typer.Option(
+            "--tolerance",
+            help="How far, in percentage points, the tuned RTP may end from the target "
+            f"(default: the tuner's own; at most {MAX_TUNE_TOLERANCE}).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Search reel strips (and reveal weights) for a new RTP variant; writes
@@ -306,6 +333,7 @@ def tune(
             )
         if game_dir is not None and not (game_dir / "model.toml").is_file():
             raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
+        points = None if tolerance is None else parse_tolerance(tolerance)
     except LabInputError as exc:
         fail(str(exc))
     try:
@@ -341,6 +369,7 @@ def tune(
                 volatility=volatility,
                 base_variant=base_variant,
                 progress=advance,
+                tolerance=points,
             )
         except ValueError as exc:
             err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
