@@ -392,3 +392,25 @@ class TestFirstUse:
         assert abs(json.loads(tuned.stdout)["rtp"] - 0.96) <= 0.0001
         valid = run("validate", str(folder))
         assert valid.exit_code == 0, valid.output
+
+    def test_play_states_the_rtp_a_variant_gives_and_refuses_one_that_states_none(self, tmp_path):
+        import re
+        import shutil
+
+        from reelsmith.games import game_folder
+
+        folder = tmp_path / "w1"
+        shutil.copytree(game_folder("aurora-fox"), folder)
+        model = folder / "model.toml"
+        text = model.read_text().replace('id = "aurora-fox"', 'id = "w-one"', 1)
+        model.write_text(text.replace('default_variant = "96.00"', 'default_variant = "w1"', 1))
+        variant = folder / "variants" / "w1.toml"
+        (folder / "variants" / "96.00.toml").rename(variant)
+        variant.write_text(variant.read_text().replace('id = "96.00"', 'id = "w1"', 1))
+        played = run("play", str(folder), "--seed", "1", input="q\n")
+        assert played.exit_code == 0, played.output
+        assert played.stdout.startswith("Aurora Fox — RTP 96.00%\n")  # [figures] rtp
+        variant.write_text(re.sub(r"\[figures\].*", "", variant.read_text(), flags=re.S))
+        refused = run("play", str(folder), "--seed", "1", input="q\n")
+        assert refused.exit_code == 2 and refused.stdout == ""
+        assert refused.stderr.startswith("error: ") and "'w1' states no RTP" in refused.stderr

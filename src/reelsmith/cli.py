@@ -387,6 +387,10 @@ def play(
         err_console.print(listing, markup=False, highlight=False, soft_wrap=True)
         fail("name the title to play: one of the ids above, or a title folder's path")
     loaded = _load(game, variant)
+    try:  # the game's heading states the RTP, as the rules page does: a variant must state one
+        loaded.variant(variant).rtp_percent()
+    except ModelError as exc:
+        fail(str(exc))
     try:
         start = parse_decimal(balance, "balance")
     except BetError as exc:
