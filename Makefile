@@ -24,8 +24,12 @@ $(CORE_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE_STAMP)
 
+# Where `make run` listens: make run PORT=8080 (HOST=0.0.0.0 to listen on every interface)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 run: $(CORE_STAMP)
-	$(BIN)/reelsmith serve --demo --host 127.0.0.1 --port 8000
+	$(BIN)/reelsmith serve --demo --host $(HOST) --port $(PORT)
 
 # The title `make play` plays (any id `reelsmith titles` lists): make play TITLE=sultan-spins
 TITLE ?= days-of-the-tsar

@@ -285,3 +285,132 @@ def test_rules_refuses_bad_options_by_name(args, message):
     result = run("rules", "days-of-the-tsar", *args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+class TestFirstUse:
+    def test_version(self):
+        from reelsmith import __version__
+
+        result = run("--version")
+        assert result.exit_code == 0 and result.stdout == f"reelsmith {__version__}\n"
+
+    def test_new_writes_a_valid_title_under_a_fresh_id(self, tmp_path):
+        from reelsmith.engine.model import load_model
+
+        folder = tmp_path / "my_title"
+        result = run("new", str(folder))
+        assert result.exit_code == 0, result.output
+        made = load_model(folder)
+        assert (made.id, made.name) == ("my-title", "My Title")
+        assert made.variants.keys() == load_model(folder).variants.keys() == {"94.00", "96.00"}
+        valid = run("validate", str(folder))
+        assert valid.exit_code == 0 and valid.stdout.startswith(f"{folder}: valid"), valid.output
+        listed = run("titles", "--titles", str(folder), "--json")
+        assert listed.exit_code == 0 and json.loads(listed.stdout)[-1]["id"] == "my-title"
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["--id", "aurora-fox"], "the title id 'aurora-fox' is a shipped title's"),
+            (["--id", "Bad Id"], "the title id 'Bad Id' must be lower-case"),
+            (["--from", "nope"], "--from: unknown game 'nope'"),
+            (["--name", 'a "b"'], "--name must be a non-empty name without quotes"),
+        ],
+    )
+    def test_new_refuses_bad_input_in_one_line_and_writes_nothing(self, tmp_path, args, message):
+        folder = tmp_path / "t"
+        result = run("new", str(folder), *args)
+        assert result.exit_code == 2
+        assert (
+            result.stderr.startswith(f"error: {message}") and len(result.stderr.splitlines()) == 1
+        )
+        assert not folder.exists()
+
+    def test_new_never_writes_over_a_folder(self, tmp_path):
+        result = run("new", str(tmp_path))
+        assert result.exit_code == 2 and "exists already" in result.stderr
+
+    def test_tune_of_a_shipped_id_does_not_write_into_the_package(self):
+        from reelsmith.games import game_folder
+
+        variants = game_folder("aurora-fox") / "variants"
+        before = sorted(p.name for p in variants.iterdir())
+        result = run("tune", "aurora-fox", "--target-rtp", "95.00")
+        assert result.exit_code == 2
+        assert "would write into the installed package" in result.stderr
+        assert sorted(p.name for p in variants.iterdir()) == before
+
+    def test_serve_on_a_busy_port_stops_in_one_line_and_warns_of_a_title_no_market_offers(
+        self, tmp_path, monkeypatch
+    ):
+        import os
+        import socket
+
+        monkeypatch.chdir(tmp_path)
+        for name in [n for n in os.environ if n.startswith("REELSMITH_")]:
+            monkeypatch.delenv(name)
+        folder = tmp_path / "my_title"
+        assert run("new", str(folder)).exit_code == 0
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            result = run("serve", "--port", str(port), "--titles", str(folder))
+        assert result.exit_code == 2
+        assert result.stderr.splitlines() == [
+            "warning: no market offers my-title: every spin of it is refused (game_not_offered); "
+            "list it in a market file and serve with --markets DIR",
+            f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
+        ]
+        assert "serving on" not in result.stdout
+
+    def test_tune_tolerance_lets_short_strips_end_near_the_target(self, tmp_path):
+        """The weighted test model without its weights: strips of 10 to 14 stops, whose moves
+        end 0.0053 points from 96.00%, outside the tuner's own tolerance, inside 0.01."""
+        import re
+        import shutil
+        from pathlib import Path
+
+        folder = tmp_path / "short"
+        models = Path(__file__).parent / "catalogue" / "models"
+        shutil.copytree(models / "weighted-fox", folder)
+        variant = folder / "variants" / "weighted.toml"
+        text = re.sub(r"stop_weights = \[.*?\n\]\n", "", variant.read_text(), flags=re.S)
+        variant.write_text(
+            re.sub(r"\[figures\].*", "[figures]\nrtp = 1.1446267696\n", text, flags=re.S)
+        )
+        model = folder / "model.toml"
+        model.write_text(model.read_text().replace('id = "weighted-fox"', 'id = "short"'))
+        tune = ["tune", str(folder), "--target-rtp", "96.00", "--from", "weighted"]
+        refused = run(*tune)
+        assert refused.exit_code == 1 and "96.00% is out of reach" in refused.stderr
+        assert not (folder / "variants" / "96.00.toml").exists()
+        wide = run(*tune, "--tolerance", "0.05")
+        assert wide.exit_code == 2 and "--tolerance must be percentage points" in wide.stderr
+        tuned = run(*tune, "--tolerance", "0.01", "--json")
+        assert tuned.exit_code == 0, tuned.output
+        assert abs(json.loads(tuned.stdout)["rtp"] - 0.96) <= 0.0001
+        valid = run("validate", str(folder))
+        assert valid.exit_code == 0, valid.output
+
+    def test_play_states_the_rtp_a_variant_gives_and_refuses_one_that_states_none(self, tmp_path):
+        import re
+        import shutil
+
+        from reelsmith.games import game_folder
+
+        folder = tmp_path / "w1"
+        shutil.copytree(game_folder("aurora-fox"), folder)
+        model = folder / "model.toml"
+        text = model.read_text().replace('id = "aurora-fox"', 'id = "w-one"', 1)
+        model.write_text(text.replace('default_variant = "96.00"', 'default_variant = "w1"', 1))
+        variant = folder / "variants" / "w1.toml"
+        (folder / "variants" / "96.00.toml").rename(variant)
+        variant.write_text(variant.read_text().replace('id = "96.00"', 'id = "w1"', 1))
+        played = run("play", str(folder), "--seed", "1", input="q\n")
+        assert played.exit_code == 0, played.output
+        assert played.stdout.startswith("Aurora Fox — RTP 96.00%\n")  # [figures] rtp
+        variant.write_text(re.sub(r"\[figures\].*", "", variant.read_text(), flags=re.S))
+        refused = run("play", str(folder), "--seed", "1", input="q\n")
+        assert refused.exit_code == 2 and refused.stdout == ""
+        assert refused.stderr.startswith("error: ") and "'w1' states no RTP" in refused.stderr

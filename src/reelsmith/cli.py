@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -27,6 +28,27 @@ app = typer.Typer(
 )
 console = Console()
 err_console = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from reelsmith import __version__
+
+        console.print(f"reelsmith {__version__}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """reelsmith: slot titles to the letter of their rules, and the mathematics to prove them."""
+
 
 GameArg = Annotated[
     str,
@@ -365,6 +387,10 @@ def play(
         err_console.print(listing, markup=False, highlight=False, soft_wrap=True)
         fail("name the title to play: one of the ids above, or a title folder's path")
     loaded = _load(game, variant)
+    try:  # the game's heading states the RTP, as the rules page does: a variant must state one
+        loaded.variant(variant).rtp_percent()
+    except ModelError as exc:
+        fail(str(exc))
     try:
         start = parse_decimal(balance, "balance")
     except BetError as exc:
@@ -389,22 +415,134 @@ def play(
 @app.command()
 def validate(
     path: Annotated[Path, typer.Argument(help="A title folder (or its model.toml).")],
+    markets: Annotated[
+        Path | None,
+        typer.Option(
+            "--markets",
+            help="Check that a market in DIR offers the title (default: the shipped markets), "
+            "as `reelsmith serve --markets DIR` would.",
+            metavar="DIR",
+        ),
+    ] = None,
+    rtp_tolerance: Annotated[
+        str,
+        typer.Option(
+            "--rtp-tolerance",
+            help="How far, in percentage points, a variant's stated RTP may lie from the exact "
+            "RTP of its strips.",
+        ),
+    ] = "0.01",
     as_json: JsonOpt = False,
 ) -> None:
-    """Check a model file and its variants; every problem on a line of its own."""
-    from reelsmith.modelio.validate import validate_folder
+    """Check a model file and its variants: every problem that a command (rules, analyze,
+    simulate, tune, play, serve) would refuse it for on a line of its own (exit status 1), and
+    warnings for what they take but a designer rarely means."""
+    from reelsmith.modelio.validate import check_folder
 
+    try:
+        tolerance = parse_decimal(rtp_tolerance, "--rtp-tolerance")
+    except BetError as exc:
+        fail(str(exc))
+    if not tolerance.is_finite() or tolerance < 0:
+        fail(f"--rtp-tolerance must be a number of percentage points >= 0, got {rtp_tolerance}")
+    if markets is not None and not markets.is_dir():
+        fail(f"--markets {markets}: no such folder")
     folder = path.parent if path.name == "model.toml" else path
-    problems = validate_folder(folder)
+    found = check_folder(folder, markets, tolerance)
     if as_json:
-        _print_json({"path": str(folder), "valid": not problems, "problems": problems})
+        _print_json(
+            {
+                "path": str(folder),
+                "valid": not found.problems,
+                "problems": found.problems,
+                "warnings": found.warnings,
+            }
+        )
     else:
-        for problem in problems:
-            err_console.print(problem, markup=False, highlight=False, soft_wrap=True)
-        if not problems:
-            console.print(f"{folder}: valid", markup=False, highlight=False)
-    if problems:
+        for line in [*found.problems, *found.warnings]:
+            err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+        if not found.problems:
+            count = len(found.warnings)
+            warned = f" ({count} warning{'s' * (count != 1)})" if count else ""
+            console.print(f"{folder}: valid{warned}", markup=False, highlight=False)
+    if found.problems:
         raise typer.Exit(1)
+
+
+_TITLE_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@app.command()
+def new(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="The title folder to create (it must not exist); its name gives the title's id "
+            "and name unless --id and --name do.",
+            show_default=False,
+        ),
+    ],
+    start: Annotated[
+        str,
+        typer.Option("--from", help="The shipped title to start from (see `reelsmith titles`)."),
+    ] = "aurora-fox",
+    title_id: Annotated[
+        str | None, typer.Option("--id", help="The new title's id (default: from the folder name).")
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="The name players read (default: from the folder name)."),
+    ] = None,
+) -> None:
+    """Start a title of your own: a copy of a shipped title's model and variants under a new id
+    and name, valid as it stands, to edit (docs/model-format.md)."""
+    import shutil
+
+    from reelsmith.engine.model import load_model
+    from reelsmith.games import TITLE_FOLDERS, game_folder
+
+    if path.exists():
+        fail(f"{path} exists already: name a folder that does not exist")
+    if not path.parent.is_dir():
+        fail(f"{path}: the folder {path.parent} does not exist")
+    stem = path.resolve().name
+    new_id = (
+        title_id if title_id is not None else re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")
+    )
+    if not _TITLE_ID.fullmatch(new_id):
+        fail(
+            f"the title id {new_id!r} must be lower-case letters and digits in words joined by "
+            "'-' (give one with --id)"
+        )
+    if new_id in TITLE_FOLDERS:
+        fail(f"the title id {new_id!r} is a shipped title's: give the new title its own (--id)")
+    new_name = name if name is not None else re.sub(r"[_-]+", " ", stem).strip().title()
+    if not new_name or '"' in new_name or "\\" in new_name or "\n" in new_name:
+        fail(f"--name must be a non-empty name without quotes or backslashes, got {new_name!r}")
+    try:
+        source = game_folder(start)
+    except UnknownGameError as exc:
+        fail(f"--from: {exc}")
+    original = load_model(source)
+    shutil.copytree(source, path, ignore=shutil.ignore_patterns("__pycache__"))
+    model_file = path / "model.toml"
+    text = model_file.read_text(encoding="utf-8")
+    text = re.sub(r'^id = ".*"$', f'id = "{new_id}"', text, count=1, flags=re.M)
+    text = re.sub(r'^name = ".*"$', f'name = "{new_name}"', text, count=1, flags=re.M)
+    model_file.write_text(text, encoding="utf-8")
+    try:
+        made = load_model(path)
+    except ModelError as exc:  # the shipped title loads, so only the new id or name can fail
+        shutil.rmtree(path)
+        fail(str(exc))
+    console.print(
+        f"{path}: the title {made.id} ({made.name}), a copy of {original.name} with its "
+        f"variants {', '.join(made.variants)}; edit {model_file} and {path / 'variants'}, "
+        f"then check it with: reelsmith validate {path}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 from reelsmith.analysis.commands import register as _register_math_lab  # noqa: E402
@@ -478,7 +616,7 @@ def serve(
 
     try:  # a title or market the server cannot serve stops the start here, by name
         served = TitleRegistry.load(settings.title_paths())
-        load_markets(
+        offered = load_markets(
             Path(settings.markets_dir) if settings.markets_dir else MARKETS_DIR, served.models()
         )
     except (TitleError, MarketError) as exc:
@@ -492,11 +630,21 @@ def serve(
 
         err_console.print(f"WARNING: {DEV_MODE_BANNER}", markup=False, highlight=False)
         os.environ[DEV_MODE_GRANT] = str(os.getpid())  # this process and its workers alone
+    for game_id in served.models():
+        if not any(game_id in market.games for market in offered.values()):
+            err_console.print(
+                f"warning: no market offers {game_id}: every spin of it is refused "
+                "(game_not_offered); list it in a market file and serve with --markets DIR",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
     if workers > 1 and settings.generated:
         fail(
             "several workers must share their keys: "
             "set REELSMITH_SECRET_KEY and REELSMITH_OPERATOR_API_KEY"
         )
+    _check_listen(host, port)
     from reelsmith.store.db import redact_url
 
     if database_url and make_url_password(database_url):
@@ -559,6 +707,26 @@ def serve(
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         return
     uvicorn.run(host=host, port=port, workers=workers, **uvicorn_config)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` as the server will (address reuse on, as uvicorn sets it) and let it
+    go: a port in use or a host this machine does not have stops the start in one line, before
+    the server says it is serving."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        fail(f"--host {host}: {exc.strerror or exc}")
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
 audit_app = typer.Typer(help="Audit log and ledger checks.", no_args_is_help=True)

@@ -73,6 +73,20 @@ def _title(game: str, variant: str | None, folder: Path | None = None) -> GameMo
         fail(str(exc))
 
 
+def _exact_title(game: str, variant: str | None, folder: Path | None = None) -> GameModel:
+    """The title as :func:`_title` finds it, refused by name when the exact analysis cannot
+    enumerate its paylines (more than :data:`~reelsmith.analysis.enumeration.MAX_LINES`)."""
+    from reelsmith.analysis.enumeration import MAX_LINES
+
+    model = _title(game, variant, folder)
+    if "paylines" in model.raw and model.line_count > MAX_LINES:
+        fail(
+            f"{model.source or model.id}: {model.line_count} paylines: the exact analysis takes "
+            f"at most {MAX_LINES}"
+        )
+    return model
+
+
 def _simulation(game: str, variant: str | None) -> tuple[GameModel, Callable[..., Any]]:
     """The title as :func:`_title` finds it, and the simulation entry point of its round
     (:func:`reelsmith.mechanics.round_face`)."""
@@ -115,6 +129,25 @@ def parse_target_rtp(text: str) -> Decimal:
     if not low <= value <= high:
         raise LabInputError(f"--target-rtp must be between {low} and {high} percent, got {text}")
     return value.quantize(Decimal("0.01"))
+
+
+#: The widest ``tune --tolerance``: the distance ``reelsmith validate`` allows between the RTP a
+#: variant states (its id) and the exact RTP of its strips, so a tuned variant always passes.
+MAX_TUNE_TOLERANCE = Decimal("0.01")
+
+
+def parse_tolerance(text: str) -> Decimal:
+    """``--tolerance``: percentage points above 0 and at most :data:`MAX_TUNE_TOLERANCE`."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or not 0 < value <= MAX_TUNE_TOLERANCE:
+        raise LabInputError(
+            f"--tolerance must be percentage points above 0 and at most {MAX_TUNE_TOLERANCE} "
+            f"(a variant further from the RTP it states fails validate), got {text!r}"
+        )
+    return value
 
 
 def check_output_file(path: Path, option: str) -> Path:
@@ -165,7 +198,7 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
-    model = _title(game, variant)
+    model = _exact_title(game, variant)
     try:
         result = analysis_report(analyze_model(model, variant))
     except ModelError as exc:
@@ -236,16 +269,20 @@ def simulate(
         def advance(done: int) -> None:
             progress.advance(task, done)
 
-        result = function(
-            model.id,
-            rounds,
-            chosen_seed,
-            variant_id=model.variant(variant).id,
-            folder=_folder(game),
-            workers=chosen_workers,
-            cluster=cluster,
-            progress=advance,
-        )
+        try:
+            result = function(
+                model.id,
+                rounds,
+                chosen_seed,
+                variant_id=model.variant(variant).id,
+                folder=_folder(game),
+                workers=chosen_workers,
+                cluster=cluster,
+                progress=advance,
+            )
+        except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
+            progress.stop()
+            fail(str(exc))
     if as_json:
         _print_json(result.to_json())
     else:
@@ -274,6 +311,14 @@ def tune(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing variant file of that RTP.")
     ] = False,
+    tolerance: Annotated[
+        str | None,
+        typer.Option(
+            "--tolerance",
+            help="How far, in percentage points, the tuned RTP may end from the target "
+            f"(default: the tuner's own; at most {MAX_TUNE_TOLERANCE}).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Search reel strips (and reveal weights) for a new RTP variant; writes
@@ -288,13 +333,21 @@ def tune(
             )
         if game_dir is not None and not (game_dir / "model.toml").is_file():
             raise LabInputError(f"--game-dir {game_dir}: no model.toml in that folder")
+        points = None if tolerance is None else parse_tolerance(tolerance)
     except LabInputError as exc:
         fail(str(exc))
     try:
         folder = game_dir if game_dir is not None else title_folder(game)
     except (UnknownGameError, ModelError) as exc:
         fail(str(exc))
-    model = _title(game, base_variant, folder)
+    if game_dir is None and not is_path_reference(game):
+        # a shipped title's folder is the installed package: written only when asked
+        fail(
+            f"tune {game} would write into the installed package ({folder}); tune a copy "
+            f"(reelsmith new my_title --from {game}, then reelsmith tune my_title ...) or name "
+            "the folder to write to with --game-dir"
+        )
+    model = _exact_title(game, base_variant, folder)
     target_file = folder / "variants" / f"{target}.toml"
     if target_file.exists() and not force:
         fail(f"{target_file} exists already; pass --force to replace it")
@@ -316,6 +369,7 @@ def tune(
                 volatility=volatility,
                 base_variant=base_variant,
                 progress=advance,
+                tolerance=points,
             )
         except ValueError as exc:
             err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)

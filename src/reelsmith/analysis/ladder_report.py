@@ -18,9 +18,9 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
     the heading)."""
     d = result.to_json()
     d["exact"] = exact
-    band = d["rtp_ci95"]
+    band = d["rtp_ci99"]  # the interval every title's simulation prints
     interval = (
-        f" (95% CI {band[0]:.4%} - {band[1]:.4%})" if band else " (too few rounds for an interval)"
+        f" (99% CI {band[0]:.4%} - {band[1]:.4%})" if band else " (too few rounds for an interval)"
     )
     r = result
     breakdown = d["rtp_breakdown"]

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -185,13 +186,15 @@ def tune(
     volatility: str | None = None,
     base_variant: str | None = None,
     progress: ProgressCallback | None = None,
+    tolerance: Decimal | None = None,
 ) -> TuneResult:
     """``reelsmith tune``: search strips (and reveal weights) of the family the model's
     mechanics choose for the RTP ``target`` (in percent, two decimals) and the ``volatility``
     class if given, starting from ``base_variant`` (the model's default when None); verify the
     result with the exact analyzer and write ``folder/variants/<target>.toml`` with its
-    figures. Raises ``ValueError`` naming the reason when the target, the class or the base
-    variant cannot be tuned; nothing is written then."""
+    figures. ``tolerance`` (percentage points) replaces the family's own for the result: how
+    far from the target the tuned RTP may end. Raises ``ValueError`` naming the reason when the
+    target, the class or the base variant cannot be tuned; nothing is written then."""
     started = time.perf_counter()
     if volatility is not None:
         volatility_bounds(volatility)
@@ -209,7 +212,11 @@ def tune(
     rtp = search(family, state, plan.target, plan.aim, progress)
     if abs(rtp - plan.target) > plan.aim and family.can_refine(state):
         rtp = family.refine(state, plan.target)
-    if abs(rtp - plan.target) > plan.tolerance:
+    allowed = plan.tolerance
+    if tolerance is not None:  # in the family's numbers: an exact fraction or a float
+        points = Fraction(tolerance) / 100
+        allowed = points if isinstance(plan.tolerance, Fraction) else float(points)
+    if abs(rtp - plan.target) > allowed:
         raise ValueError(
             f"tuning stopped at RTP {float(rtp):.6%}: {target}% is out of reach with {plan.reach}"
         )

@@ -486,7 +486,8 @@ def load_model(folder: Path) -> GameModel:
             raise ModelError(f"{at} must be a table of count = coins")
         line_pays[symbol.index] = _pay_row(pays, at, reels)
 
-    # Scatter pays by count; a count above the table's last entry pays as the last entry.
+    # Scatter pays by count: a count the table does not list pays nothing, but one above both
+    # the reel count and the highest listed count pays as the higher of the two.
     scatter_pays = np.zeros(reels + 1, dtype=np.int64)
     scatter_reels: tuple[int, ...] = tuple(range(reels))
     scatter_in_free_spins = True
@@ -499,7 +500,8 @@ def load_model(folder: Path) -> GameModel:
         if scatter_raw.get("symbol") != scatters[0].id:
             raise ModelError(f"{at}: 'symbol' must name the scatter symbol {scatters[0].id!r}")
         pays = _require(scatter_raw, "pays", dict, at)
-        # Counts up to a full screen; a count above the table's last entry pays as that entry.
+        # Counts up to a full screen; the row ends at the higher of the reel count and the
+        # table's highest count, and a count past its end pays as that last row entry.
         scatter_pays = _pay_row(pays, f"{at}.pays", reels * rows)
         highest = max(reels, *(int(c) for c in pays)) if pays else reels
         scatter_pays = scatter_pays[: highest + 1]

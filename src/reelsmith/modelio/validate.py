@@ -12,14 +12,29 @@ the checks of the mechanics it declares (:func:`reelsmith.mechanics.problems`: m
 not compose are a problem, named): for the free spins their tables and, for each variant,
 whether they end on average; for the ladder and the pots their rules under every rules version
 (a ladder always ends: it has a last level).
+
+``validate`` is the lab's gate: a model it passes loads, and ``rules``, ``analyze``,
+``simulate``, ``tune`` and ``play`` take it. So it also refuses what only one of them would
+refuse: more paylines than the exact analyzer enumerates (:data:`MAX_LINES`), a variant that
+states no RTP, and a variant whose stated RTP (the figure the rules page tells players) is more
+than a tolerance away from the exact RTP of its strips. What the engine plays but a designer
+most likely did not mean is a warning, not a problem: a pay table that stops short of a count
+the strips can show (such a count pays nothing), a title no market offers (the server would
+refuse its every spin) and an id a shipped title already has (``serve --titles`` would refuse
+the folder).
 """
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from reelsmith.analysis.enumeration import MAX_LINES
 from reelsmith.engine.features.ladder_tables import read_tables, symbol_roles
 from reelsmith.engine.model import (
     MAX_REELS,
@@ -29,6 +44,19 @@ from reelsmith.engine.model import (
     GameModel,
     ModelError,
 )
+
+#: How far, in percentage points, a variant's stated RTP may lie from the exact RTP of its
+#: strips: one unit of the two decimals the rules page prints it with.
+RTP_TOLERANCE = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What ``validate`` found: ``problems`` some command refuses the model for (exit status
+    1), ``warnings`` for what every command takes but a designer most likely did not mean."""
+
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
@@ -71,7 +99,15 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
         if isinstance(named, str) and named not in symbols:
             problems.append(f"{where}: {table}.symbol: {named!r} is not a declared symbol")
     lines = raw.get("paylines")
+    if isinstance(lines, list) and len(lines) > MAX_LINES:
+        problems.append(
+            f"{where}: {len(lines)} paylines: the exact analysis (analyze, tune) takes at most "
+            f"{MAX_LINES}"
+        )
+    if isinstance(reels, int) and MIN_REELS <= reels <= MAX_REELS:
+        _pay_tables(where, raw, reels, rows, problems)
     if isinstance(lines, list) and isinstance(reels, int) and isinstance(rows, int):
+        first: dict[tuple[int, ...], int] = {}
         for number, line in enumerate(lines, start=1):
             if (
                 not isinstance(line, list)
@@ -81,10 +117,43 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
                 problems.append(
                     f"{where}: payline {number} must list {reels} row indices 0..{rows - 1}"
                 )
+            elif tuple(line) in first:
+                problems.append(f"{where}: payline {number} repeats payline {first[tuple(line)]}")
+            else:
+                first[tuple(line)] = number
     if "ladder" in raw and isinstance(reels, int) and isinstance(rows, int):
         roles = symbol_roles(raw.get("symbols") or [])
         problems.extend(read_tables(raw, raw.get("bet", {}), roles, reels, rows, where)[2])
     return symbols
+
+
+def _pay_tables(
+    where: str, raw: dict[str, Any], reels: int, rows: Any, problems: list[str]
+) -> None:
+    """Each line, ways and scatter pay table read as the loader reads it, one problem each (the
+    loader stops at the first)."""
+    from reelsmith.engine.model import _pay_row
+
+    for table in ("line_pays", "ways_pays"):
+        pays = raw.get(table)
+        if not isinstance(pays, dict):
+            continue
+        for symbol, row in pays.items():
+            if isinstance(row, dict):
+                try:
+                    _pay_row(row, f"{where}: {table}.{symbol}", reels)
+                except ModelError as exc:
+                    problems.append(str(exc))
+    scatter = raw.get("scatter")
+    if (
+        isinstance(scatter, dict)
+        and isinstance(scatter.get("pays"), dict)
+        and isinstance(rows, int)
+    ):
+        try:
+            _pay_row(scatter["pays"], f"{where}: scatter.pays", reels * rows)
+        except ModelError as exc:
+            problems.append(str(exc))
 
 
 def _strips(path: Path, raw: dict[str, Any], symbols: set[str], problems: list[str]) -> None:
@@ -127,13 +196,37 @@ def _stop_weights(
 
 def validate_folder(folder: Path) -> list[str]:
     """Every problem found in the title folder ``folder``; empty when it is sound."""
+    return check_folder(folder).problems
+
+
+def check_folder(
+    folder: Path, markets_dir: Path | None = None, rtp_tolerance: Decimal = RTP_TOLERANCE
+) -> Findings:
+    """Every problem and warning of the title folder ``folder``: its parts each on their own,
+    then, when they are sound, the model as the engine loads it, its mechanics, each variant's
+    stated RTP against the exact RTP of its strips (within ``rtp_tolerance`` percentage
+    points), its pay tables against the counts its strips can show, and the markets in
+    ``markets_dir`` (the shipped ones by default) that offer it."""
+    if not folder.is_dir():
+        return Findings([f"{folder}: no such folder"])
+    problems, model = _problems(folder)
+    found = Findings(problems)
+    if problems or model is None:
+        return found
+    found.problems.extend(_stated_rtp_problems(model, rtp_tolerance, found.warnings))
+    found.warnings.extend(_unpaid_counts(model))
+    found.warnings.extend(_market_warnings(model, markets_dir))
+    return found
+
+
+def _problems(folder: Path) -> tuple[list[str], GameModel | None]:
+    """The problems of the folder's parts, then of the model as loaded and its mechanics; the
+    model when it loads."""
     problems: list[str] = []
     model_path = folder / "model.toml"
-    if not folder.is_dir():
-        return [f"{folder}: no such folder"]
     raw = _read(model_path, problems)
     if raw is None:
-        return problems
+        return problems, None
     # mechanics that do not compose are named first, as every face names them; the other
     # problems of the parts follow
     from reelsmith.mechanics import composition_problems
@@ -152,14 +245,14 @@ def validate_folder(folder: Path) -> list[str]:
         if variant_raw is not None:
             _strips(path, variant_raw, symbols, problems)
     if problems:
-        return problems
+        return problems, None
     # The parts are sound: load the model as the engine does, then its mechanics and figures.
     from reelsmith.engine.model import load_model
 
     try:
         model = load_model(folder)
     except ModelError as exc:
-        return [str(exc)]
+        return [str(exc)], None
     from reelsmith.mechanics import problems as mechanics_problems
 
     unstated = []
@@ -168,7 +261,141 @@ def validate_folder(folder: Path) -> list[str]:
             variant.rtp_percent()
         except ModelError as exc:
             unstated.append(str(exc))
-    return unstated + mechanics_problems(model)
+    return unstated + mechanics_problems(model), model
+
+
+def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
+    """The exact RTP in percent of a variant's strips: the catalogue's own RTP analysis where
+    the model's round is analysed by it (the figure its free-spin check has computed already),
+    the whole analysis otherwise; a ModelError or ValueError where there is no exact route."""
+    from reelsmith.analysis.analyzer import analyze, round_law
+
+    if round_law(model).module == "reelsmith.analysis.catalogue_exact":
+        from reelsmith.analysis.catalogue_exact import analyze_rtp
+
+        rtp: Any = analyze_rtp(model, variant_id).rtp
+    else:
+        rtp = analyze(model, variant_id).rtp
+    return Decimal(str(float(rtp) * 100))
+
+
+def _stated_rtp_problems(model: GameModel, tolerance: Decimal, warnings: list[str]) -> list[str]:
+    """A variant whose stated RTP lies more than ``tolerance`` points from the exact RTP of its
+    strips is a problem (the rules page would tell players a return the reels do not give);
+    one within it that prints as another figure at two decimals is a warning, and so is one the
+    exact analysis cannot check (its simulation is the only figure)."""
+    problems = []
+    for variant in model.variants.values():
+        stated = variant.stated_rtp
+        where = variant.source or variant.id
+        if stated is None:
+            continue  # named by _problems
+        try:
+            exact = _exact_rtp(model, variant.id)
+        except (ModelError, ValueError) as exc:
+            warnings.append(f"warning: {where}: the stated RTP is not checked: {exc}")
+            continue
+        difference = abs(exact - stated)
+        text = (
+            f"{where}: variant {variant.id!r} states an RTP of {stated}% but its strips give "
+            f"{exact:.6f}% exactly"
+        )
+        if difference > tolerance:
+            problems.append(
+                f"{text} ({difference:.4f} points apart, more than the tolerance of "
+                f"{tolerance}): re-tune it (reelsmith tune) or state the RTP it gives"
+            )
+        elif exact.quantize(Decimal("0.01")) != stated.quantize(Decimal("0.01")):
+            warnings.append(f"warning: {text}, which prints as {exact:.2f}%")
+    return problems
+
+
+def _most_shown(model: GameModel, reel_set: Any, symbol: int) -> int:
+    """The most cells showing ``symbol`` on one screen of ``reel_set``, on the reels the
+    scatter counts on (a stop weighing 0 is never the stop a reel lands on)."""
+    most = 0
+    for reel in range(model.reels):
+        if not model.scatter_mask[reel]:
+            continue
+        length = int(reel_set.lengths[reel])
+        padded = reel_set.padded[reel]
+        weights = reel_set.weights[reel] if reel_set.weights is not None else None
+        best = 0
+        for stop in range(length):
+            if weights is not None and int(weights[stop]) == 0:
+                continue
+            best = max(best, int(np.count_nonzero(padded[stop : stop + model.rows] == symbol)))
+        most += best
+    return most
+
+
+def _or(counts: list[int]) -> str:
+    """``4``, ``4 or 5``, ``3, 4 or 5``."""
+    text = [str(c) for c in counts]
+    return text[0] if len(text) == 1 else ", ".join(text[:-1]) + " or " + text[-1]
+
+
+def _unpaid_counts(model: GameModel) -> list[str]:
+    """Counts a pay table does not list but the reels can show, past its first entry: the
+    engine pays such a count nothing, which a designer rarely means."""
+    where = str(model.source or model.id)
+    warnings = []
+    for table in ("line_pays", "ways_pays"):
+        for symbol_id, row in (model.raw.get(table) or {}).items():
+            counts = sorted(int(c) for c in row)
+            missing = [c for c in range(counts[0], model.reels + 1) if c not in counts]
+            if counts and missing:
+                shown = _or(missing)
+                warnings.append(
+                    f"warning: {where}: {table}.{symbol_id} lists no pay for {shown} in a row: "
+                    "such a run pays nothing (a count a pay table does not list pays nothing)"
+                )
+    if model.scatter < 0 or not (model.raw.get("scatter") or {}).get("pays"):
+        return warnings
+    pays = model.scatter_pays
+    listed = sorted(int(c) for c in model.raw["scatter"]["pays"])
+    name = model.symbols[model.scatter].name
+    for variant in model.variants.values():
+        most = max(_most_shown(model, rs, model.scatter) for rs in variant.reel_sets.values())
+        unpaid = [c for c in range(listed[0], most + 1) if pays[min(c, len(pays) - 1)] == 0]
+        if unpaid:
+            shown = _or(unpaid)
+            warnings.append(
+                f"warning: {where}: scatter.pays lists no pay for {shown} {name} symbols: "
+                f"variant {variant.id}'s reels can show {most}, and a count a pay table does not "
+                "list pays nothing"
+            )
+    return warnings
+
+
+def _market_warnings(model: GameModel, markets_dir: Path | None) -> list[str]:
+    """An id a shipped title has (``serve --titles`` refuses the folder) and a title no market
+    offers (the server refuses its every spin with game_not_offered)."""
+    from reelsmith.games import TITLE_FOLDERS, game_folder
+    from reelsmith.server.markets import MARKETS_DIR, MarketError, load_markets, shipped_models
+
+    where = str(model.source or model.id)
+    source = Path(str(model.source)).resolve() if model.source else None
+    if model.id in TITLE_FOLDERS and (
+        source is None or game_folder(model.id).resolve() not in (source, source.parent)
+    ):
+        return [
+            f"warning: {where}: the id {model.id!r} is a shipped title's: `reelsmith serve "
+            "--titles` refuses this folder; give the title an id of its own"
+        ]
+    folder = markets_dir or MARKETS_DIR
+    named = f"market in {markets_dir}" if markets_dir else "shipped market"
+    try:
+        markets = load_markets(folder, {**shipped_models(), model.id: model})
+    except MarketError as exc:
+        return [f"warning: the markets do not load: {exc}"]
+    if any(model.id in market.games for market in markets.values()):
+        return []
+    return [
+        f"warning: {where}: no {named} offers {model.id!r}: the server would refuse its every "
+        "spin (game_not_offered); list it in a market file and serve with --markets DIR "
+        "(docs/operator-guide.md)"
+    ]
 
 
 def ladder_problems(model: GameModel) -> list[str]:

@@ -146,7 +146,8 @@ class TerminalGame:
         self.bets.settle(self, round_)
 
     def run(self) -> None:
-        self.console.print(f"[bold]{self.model.name}[/] — RTP {self.variant}%")
+        rtp = self.model.variant(self.variant).rtp_percent()  # the id, or [figures] rtp
+        self.console.print(f"[bold]{self.model.name}[/] — RTP {rtp}%")
         self.console.print(self.help_text)
         while True:
             self.status()
