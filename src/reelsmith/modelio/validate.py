@@ -264,12 +264,24 @@ def _problems(folder: Path) -> tuple[list[str], GameModel | None]:
     return unstated + mechanics_problems(model), model
 
 
+#: The largest reel set (stop combinations) of a cascade whose stated RTP ``validate`` checks
+#: by enumerating it (about a second); a larger one is left to ``reelsmith analyze``.
+CASCADE_CHECKED_CYCLE = 2_000_000
+
+
 def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
     """The exact RTP in percent of a variant's strips: the catalogue's own RTP analysis where
     the model's round is analysed by it (the figure its free-spin check has computed already),
     the whole analysis otherwise; a ModelError or ValueError where there is no exact route."""
     from reelsmith.analysis.analyzer import analyze, round_law
 
+    if "cascade" in model.raw:
+        cycles = [rs.cycle for rs in model.variant(variant_id).reel_sets.values()]
+        if max(cycles) > CASCADE_CHECKED_CYCLE:
+            raise ModelError(
+                f"a cascade's exact RTP enumerates its full cycle ({max(cycles):,} stop "
+                f"combinations, minutes of work): reelsmith analyze gives it"
+            )
     if round_law(model).module == "reelsmith.analysis.catalogue_exact":
         from reelsmith.analysis.catalogue_exact import analyze_rtp
 
