@@ -6,11 +6,13 @@
  *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
  *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),
  *   setEnabled(on), onBetChange (set by the game), applyCarried(carried),
+ *   betOptions() and chooseBet(bet) (the phones' total-bet picker, js/betpicker.js),
  *   presentSpin(resp, {startedAt}), showRound(round), roundWinMinor(round),
  *   winItems(round) -> [{line?, positions, text}], lastScreen(round), afterRound(resp)
  */
 import { ApiError } from './api.js';
 import { AutoplayDialog } from './autoplay.js';
+import { BetPicker } from './betpicker.js';
 import { WinPresenter } from './celebration.js';
 import { announce, h, sleep } from './dom.js';
 import { HistoryDialog } from './history.js';
@@ -144,6 +146,12 @@ export class Game {
       'div',
       { class: 'autoplay-status', id: 'autoplay-status', hidden: true, role: 'status' },
       h('span', { class: 'autoplay-remaining' }),
+      h(
+        'span',
+        { class: 'autoplay-count', 'aria-hidden': 'true' },
+        h('span', { class: 'autoplay-count-icon', html: ICONS.autoplay }),
+        h('span', { class: 'autoplay-count-text' }),
+      ),
       h('button', { type: 'button', id: 'autoplay-stop', class: 'btn btn-small', onclick: () => this.stopAutoplay() }, t('game.autoplay_stop')),
     );
     this.sessionSlot = h('div', { class: 'game-session' });
@@ -184,6 +192,11 @@ export class Game {
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
+    if (this.ui.betOptions) {
+      this.betPicker = new BetPicker({ ui: this.ui, money: this.money });
+      betSlot.append(this.betPicker.element);
+      this.dialogs.push(this.betPicker);
+    }
     this.ui.mountFeature(this.top, this.side, this.overlay);
     this.scenes = new Scenes(this);
     this.dialogs.push(this.scenes);
@@ -209,6 +222,7 @@ export class Game {
     this.betOutput.dataset.minor = String(minor);
     const balance = this.app.balanceMinor;
     this.betOutput.classList.toggle('over-balance', balance !== null && minor > balance);
+    this.betPicker?.render();
   }
 
   // ---------------------------------------------------------------------------------
@@ -237,6 +251,7 @@ export class Game {
     this.spinButton.classList.toggle('is-stop', Boolean(this.autoplay) || (state === 'spinning' && this.market.slam_stop));
     const betLocked = state !== 'idle' && state !== 'gamble';
     this.ui.setEnabled(!betLocked && !this.autoplay);
+    this.betPicker?.setEnabled(!betLocked && !this.autoplay);
     if (this.autoplayButton) this.autoplayButton.disabled = Boolean(this.autoplay) || !['idle', 'gamble'].includes(state);
   }
 
@@ -700,6 +715,9 @@ export class Game {
       autoplay.status === 'active'
         ? t('autoplay.remaining', { remaining: autoplay.remaining, total: autoplay.total })
         : t('autoplay.ending', { remaining: autoplay.remaining });
+    // the phones' short form (css/base.css): the rounds left and, while active, of how many
+    status.querySelector('.autoplay-count-text').textContent =
+      autoplay.status === 'active' ? `${autoplay.remaining}/${autoplay.total}` : String(autoplay.remaining);
     this.root.dataset.state = 'autoplay';
   }
 

@@ -214,7 +214,26 @@ export class ReelGrid {
       const column = this.columns[reel].column.getBoundingClientRect();
       return [column.left - box.left + column.width / 2, column.top - box.top + ((row + 0.5) * column.height) / this.rows];
     };
-    for (const line of this.drawn) {
+    // Each line's number sits on the line itself, in a gap between two reels (not over a
+    // symbol), the n-th line drawn in the n-th gap and on to the next gap where a number is
+    // already close: lines that start on the same row do not pile their numbers up at the
+    // window's left edge.
+    const tags = [];
+    const gaps = Math.max(1, this.reels - 1);
+    const tagAt = (points, nth) => {
+      let best = null;
+      for (let k = 0; k < gaps; k += 1) {
+        const gap = (nth + k) % gaps;
+        const [a, b] = [points[gap], points[Math.min(gap + 1, points.length - 1)]];
+        const spot = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        const room = Math.min(...tags.map(([x, y]) => Math.hypot(x - spot[0], y - spot[1])), Infinity);
+        if (!best || room > best.room) best = { spot, room };
+        if (room >= 24) break;
+      }
+      tags.push(best.spot);
+      return best.spot;
+    };
+    for (const [nth, line] of this.drawn.entries()) {
       const shape = this.paylines[line - 1];
       if (!shape) continue;
       const points = shape.map((row, reel) => centre(reel, row));
@@ -230,7 +249,9 @@ export class ReelGrid {
       svg.append(poly);
       const tag = document.createElementNS(SVG, 'g');
       tag.setAttribute('class', 'payline-tag');
-      tag.innerHTML = `<circle cx="${all[0][0]}" cy="${all[0][1]}" r="11" fill="${lineColour(line)}"/><text x="${all[0][0]}" y="${all[0][1] + 4}" text-anchor="middle">${line}</text>`;
+      tag.dataset.line = line;
+      const [x, y] = tagAt(points, nth).map((v) => v.toFixed(1));
+      tag.innerHTML = `<circle cx="${x}" cy="${y}" r="11" fill="${lineColour(line)}"/><text x="${x}" y="${Number(y) + 4}" text-anchor="middle">${line}</text>`;
       svg.append(tag);
     }
     this.lines.append(svg);

@@ -154,6 +154,28 @@ export class CatalogueUi {
     this.refreshSteppers();
   }
 
+  /** Every bet with all paylines played, one per total (the fewest coins per line), within
+   * the maximum stake, ascending: the total-bet picker's list (js/betpicker.js). */
+  betOptions() {
+    const lines = this.limits.lines.max;
+    const byTotal = new Map();
+    for (let coins = this.limits.coins_per_line.min; coins <= this.limits.coins_per_line.max; coins += 1) {
+      for (const size of this.coinSizes) {
+        const bet = { lines, coins_per_line: coins, coin_size: String(size) };
+        const minor = this.totalMinor(bet);
+        if (minor <= this.maxStakeMinor && !byTotal.has(minor)) byTotal.set(minor, { bet, minor });
+      }
+    }
+    return [...byTotal.values()].sort((a, b) => a.minor - b.minor);
+  }
+
+  /** Take `bet` as the player's choice (the total-bet picker): shown, kept, announced. */
+  chooseBet(bet) {
+    this.setBet(bet);
+    localStorage.setItem(this.betStore, JSON.stringify(this.current));
+    this.onBetChange();
+  }
+
   changed(key, value, { showLines = false } = {}) {
     this.current[key] = value;
     localStorage.setItem(this.betStore, JSON.stringify(this.current));

@@ -100,6 +100,20 @@ export class LadderUi {
     this.stepper.set(amount);
   }
 
+  /** The market's bet sizes, ascending: the total-bet picker's list (js/betpicker.js). */
+  betOptions() {
+    return this.bets
+      .map((bet) => ({ bet: { bet }, minor: this.money.toMinor(bet) }))
+      .sort((a, b) => a.minor - b.minor);
+  }
+
+  /** Take `bet` as the player's choice (the total-bet picker): shown, kept, announced. */
+  chooseBet(bet) {
+    this.setBet(bet);
+    localStorage.setItem(this.betStore, this.current);
+    this.onBetChange();
+  }
+
   mountControls(slot) {
     this.stepper = new Stepper({
       id: 'bet',
