@@ -23,6 +23,7 @@ import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
 import { sound } from './sound.js';
 import { mountSoundControls } from './soundui.js';
+import { mark } from './timeline.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
 
@@ -376,7 +377,7 @@ export class Game {
     if (inFeature && this.round.spins.at(-1)?.kind === 'base') await this.ui.featureIntro?.(this.round);
     while (this.round && this.round.phase === 'free_spins' && !this.destroyed) {
       this.setState('feature');
-      await sleep(this.motion.ms('pause'));
+      await sleep(this.motion.ms('freePause'));
       const resp = await this.freeSpin();
       if (!resp) {
         this.setState('paused');
@@ -420,6 +421,7 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    mark('step-start', { kind: 'base' });
     this.presenter.clear();
     this.grid.startSpin();
     this.sound.play('spin');
@@ -458,6 +460,7 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    mark('step-start', { kind: 'free' });
     this.presenter.clear();
     this.grid.startSpin();
     this.sound.play('spin');
@@ -547,6 +550,7 @@ export class Game {
     const paidNow = resp.status === 'complete' ? resp.win.minor : 0;
     this.app.setBalance(resp.balance.minor - paidNow);
     await this.ui.presentSpin(resp, { startedAt });
+    mark('step-landed');
     await this.showWin(resp);
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);

@@ -5,9 +5,28 @@
  */
 import { h, sleep } from './dom.js';
 import { t } from './messages.js';
+import { mark } from './timeline.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const FILLER_CELLS = 9;
+
+/**
+ * The first reel whose stop is anticipated: the reel after the one that brings the trigger
+ * symbols of `screen` (cells where `isTrigger(symbol)`) to one short of the `need` that
+ * starts a feature, where reels are left to stop; null where no reel is. Three is the trigger
+ * of every title the client knows ("three or more ... activate the free spins"), and the
+ * default.
+ */
+export function anticipationFrom(screen, isTrigger, need = 3) {
+  const reels = screen[0]?.length ?? 0;
+  let count = 0;
+  for (let reel = 0; reel < reels - 1; reel += 1) {
+    count += screen.filter((row) => isTrigger(row[reel])).length;
+    if (count >= need) return null;
+    if (count === need - 1) return reel + 1;
+  }
+  return null;
+}
 
 /** A colour per payline number, spread around the colour wheel. */
 export function lineColour(line) {
@@ -55,7 +74,9 @@ export class ReelGrid {
 
   renderColumn(reel) {
     const { column, strip } = this.columns[reel];
-    column.classList.remove('spinning');
+    column.classList.remove('spinning', 'anticipation');
+    // the spinning loop's random phase is its own: the landing starts at its beginning
+    strip.style.animationDelay = '';
     strip.style.setProperty('--n', this.rows);
     strip.replaceChildren(
       ...this.screen.map((row, r) => this.cellElement(row[reel], reel, r)),
@@ -119,17 +140,24 @@ export class ReelGrid {
 
   /**
    * Stop reel by reel on `screen`. `minSpinMs` after `startedAt` the first reel stops, then
-   * one every `gapMs`; `onReelStop(reel)` runs as each reel lands (pots rising, badges).
+   * one every `gapMs`; from reel `anticipateFrom` on (a feature one symbol away, see
+   * `anticipationFrom`) each waits `anticipationMs` more, lit while it waits. A slam stop
+   * (`hurry`) ends every wait. `onReelStop(reel)` runs as each reel lands (pots rising,
+   * badges).
    */
-  async land(screen, { startedAt = performance.now(), minSpinMs = 0, gapMs = 0, onReelStop } = {}) {
+  async land(screen, { startedAt = performance.now(), minSpinMs = 0, gapMs = 0, onReelStop, anticipateFrom = null, anticipationMs = 0 } = {}) {
     const wait = minSpinMs - (performance.now() - startedAt);
     if (wait > 0 && !this.hurried) await this.sleepUnlessHurried(wait);
     this.screen = screen.map((row) => [...row]);
     for (let reel = 0; reel < this.reels; reel += 1) {
-      if (reel > 0 && !this.hurried) await this.sleepUnlessHurried(gapMs);
+      const anticipated = anticipateFrom !== null && reel >= anticipateFrom;
+      if (anticipated) this.columns[reel].column.classList.add('anticipation');
+      if (reel > 0 && !this.hurried) await this.sleepUnlessHurried(gapMs + (anticipated ? anticipationMs : 0));
       this.renderColumn(reel);
       const { column } = this.columns[reel];
+      column.classList.remove('anticipation');
       column.classList.add('landed');
+      mark('reel-stop', { reel, anticipated });
       if (onReelStop) await onReelStop(reel);
     }
     this.element.classList.remove('is-spinning');

@@ -31,6 +31,7 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneLine, sceneTitle } from '../scenes.js';
+import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
@@ -331,10 +332,14 @@ export class CatalogueUi {
     const cells = this.triggerCells(spin);
     const byReel = new Map(cells.map(([row, reel]) => [reel, row]));
     let landed = 0;
+    const free = spin.kind === 'free';
+    const trigger = this.triggerSymbol();
     await game.grid.land(spin.screen, {
       startedAt,
-      minSpinMs: game.motion.ms('minSpin'),
-      gapMs: game.motion.ms('reelGap'),
+      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
+      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
+      anticipateFrom: trigger ? anticipationFrom(spin.screen, (symbol) => symbol === trigger) : null,
+      anticipationMs: game.motion.ms('anticipation'),
       onReelStop: (reel) => {
         game.sound.play('reelStop', { reel });
         if (!byReel.has(reel)) return;

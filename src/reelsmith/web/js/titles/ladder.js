@@ -14,6 +14,7 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
+import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { ladderArt } from './ladder-art.js';
 import { freeSpinsOutro } from './outro.js';
@@ -260,10 +261,14 @@ export class LadderUi {
     const gems = new Map(spin.gems.map((g) => [g.reel - 1, g]));
     if (!this.capMinor.length) this.setPots(round.pots_minor, round.caps_minor);
     let bonusLanded = 0;
+    const free = spin.kind === 'free';
     await game.grid.land(spin.landed, {
       startedAt,
-      minSpinMs: game.motion.ms('minSpin'),
-      gapMs: game.motion.ms('reelGap'),
+      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
+      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
+      // three bonus symbols start the free spins from the main game (in them they fill levels)
+      anticipateFrom: free ? null : anticipationFrom(spin.landed, (symbol) => symbol === this.bonus),
+      anticipationMs: game.motion.ms('anticipation'),
       onReelStop: (reel) => {
         game.sound.play('reelStop', { reel });
         if (spin.landed.some((row) => row[reel] === this.bonus)) {
