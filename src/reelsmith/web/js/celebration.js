@@ -8,7 +8,7 @@
  * Where the market forbids celebrating a win that does not exceed the stake (gb), such a win
  * is shown plainly: its amount and lines, no count-up, no scene, no sound.
  */
-import { h, sleep } from './dom.js';
+import { announce, h, sleep } from './dom.js';
 import { t } from './messages.js';
 import { sceneAmount, sceneLine, sceneMs, sceneTitle } from './scenes.js';
 
@@ -74,6 +74,29 @@ export class WinPresenter {
     this.popup.hidden = true;
     this.popup.className = 'win-popup';
     this.placeLabels([]);
+    this.loss?.remove();
+    this.loss = null;
+  }
+
+  /**
+   * A gamble lost: "Lost" and the win it cost over the reels, and the caption saying so,
+   * kept until the next spin (not a moment's €0.00 in every field).
+   */
+  showLoss(stakeMinor) {
+    const { game } = this;
+    this.clear();
+    game.grid.clearWins();
+    const amount = game.money.format(stakeMinor);
+    this.loss = h(
+      'div',
+      { class: 'gamble-lost', id: 'gamble-lost', dataset: { minor: String(stakeMinor) } },
+      h('strong', { class: 'gamble-lost-title' }, t('gamble.lost_title')),
+      h('span', { class: 'gamble-lost-amount' }, `−${amount}`),
+    );
+    game.overlay.append(this.loss);
+    game.caption.textContent = t('gamble.lost_caption', { amount });
+    game.caption.dataset.shown = 'lost';
+    announce(game.caption.textContent);
   }
 
   /**

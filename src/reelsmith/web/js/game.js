@@ -22,7 +22,7 @@ import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
 import { sound } from './sound.js';
-import { mountSoundControls } from './soundui.js';
+import { mountMuteButton, mountSoundControls } from './soundui.js';
 import { mark } from './timeline.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
@@ -191,6 +191,8 @@ export class Game {
     this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
     this.menu = new GameMenu(this);
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
+    this.muteUi = mountMuteButton(this.sound);
+    this.root.querySelector('.game-head').append(this.muteUi.element);
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
     if (this.ui.betOptions) {
@@ -214,6 +216,7 @@ export class Game {
     this.cycleToken += 1;
     for (const dialog of this.dialogs) dialog.remove();
     this.soundUi?.destroy();
+    this.muteUi?.destroy();
     this.sound.music(null);
   }
 

@@ -97,22 +97,28 @@ export class ReelGrid {
     return this.columns[reel].strip.querySelector(`.cell[data-row="${row}"]`);
   }
 
-  /** Start every reel spinning (call `land` with the result, or `cancel`). */
-  startSpin() {
+  /**
+   * Start every reel spinning (call `land` with the result, or `cancel`). The reels run
+   * through the filler symbols from the screen they show; with `only` (a spin whose rules
+   * allow no other symbols: the jackpot spin's gems) they run through those alone, the
+   * screen left out, with reduced motion too.
+   */
+  startSpin({ only = null } = {}) {
     this.clearWins();
     this.hurried = false;
     this.element.classList.add('is-spinning');
+    const symbols = only ?? this.filler;
     for (let reel = 0; reel < this.reels; reel += 1) {
       const { column, strip } = this.columns[reel];
-      const top = this.screen ? this.screen.map((row) => row[reel]) : [];
+      const top = this.screen && !only ? this.screen.map((row) => row[reel]) : [];
       const filler = Array.from(
         { length: FILLER_CELLS },
-        () => this.filler[Math.floor(Math.random() * this.filler.length)],
+        () => symbols[Math.floor(Math.random() * symbols.length)],
       );
       // The strip ends with the cells it starts with, so the loop has no seam.
       const cells = [...filler, ...top];
       const loop = [...cells, ...cells.slice(0, this.rows)];
-      if (!document.documentElement.classList.contains('reduced-motion')) {
+      if (only || !document.documentElement.classList.contains('reduced-motion')) {
         strip.style.setProperty('--n', loop.length);
         strip.replaceChildren(...loop.map((symbol) => this.cellElement(symbol, reel)));
       }

@@ -340,7 +340,6 @@ export class LadderUi {
     const amount = gem.jackpot_bets * round.bet_minor;
     const grid = game.grid;
     const screen = grid.screen.map((row) => [...row]);
-    const filler = grid.filler;
     const wildReels = grid.columns.map(({ column }) => column.classList.contains('wild-reel'));
     this.potEls[reel].classList.add('won');
     game.root.classList.add('jackpot-spin');
@@ -348,9 +347,9 @@ export class LadderUi {
     const title = h('p', { class: 'reel-moment jackpot-spin-tag', id: 'jackpot-spin' }, t('feature.jackpot_spin'));
     this.overlay.append(title);
     announce(`${t('feature.jackpot_spin')}: ${this.potName(gem.jackpot)}`);
-    grid.filler = this.pots.map((pot) => this.gemOf(pot));
     const startedAt = performance.now();
-    grid.startSpin();
+    // the rules' gems-only spin: the reels run through the pots' gems alone
+    grid.startSpin({ only: this.pots.map((pot) => this.gemOf(pot)) });
     game.sound.play('jackpotSpin');
     const won = this.gemOf(gem.jackpot);
     await grid.land(screen.map((row) => row.map(() => won)), {
@@ -359,7 +358,6 @@ export class LadderUi {
       gapMs: game.motion.ms('reelGap') * 1.5,
       onReelStop: (r) => game.sound.play('reelStop', { reel: r }),
     });
-    grid.filler = filler;
     title.remove();
     const value = sceneAmount('jackpot-amount');
     await game.scenes.run({

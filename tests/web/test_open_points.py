@@ -1,0 +1,114 @@
+"""The seed titles' open points, as a player meets them: the Sultan's jackpot spin runs on
+gems alone, a gamble lost stays said until the next spin, the sound mutes with one tap
+outside the menu, and the lobby takes a 1920 px screen's width."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web import forcing
+from tests.web.conftest import SCREENSHOTS, Server, force, minor, open_game, wait_state
+from tests.web.test_layout import BOXES, inside
+
+pytestmark = pytest.mark.web
+
+
+def step_until(page: Page, condition: str, step_ms: int = 50) -> None:
+    """Move the paused page clock on in small steps until ``condition`` holds."""
+    for _ in range(600):
+        if page.evaluate(condition):
+            return
+        page.clock.run_for(step_ms)
+    raise AssertionError(f"{condition} did not hold within 30 s of page time")
+
+
+def test_the_jackpot_spin_runs_on_gems_alone(page: Page, server: Server) -> None:
+    """While the jackpot spin's reels run, every symbol on them is one of the pots' gems (the
+    rules' gems-only spin), not the screen's ordinary symbols."""
+    page.clock.install()
+    open_game(page, server, server.new_player(), forcing.SULTAN)
+    wait_state(page, "idle")
+    stops = forcing.sultan_spin(gems=(0,))
+    force(page, [*forcing.sultan_triggers(hit_first_gem=(0,)), *stops])
+    page.click("#spin")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    step_until(page, "document.querySelector('#jackpot-spin') !== null")
+    step_until(page, "document.querySelectorAll('.reel.spinning').length === 5", step_ms=10)
+    shown = page.eval_on_selector_all(
+        ".reel.spinning .cell", "cells => cells.map((c) => c.dataset.symbol)"
+    )
+    assert shown, "no reel of the jackpot spin shows a symbol"
+    others = sorted({s for s in shown if not s.startswith("gem-")})
+    assert not others, f"the jackpot spin runs through {others}"
+    step_until(page, "document.querySelector('#jackpot-event') !== null")
+    page.clock.resume()
+    wait_state(page, "idle")
+
+
+def test_a_gamble_lost_stays_said_until_the_next_spin(page: Page, server: Server) -> None:
+    open_game(page, server, server.new_player(), forcing.TSAR)
+    stops = forcing.tsar_spin(win=True)
+    force(page, stops)
+    page.click("#spin")
+    wait_state(page, "gamble")
+    stake = minor(page, "#win")
+    page.click("#gamble")
+    page.wait_for_selector("#gamble-screen")
+    force(page, [0])  # the 2 of hearts: black loses
+    page.click(".gamble-choice[data-choice='black']")
+    wait_state(page, "idle")
+    page.wait_for_timeout(2500)  # long after any moment's flash
+    assert page.is_visible("#gamble-lost"), "nothing says the gamble was lost"
+    assert page.inner_text("#gamble-lost .gamble-lost-title").lower() == "lost"
+    assert page.get_attribute("#gamble-lost", "data-minor") == str(stake)
+    caption = page.inner_text("#win-caption")
+    assert "lost" in caption and caption.count("€") == 1, caption
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "open-gamble-lost.png"))
+    force(page, forcing.tsar_spin(win=False))
+    page.click("#spin")
+    wait_state(page, "idle")
+    assert page.locator("#gamble-lost").count() == 0, "the loss outlived the next spin"
+
+
+@pytest.mark.parametrize("size", [(320, 568), (1366, 768)])
+def test_one_tap_mutes_the_sound_outside_the_menu(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
+    width, height = size
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce", locale="en-GB"
+    )
+    try:
+        page = ctx.new_page()
+        open_game(page, server, server.new_player(), forcing.AURORA)
+        wait_state(page, "idle")
+        found = page.evaluate(BOXES, {"mute": "#mute", "title": ".game-title"})
+        (mute,) = found["mute"]
+        assert inside(mute, width, height), f"the mute button is off screen: {mute}"
+        assert page.get_attribute("#mute", "aria-pressed") == "false"
+        page.click("#mute")
+        assert page.get_attribute("#mute", "aria-pressed") == "true"
+        page.click("#menu")
+        assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    finally:
+        ctx.close()
+
+
+def test_the_lobby_takes_a_1920_px_screen(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 1920, "height": 1080}, reduced_motion="reduce", locale="en-GB"
+    )
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/?token={server.new_player().token}#/")
+        page.wait_for_selector(".lobby-card")
+        cards = page.evaluate(BOXES, {"cards": ".lobby-card"})["cards"]
+        span = max(c["right"] for c in cards) - min(c["x"] for c in cards)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "open-lobby-1920x1080.png"))
+        assert span >= 0.75 * 1920, f"the cards span {span:.0f} px of 1920"
+        assert all(c["right"] <= 1920 for c in cards)
+    finally:
+        ctx.close()
