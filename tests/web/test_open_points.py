@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
 from tests.web.conftest import SCREENSHOTS, Server, force, minor, open_game, wait_state
-from tests.web.test_layout import BOXES, inside
+from tests.web.test_layout import BOXES, inside, overlaps
 
 pytestmark = pytest.mark.web
 
@@ -110,5 +110,97 @@ def test_the_lobby_takes_a_1920_px_screen(browser: Browser, server: Server) -> N
         page.screenshot(path=str(SCREENSHOTS / "open-lobby-1920x1080.png"))
         assert span >= 0.75 * 1920, f"the cards span {span:.0f} px of 1920"
         assert all(c["right"] <= 1920 for c in cards)
+    finally:
+        ctx.close()
+
+
+OUTRO_WATCH = """() => {
+  window.__outro = [];
+  const seen = (scene) => {
+    const free = scene.querySelector('.outro-free');
+    window.__outro.push([scene.dataset.phase,
+      free ? free.checkVisibility({ visibilityProperty: true }) : null,
+      scene.querySelector('#free-spins-outro-amount')?.dataset.minor ?? null]);
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const scene = change.target.closest?.('#free-spins-outro')
+        ?? [...change.addedNodes].find((n) => n.id === 'free-spins-outro');
+      if (scene) seen(scene);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true,
+                              attributeFilter: ['data-phase', 'data-minor'] });
+}"""
+
+
+def test_the_outro_says_what_the_parts_won_once_the_total_has_counted(
+    browser: Browser, server: Server
+) -> None:
+    """While the outro counts the round's total up, the lines saying what the free spins and
+    the trigger won (which add up to it) are hidden; once counted, they are shown."""
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        reduced_motion="no-preference",
+        locale="en-GB",
+        bypass_csp=True,
+    )
+    try:
+        page = ctx.new_page()
+        open_game(page, server, server.new_player(), forcing.TSAR)  # turbo on: a short count
+        wait_state(page, "idle")
+        free = [forcing.tsar_spin(free=True, win=True)]
+        free += [forcing.tsar_spin(free=True, win=False) for _ in range(8)]
+        force(page, forcing.tsar_free_spins_trigger(), *free)
+        page.evaluate(OUTRO_WATCH)
+        page.click("#spin")
+        page.click("#free-spins-intro-button", timeout=30_000)
+        page.wait_for_selector("#free-spins-outro[data-phase='total']", timeout=60_000)
+        seen = page.evaluate("() => window.__outro")
+        counting = [s for s in seen if s[0] == "counting"]
+        assert counting, f"the outro never counted: {seen}"
+        assert not any(visible for _, visible, _ in counting), f"said during the count: {seen}"
+        assert page.locator("#free-spins-outro .outro-free").is_visible()
+        page.click("#free-spins-outro-button")
+    finally:
+        ctx.close()
+
+
+def test_a_notice_on_a_phone_leaves_the_free_spins_counter_clear(
+    browser: Browser, server: Server
+) -> None:
+    """Back in a round paused in its free spins, the notice that says so lies clear of the
+    counter, the head line and the bar."""
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="reduce", locale="en-GB"
+    )
+    try:
+        page = ctx.new_page()
+        player = server.new_player()
+        open_game(page, server, player, forcing.TSAR)
+        wait_state(page, "idle")
+        free = [forcing.tsar_spin(free=True, win=False) for _ in range(9)]
+        force(page, forcing.tsar_free_spins_trigger(), *free)
+        page.click("#spin")
+        page.wait_for_selector("#free-spins-intro-button")
+        page.goto(f"{server.url}/?token={player.token}#/play/{forcing.TSAR}")
+        page.wait_for_selector(".notice")
+        wait_state(page, "paused")
+        found = page.evaluate(
+            BOXES,
+            {
+                "notice": ".notice",
+                "counter": ".stage-feature > *",
+                "head": ".game-head",
+                "bar": ".controls",
+            },
+        )
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "open-notice-390x844.png"))
+        assert found["counter"], "the free spins counter is not shown"
+        for notice in found["notice"]:
+            assert inside(notice, 390, 844), f"the notice is off screen: {notice}"
+            for name in ("counter", "head", "bar"):
+                for other in found[name]:
+                    assert not overlaps(notice, other), f"the notice covers the {name}: {other}"
     finally:
         ctx.close()

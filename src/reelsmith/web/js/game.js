@@ -188,6 +188,9 @@ export class Game {
       ),
     );
     view.replaceChildren(this.root);
+    const bar = this.root.querySelector('.controls');
+    this.barSize = new ResizeObserver(() => document.body.style.setProperty('--bar-h', `${bar.offsetHeight}px`));
+    this.barSize.observe(bar);
     this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
     this.menu = new GameMenu(this);
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
@@ -217,6 +220,7 @@ export class Game {
     for (const dialog of this.dialogs) dialog.remove();
     this.soundUi?.destroy();
     this.muteUi?.destroy();
+    this.barSize?.disconnect();
     this.sound.music(null);
   }
 
