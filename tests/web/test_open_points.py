@@ -204,3 +204,26 @@ def test_a_notice_on_a_phone_leaves_the_free_spins_counter_clear(
                     assert not overlaps(notice, other), f"the notice covers the {name}: {other}"
     finally:
         ctx.close()
+
+
+def test_the_history_states_a_pending_win(page: Page, server: Server) -> None:
+    """A round waiting for the gamble or collect lists the win it holds, as pending, not as
+    nothing won."""
+    player = server.new_player()
+    open_game(page, server, player, forcing.TSAR)
+    force(page, forcing.tsar_spin(win=True))
+    page.click("#spin")
+    wait_state(page, "gamble")
+    pending = minor(page, "#win")
+    shown = page.inner_text("#win")
+    assert pending > 0
+    page.click("#menu")
+    page.click("#history")
+    row = page.locator("#history-dialog .history-row").first
+    row.wait_for()
+    assert row.get_attribute("data-status") == "open"
+    cell = row.locator(".history-win")
+    assert cell.get_attribute("data-pending") == str(pending)
+    text = cell.inner_text()
+    assert text == f"{shown} pending", text
+    assert "not yet collected" in row.locator(".history-summary").inner_text()
