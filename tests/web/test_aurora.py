@@ -106,7 +106,11 @@ def test_a_line_win_is_paid_with_the_spin(sized_page: Page, server: Server) -> N
     open_game(page, server, player, GAME)
     assert minor(page, "#balance") == 100_000
     assert minor(page, "#bet-total") == BET_MINOR
-    on_screen(page, ".reels", "#spin", "#balance", "#bet-total", "#win", "#lines-value")
+    view = page.viewport_size
+    assert view is not None
+    # a phone shows the bet as the total-bet picker; wider screens the total and the steppers
+    bet = ("#total-bet-open",) if view["width"] < 600 else ("#bet-total", "#lines-value")
+    on_screen(page, ".reels", "#spin", "#balance", "#win", *bet)
     # the reels show the title's symbols, drawn from its sprites
     symbols = page.locator(".reels .cell").evaluate_all("(els) => els.map((e) => e.dataset.symbol)")
     assert len(symbols) == 15 and set(symbols) <= set(forcing.model(GAME).symbol_ids)

@@ -8,11 +8,13 @@
  * Where the market forbids celebrating a win that does not exceed the stake (gb), such a win
  * is shown plainly: its amount and lines, no count-up, no scene, no sound.
  */
-import { h, sleep } from './dom.js';
+import { announce, h, sleep } from './dom.js';
 import { t } from './messages.js';
 import { sceneAmount, sceneLine, sceneMs, sceneTitle } from './scenes.js';
 
 export const DEFAULT_TIERS = { big: 15, mega: 30, epic: 60 };
+/** The screens that show the total beside the caption and the caption on two lines. */
+const PHONE = '(max-width: 599px), (max-height: 500px) and (orientation: landscape)';
 const TIER_IDS = Object.keys(DEFAULT_TIERS);
 
 /**
@@ -46,6 +48,15 @@ export class WinPresenter {
     this.labels = h('div', { class: 'line-amounts', 'aria-hidden': 'true' });
     game.overlay.append(this.popup);
     game.overlay.parentElement.append(this.labels);
+    // On a phone the reels have no room to spare under a total drawn over them: the total
+    // goes beside the caption, under the reels (css/scenes.css places it there).
+    this.phone = window.matchMedia(PHONE);
+    this.placePopup = () => {
+      if (this.phone.matches) game.caption.before(this.popup);
+      else game.overlay.append(this.popup);
+    };
+    this.phone.addEventListener('change', this.placePopup);
+    this.placePopup();
     this.labelled = [];
     // The amounts sit beside their cells: when the layout changes size, they move with them.
     new ResizeObserver(() => this.placeLabels(this.labelled)).observe(game.grid.element);
@@ -53,7 +64,9 @@ export class WinPresenter {
 
   placeLabels(items) {
     this.labelled = items;
-    this.labels.replaceChildren(...items.map((item) => this.label(item)).filter(Boolean));
+    this.labels.replaceChildren();
+    const placed = [];
+    for (const item of items) this.label(item, placed);
   }
 
   /** Nothing of the last spin's win stays over the reels (a new spin starts). */
@@ -61,6 +74,29 @@ export class WinPresenter {
     this.popup.hidden = true;
     this.popup.className = 'win-popup';
     this.placeLabels([]);
+    this.loss?.remove();
+    this.loss = null;
+  }
+
+  /**
+   * A gamble lost: "Lost" and the win it cost over the reels, and the caption saying so,
+   * kept until the next spin (not a moment's €0.00 in every field).
+   */
+  showLoss(stakeMinor) {
+    const { game } = this;
+    this.clear();
+    game.grid.clearWins();
+    const amount = game.money.format(stakeMinor);
+    this.loss = h(
+      'div',
+      { class: 'gamble-lost', id: 'gamble-lost', dataset: { minor: String(stakeMinor) } },
+      h('strong', { class: 'gamble-lost-title' }, t('gamble.lost_title')),
+      h('span', { class: 'gamble-lost-amount' }, `−${amount}`),
+    );
+    game.overlay.append(this.loss);
+    game.caption.textContent = t('gamble.lost_caption', { amount });
+    game.caption.dataset.shown = 'lost';
+    announce(game.caption.textContent);
   }
 
   /**
@@ -154,8 +190,10 @@ export class WinPresenter {
       // One win: the amount over the reels is its amount; several: each line's beside it.
       this.placeLabels(items.length > 1 ? items : []);
       game.caption.textContent = this.summary(items, totalMinor);
+      game.caption.dataset.summary = 'full';
       game.caption.dataset.shown = 'all';
       if (totalMinor > 0) this.showPopup(totalMinor, { quiet });
+      this.fitCaption(items, totalMinor); // measured beside the total (a phone's caption row)
     };
     if (!cycle || items.length === 1) {
       together();
@@ -176,6 +214,21 @@ export class WinPresenter {
     })();
   }
 
+  /**
+   * Where the whole summary does not fit the caption's lines (a phone, many wins), the caption
+   * says the count and the total alone ("6 wins pay €2.40"): each win's amount is on the
+   * reels beside it. A caption is never cut short with an ellipsis.
+   */
+  fitCaption(items = null, totalMinor = 0) {
+    const { caption } = this.game;
+    if (!items || items.length < 2 || caption.dataset.shown !== 'all') return;
+    const overflows = () => caption.scrollHeight > caption.clientHeight + 1 || caption.scrollWidth > caption.clientWidth + 1;
+    if (overflows()) {
+      caption.textContent = t('win.total', { count: items.length, amount: this.game.money.format(totalMinor) });
+      caption.dataset.summary = 'short';
+    }
+  }
+
   /** "3 wins pay €1.20: Line 3 €0.50 · Line 7 €0.40 · 3 × Egg €0.30". */
   summary(items, totalMinor) {
     const { money } = this.game;
@@ -184,20 +237,55 @@ export class WinPresenter {
     return `${t('win.total', { count: items.length, amount: money.format(totalMinor) })}: ${parts.join(' · ')}`;
   }
 
-  /** A win's amount beside its middle winning cell. */
-  label(item) {
+  /**
+   * A win's amount on one of its winning cells, low in the cell: the middle one, or the
+   * nearest to it where the amounts already `placed` leave room (wins through the same
+   * middle cell do not stack their amounts); where none does (wins on the same cells), the
+   * middle one with the amount moved up or down by its height until it is clear.
+   */
+  label(item, placed = []) {
     const { game } = this;
     if (!item.positions?.length || item.minor === undefined) return null;
-    const sorted = [...item.positions].sort((a, b) => a[1] - b[1]);
-    const [row, reel] = sorted[Math.floor((sorted.length - 1) / 2)];
-    const cell = game.grid.cellAt(row, reel);
     const frame = this.labels.parentElement;
-    if (!cell || !frame) return null;
-    const box = cell.getBoundingClientRect();
-    const base = frame.getBoundingClientRect();
+    if (!frame) return null;
+    const sorted = [...item.positions].sort((a, b) => a[1] - b[1]);
+    const middle = Math.floor((sorted.length - 1) / 2);
+    const order = sorted.map((position, i) => [Math.abs(i - middle), i, position]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const tag = h('span', { class: 'line-amount', dataset: { line: item.line ?? '', minor: item.minor } }, game.money.format(item.minor));
-    tag.style.left = `${box.left - base.left + box.width / 2}px`;
-    tag.style.top = `${box.top - base.top + box.height * 0.78}px`;
+    this.labels.append(tag);
+    const base = frame.getBoundingClientRect();
+    // the boxes are worked out from the tag's size, not read back after each move: a moved
+    // box may be mid-transition (reduced motion's 1 ms ones) when read
+    const size = tag.getBoundingClientRect();
+    const boxAt = (left, top) => ({ left: left - size.width / 2, right: left + size.width / 2, top: top - size.height / 2, bottom: top + size.height / 2 });
+    const cover = (box) => placed.reduce((sum, o) => {
+      const w = Math.min(box.right, o.right) - Math.max(box.left, o.left);
+      const hgt = Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top);
+      return sum + (w > 0 && hgt > 0 ? w * hgt : 0);
+    }, 0);
+    let best = null;
+    const spots = [];
+    for (const [, , [row, reel]] of order) {
+      const cell = game.grid.cellAt(row, reel);
+      if (!cell) continue;
+      const box = cell.getBoundingClientRect();
+      spots.push([box.left - base.left + box.width / 2, box.top - base.top + box.height * 0.78]);
+    }
+    const step = size.height + 2;
+    if (spots.length) for (const shift of [1, -1, 2, -2, -3]) spots.push([spots[0][0], spots[0][1] - shift * step]);
+    for (const [left, top] of spots) {
+      const box = boxAt(left, top);
+      const covered = cover(box);
+      if (!best || covered < best.covered) best = { covered, left, top, box };
+      if (covered === 0) break;
+    }
+    if (!best) {
+      tag.remove();
+      return null;
+    }
+    tag.style.left = `${best.left}px`;
+    tag.style.top = `${best.top}px`;
+    placed.push(best.box);
     return tag;
   }
 }

@@ -3,9 +3,11 @@
  * draws of the next requests. `window.reelsmith.forceNext([..])` queues one list; each
  * following request that draws (a spin, a free spin, a gamble) takes the next list as its
  * `forced_draws`. A collect draws nothing and leaves the queue alone. `sounds()` lists the
- * sound cues the game asked for, newest last (heard or not: QA checks what a step sounds).
+ * sound cues the game asked for, newest last (heard or not: QA checks what a step sounds);
+ * `timeline()` the motion's record (js/timeline.js): steps and reel stops on the page's clock.
  */
 import { sound } from './sound.js';
+import { timeline } from './timeline.js';
 
 export function installDevHook(api) {
   window.reelsmith = {
@@ -24,6 +26,9 @@ export function installDevHook(api) {
     },
     sounds() {
       return [...sound.log];
+    },
+    timeline() {
+      return timeline();
     },
   };
 }

@@ -6,11 +6,13 @@
  *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
  *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),
  *   setEnabled(on), onBetChange (set by the game), applyCarried(carried),
+ *   betOptions() and chooseBet(bet) (the phones' total-bet picker, js/betpicker.js),
  *   presentSpin(resp, {startedAt}), showRound(round), roundWinMinor(round),
  *   winItems(round) -> [{line?, positions, text}], lastScreen(round), afterRound(resp)
  */
 import { ApiError } from './api.js';
 import { AutoplayDialog } from './autoplay.js';
+import { BetPicker } from './betpicker.js';
 import { WinPresenter } from './celebration.js';
 import { announce, h, sleep } from './dom.js';
 import { HistoryDialog } from './history.js';
@@ -20,7 +22,8 @@ import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
 import { sound } from './sound.js';
-import { mountSoundControls } from './soundui.js';
+import { mountMuteButton, mountSoundControls } from './soundui.js';
+import { mark } from './timeline.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
 
@@ -144,6 +147,12 @@ export class Game {
       'div',
       { class: 'autoplay-status', id: 'autoplay-status', hidden: true, role: 'status' },
       h('span', { class: 'autoplay-remaining' }),
+      h(
+        'span',
+        { class: 'autoplay-count', 'aria-hidden': 'true' },
+        h('span', { class: 'autoplay-count-icon', html: ICONS.autoplay }),
+        h('span', { class: 'autoplay-count-text' }),
+      ),
       h('button', { type: 'button', id: 'autoplay-stop', class: 'btn btn-small', onclick: () => this.stopAutoplay() }, t('game.autoplay_stop')),
     );
     this.sessionSlot = h('div', { class: 'game-session' });
@@ -179,11 +188,21 @@ export class Game {
       ),
     );
     view.replaceChildren(this.root);
+    const bar = this.root.querySelector('.controls');
+    this.barSize = new ResizeObserver(() => document.body.style.setProperty('--bar-h', `${bar.offsetHeight}px`));
+    this.barSize.observe(bar);
     this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
     this.menu = new GameMenu(this);
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
+    this.muteUi = mountMuteButton(this.sound);
+    this.root.querySelector('.game-head').append(this.muteUi.element);
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
+    if (this.ui.betOptions) {
+      this.betPicker = new BetPicker({ ui: this.ui, money: this.money });
+      betSlot.append(this.betPicker.element);
+      this.dialogs.push(this.betPicker);
+    }
     this.ui.mountFeature(this.top, this.side, this.overlay);
     this.scenes = new Scenes(this);
     this.dialogs.push(this.scenes);
@@ -200,6 +219,8 @@ export class Game {
     this.cycleToken += 1;
     for (const dialog of this.dialogs) dialog.remove();
     this.soundUi?.destroy();
+    this.muteUi?.destroy();
+    this.barSize?.disconnect();
     this.sound.music(null);
   }
 
@@ -209,6 +230,7 @@ export class Game {
     this.betOutput.dataset.minor = String(minor);
     const balance = this.app.balanceMinor;
     this.betOutput.classList.toggle('over-balance', balance !== null && minor > balance);
+    this.betPicker?.render();
   }
 
   // ---------------------------------------------------------------------------------
@@ -237,6 +259,7 @@ export class Game {
     this.spinButton.classList.toggle('is-stop', Boolean(this.autoplay) || (state === 'spinning' && this.market.slam_stop));
     const betLocked = state !== 'idle' && state !== 'gamble';
     this.ui.setEnabled(!betLocked && !this.autoplay);
+    this.betPicker?.setEnabled(!betLocked && !this.autoplay);
     if (this.autoplayButton) this.autoplayButton.disabled = Boolean(this.autoplay) || !['idle', 'gamble'].includes(state);
   }
 
@@ -361,7 +384,7 @@ export class Game {
     if (inFeature && this.round.spins.at(-1)?.kind === 'base') await this.ui.featureIntro?.(this.round);
     while (this.round && this.round.phase === 'free_spins' && !this.destroyed) {
       this.setState('feature');
-      await sleep(this.motion.ms('pause'));
+      await sleep(this.motion.ms('freePause'));
       const resp = await this.freeSpin();
       if (!resp) {
         this.setState('paused');
@@ -405,6 +428,7 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    mark('step-start', { kind: 'base' });
     this.presenter.clear();
     this.grid.startSpin();
     this.sound.play('spin');
@@ -443,6 +467,7 @@ export class Game {
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();
+    mark('step-start', { kind: 'free' });
     this.presenter.clear();
     this.grid.startSpin();
     this.sound.play('spin');
@@ -532,6 +557,7 @@ export class Game {
     const paidNow = resp.status === 'complete' ? resp.win.minor : 0;
     this.app.setBalance(resp.balance.minor - paidNow);
     await this.ui.presentSpin(resp, { startedAt });
+    mark('step-landed');
     await this.showWin(resp);
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
@@ -700,6 +726,9 @@ export class Game {
       autoplay.status === 'active'
         ? t('autoplay.remaining', { remaining: autoplay.remaining, total: autoplay.total })
         : t('autoplay.ending', { remaining: autoplay.remaining });
+    // the phones' short form (css/base.css): the rounds left and, while active, of how many
+    status.querySelector('.autoplay-count-text').textContent =
+      autoplay.status === 'active' ? `${autoplay.remaining}/${autoplay.total}` : String(autoplay.remaining);
     this.root.dataset.state = 'autoplay';
   }
 

@@ -38,6 +38,9 @@ export class HistoryDialog {
       this.dialog.body.replaceChildren(h('p', {}, t('history.none')));
       return;
     }
+    // A round still open may hold a win not yet paid (waiting for the gamble or collect): its
+    // row shows that win, marked as pending, not the nothing paid so far.
+    const pendingOf = (r) => (r.status === 'open' && r.round?.win_minor > 0 ? r.round.win_minor : 0);
     const rows = this.rounds.map((r, i) =>
       h(
         'tr',
@@ -45,7 +48,9 @@ export class HistoryDialog {
         h('td', { class: 'history-time' }, formatDate(new Date(r.created_ms), this.game.market.locale, { dateStyle: 'short', timeStyle: 'medium' })),
         // the labels name the figures where a narrow screen shows a row as a card
         h('td', { class: 'num history-bet', dataset: { label: t('game.bet') } }, money.format(r.bet_minor)),
-        h('td', { class: 'num history-win', dataset: { minor: r.win_minor, label: t('game.win') } }, money.format(r.win_minor)),
+        pendingOf(r)
+          ? h('td', { class: 'num history-win pending', dataset: { minor: r.win_minor, pending: pendingOf(r), label: t('game.win') } }, t('history.win_pending', { amount: money.format(pendingOf(r)) }))
+          : h('td', { class: 'num history-win', dataset: { minor: r.win_minor, label: t('game.win') } }, money.format(r.win_minor)),
         h('td', { class: 'history-summary' }, this.summary(r)),
         h(
           'td',
@@ -72,7 +77,8 @@ export class HistoryDialog {
   summary(record) {
     const view = record.round;
     const status = `history.status_${record.status}`;
-    const parts = [has(status) ? t(status) : record.status];
+    const pending = record.status === 'open' && view.win_minor > 0;
+    const parts = [pending ? t('history.status_pending', { amount: this.money.format(view.win_minor) }) : has(status) ? t(status) : record.status];
     const free = (view.spins ?? []).filter((s) => s.kind === 'free').length;
     if (free) parts.push(t('history.free_spins', { count: free }));
     if (view.gambles?.length) parts.push(t('history.gambles', { count: view.gambles.length }));

@@ -7,11 +7,14 @@ const query = window.matchMedia('(prefers-reduced-motion: reduce)');
 const TURBO_STORE = 'reelsmith.turbo';
 const REDUCED_STORE = 'reelsmith.reducedMotion';
 
+// A free spin runs quicker than a paid one (freeMinSpin, freeReelGap, freePause): the player
+// pressed once for all of them, and a losing one takes about a second (turbo about half).
+// `anticipation` is added before each reel that stops while a feature is one symbol away.
 const PROFILES = {
-  normal: { minSpin: 650, reelGap: 170, reveal: 420, pause: 450, countUp: 1200, cycle: 1500, banner: 1500 },
-  turbo: { minSpin: 160, reelGap: 55, reveal: 160, pause: 160, countUp: 350, cycle: 1000, banner: 650 },
-  still: { minSpin: 140, reelGap: 70, reveal: 260, pause: 300, countUp: 0, cycle: 1800, banner: 1000 },
-  stillTurbo: { minSpin: 50, reelGap: 25, reveal: 90, pause: 100, countUp: 0, cycle: 1200, banner: 400 },
+  normal: { minSpin: 650, reelGap: 170, freeMinSpin: 320, freeReelGap: 95, freePause: 180, anticipation: 650, reveal: 420, pause: 450, countUp: 1200, cycle: 1500, banner: 1500 },
+  turbo: { minSpin: 160, reelGap: 55, freeMinSpin: 160, freeReelGap: 50, freePause: 100, anticipation: 320, reveal: 160, pause: 160, countUp: 350, cycle: 1000, banner: 650 },
+  still: { minSpin: 140, reelGap: 70, freeMinSpin: 120, freeReelGap: 50, freePause: 200, anticipation: 400, reveal: 260, pause: 300, countUp: 0, cycle: 1800, banner: 1000 },
+  stillTurbo: { minSpin: 50, reelGap: 25, freeMinSpin: 50, freeReelGap: 25, freePause: 100, anticipation: 200, reveal: 90, pause: 100, countUp: 0, cycle: 1200, banner: 400 },
 };
 
 export class Motion {

@@ -5,9 +5,28 @@
  */
 import { h, sleep } from './dom.js';
 import { t } from './messages.js';
+import { mark } from './timeline.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const FILLER_CELLS = 9;
+
+/**
+ * The first reel whose stop is anticipated: the reel after the one that brings the trigger
+ * symbols of `screen` (cells where `isTrigger(symbol)`) to one short of the `need` that
+ * starts a feature, where reels are left to stop; null where no reel is. Three is the trigger
+ * of every title the client knows ("three or more ... activate the free spins"), and the
+ * default.
+ */
+export function anticipationFrom(screen, isTrigger, need = 3) {
+  const reels = screen[0]?.length ?? 0;
+  let count = 0;
+  for (let reel = 0; reel < reels - 1; reel += 1) {
+    count += screen.filter((row) => isTrigger(row[reel])).length;
+    if (count >= need) return null;
+    if (count === need - 1) return reel + 1;
+  }
+  return null;
+}
 
 /** A colour per payline number, spread around the colour wheel. */
 export function lineColour(line) {
@@ -55,7 +74,9 @@ export class ReelGrid {
 
   renderColumn(reel) {
     const { column, strip } = this.columns[reel];
-    column.classList.remove('spinning');
+    column.classList.remove('spinning', 'anticipation');
+    // the spinning loop's random phase is its own: the landing starts at its beginning
+    strip.style.animationDelay = '';
     strip.style.setProperty('--n', this.rows);
     strip.replaceChildren(
       ...this.screen.map((row, r) => this.cellElement(row[reel], reel, r)),
@@ -76,22 +97,28 @@ export class ReelGrid {
     return this.columns[reel].strip.querySelector(`.cell[data-row="${row}"]`);
   }
 
-  /** Start every reel spinning (call `land` with the result, or `cancel`). */
-  startSpin() {
+  /**
+   * Start every reel spinning (call `land` with the result, or `cancel`). The reels run
+   * through the filler symbols from the screen they show; with `only` (a spin whose rules
+   * allow no other symbols: the jackpot spin's gems) they run through those alone, the
+   * screen left out, with reduced motion too.
+   */
+  startSpin({ only = null } = {}) {
     this.clearWins();
     this.hurried = false;
     this.element.classList.add('is-spinning');
+    const symbols = only ?? this.filler;
     for (let reel = 0; reel < this.reels; reel += 1) {
       const { column, strip } = this.columns[reel];
-      const top = this.screen ? this.screen.map((row) => row[reel]) : [];
+      const top = this.screen && !only ? this.screen.map((row) => row[reel]) : [];
       const filler = Array.from(
         { length: FILLER_CELLS },
-        () => this.filler[Math.floor(Math.random() * this.filler.length)],
+        () => symbols[Math.floor(Math.random() * symbols.length)],
       );
       // The strip ends with the cells it starts with, so the loop has no seam.
       const cells = [...filler, ...top];
       const loop = [...cells, ...cells.slice(0, this.rows)];
-      if (!document.documentElement.classList.contains('reduced-motion')) {
+      if (only || !document.documentElement.classList.contains('reduced-motion')) {
         strip.style.setProperty('--n', loop.length);
         strip.replaceChildren(...loop.map((symbol) => this.cellElement(symbol, reel)));
       }
@@ -119,17 +146,24 @@ export class ReelGrid {
 
   /**
    * Stop reel by reel on `screen`. `minSpinMs` after `startedAt` the first reel stops, then
-   * one every `gapMs`; `onReelStop(reel)` runs as each reel lands (pots rising, badges).
+   * one every `gapMs`; from reel `anticipateFrom` on (a feature one symbol away, see
+   * `anticipationFrom`) each waits `anticipationMs` more, lit while it waits. A slam stop
+   * (`hurry`) ends every wait. `onReelStop(reel)` runs as each reel lands (pots rising,
+   * badges).
    */
-  async land(screen, { startedAt = performance.now(), minSpinMs = 0, gapMs = 0, onReelStop } = {}) {
+  async land(screen, { startedAt = performance.now(), minSpinMs = 0, gapMs = 0, onReelStop, anticipateFrom = null, anticipationMs = 0 } = {}) {
     const wait = minSpinMs - (performance.now() - startedAt);
     if (wait > 0 && !this.hurried) await this.sleepUnlessHurried(wait);
     this.screen = screen.map((row) => [...row]);
     for (let reel = 0; reel < this.reels; reel += 1) {
-      if (reel > 0 && !this.hurried) await this.sleepUnlessHurried(gapMs);
+      const anticipated = anticipateFrom !== null && reel >= anticipateFrom;
+      if (anticipated) this.columns[reel].column.classList.add('anticipation');
+      if (reel > 0 && !this.hurried) await this.sleepUnlessHurried(gapMs + (anticipated ? anticipationMs : 0));
       this.renderColumn(reel);
       const { column } = this.columns[reel];
+      column.classList.remove('anticipation');
       column.classList.add('landed');
+      mark('reel-stop', { reel, anticipated });
       if (onReelStop) await onReelStop(reel);
     }
     this.element.classList.remove('is-spinning');
@@ -214,7 +248,26 @@ export class ReelGrid {
       const column = this.columns[reel].column.getBoundingClientRect();
       return [column.left - box.left + column.width / 2, column.top - box.top + ((row + 0.5) * column.height) / this.rows];
     };
-    for (const line of this.drawn) {
+    // Each line's number sits on the line itself, in a gap between two reels (not over a
+    // symbol), the n-th line drawn in the n-th gap and on to the next gap where a number is
+    // already close: lines that start on the same row do not pile their numbers up at the
+    // window's left edge.
+    const tags = [];
+    const gaps = Math.max(1, this.reels - 1);
+    const tagAt = (points, nth) => {
+      let best = null;
+      for (let k = 0; k < gaps; k += 1) {
+        const gap = (nth + k) % gaps;
+        const [a, b] = [points[gap], points[Math.min(gap + 1, points.length - 1)]];
+        const spot = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        const room = Math.min(...tags.map(([x, y]) => Math.hypot(x - spot[0], y - spot[1])), Infinity);
+        if (!best || room > best.room) best = { spot, room };
+        if (room >= 24) break;
+      }
+      tags.push(best.spot);
+      return best.spot;
+    };
+    for (const [nth, line] of this.drawn.entries()) {
       const shape = this.paylines[line - 1];
       if (!shape) continue;
       const points = shape.map((row, reel) => centre(reel, row));
@@ -230,7 +283,9 @@ export class ReelGrid {
       svg.append(poly);
       const tag = document.createElementNS(SVG, 'g');
       tag.setAttribute('class', 'payline-tag');
-      tag.innerHTML = `<circle cx="${all[0][0]}" cy="${all[0][1]}" r="11" fill="${lineColour(line)}"/><text x="${all[0][0]}" y="${all[0][1] + 4}" text-anchor="middle">${line}</text>`;
+      tag.dataset.line = line;
+      const [x, y] = tagAt(points, nth).map((v) => v.toFixed(1));
+      tag.innerHTML = `<circle cx="${x}" cy="${y}" r="11" fill="${lineColour(line)}"/><text x="${x}" y="${Number(y) + 4}" text-anchor="middle">${line}</text>`;
       svg.append(tag);
     }
     this.lines.append(svg);

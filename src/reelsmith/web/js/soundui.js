@@ -53,3 +53,24 @@ export function mountSoundControls(sound, slot) {
   });
   return { destroy: unsubscribe };
 }
+
+/**
+ * The one-tap mute in the game's head line, beside the menu's sound section: it turns the
+ * sound off or on (the same setting as the menu's toggle) and shows which it is. Returns
+ * {element, destroy}.
+ */
+export function mountMuteButton(sound) {
+  const button = h('button', {
+    type: 'button',
+    id: 'mute',
+    class: 'mute-button',
+    onclick: () => sound.update({ on: !sound.settings.on }),
+    html: SPEAKER,
+  });
+  const unsubscribe = sound.subscribe((settings) => {
+    button.setAttribute('aria-pressed', String(!settings.on));
+    button.setAttribute('aria-label', settings.on ? t('sound.mute') : t('sound.unmute'));
+    button.classList.toggle('muted', !settings.on);
+  });
+  return { element: button, destroy: unsubscribe };
+}

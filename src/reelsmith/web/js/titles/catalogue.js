@@ -31,6 +31,7 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneLine, sceneTitle } from '../scenes.js';
+import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
@@ -152,6 +153,28 @@ export class CatalogueUi {
     this.coins.set(this.current.coins_per_line);
     this.size.set(this.current.coin_size);
     this.refreshSteppers();
+  }
+
+  /** Every bet with all paylines played, one per total (the fewest coins per line), within
+   * the maximum stake, ascending: the total-bet picker's list (js/betpicker.js). */
+  betOptions() {
+    const lines = this.limits.lines.max;
+    const byTotal = new Map();
+    for (let coins = this.limits.coins_per_line.min; coins <= this.limits.coins_per_line.max; coins += 1) {
+      for (const size of this.coinSizes) {
+        const bet = { lines, coins_per_line: coins, coin_size: String(size) };
+        const minor = this.totalMinor(bet);
+        if (minor <= this.maxStakeMinor && !byTotal.has(minor)) byTotal.set(minor, { bet, minor });
+      }
+    }
+    return [...byTotal.values()].sort((a, b) => a.minor - b.minor);
+  }
+
+  /** Take `bet` as the player's choice (the total-bet picker): shown, kept, announced. */
+  chooseBet(bet) {
+    this.setBet(bet);
+    localStorage.setItem(this.betStore, JSON.stringify(this.current));
+    this.onBetChange();
   }
 
   changed(key, value, { showLines = false } = {}) {
@@ -309,10 +332,14 @@ export class CatalogueUi {
     const cells = this.triggerCells(spin);
     const byReel = new Map(cells.map(([row, reel]) => [reel, row]));
     let landed = 0;
+    const free = spin.kind === 'free';
+    const trigger = this.triggerSymbol();
     await game.grid.land(spin.screen, {
       startedAt,
-      minSpinMs: game.motion.ms('minSpin'),
-      gapMs: game.motion.ms('reelGap'),
+      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
+      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
+      anticipateFrom: trigger ? anticipationFrom(spin.screen, (symbol) => symbol === trigger) : null,
+      anticipationMs: game.motion.ms('anticipation'),
       onReelStop: (reel) => {
         game.sound.play('reelStop', { reel });
         if (!byReel.has(reel)) return;

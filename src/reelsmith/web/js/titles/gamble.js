@@ -174,6 +174,8 @@ export class GambleScreen {
     await sleep(game.motion.ms('banner'));
     this.close();
     game.win.set(round.win_minor, { celebrate: won });
+    // a loss stays said over the reels, with the amount it cost, until the next spin
+    if (!won) game.presenter.showLoss(before.win_minor);
     game.roundDone();
   }
 

@@ -14,6 +14,7 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
+import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { ladderArt } from './ladder-art.js';
 import { freeSpinsOutro } from './outro.js';
@@ -98,6 +99,20 @@ export class LadderUi {
     const amount = this.bets.find((b) => this.money.toMinor(b) === this.money.toMinor(bet.bet)) ?? bet.bet;
     this.current = amount;
     this.stepper.set(amount);
+  }
+
+  /** The market's bet sizes, ascending: the total-bet picker's list (js/betpicker.js). */
+  betOptions() {
+    return this.bets
+      .map((bet) => ({ bet: { bet }, minor: this.money.toMinor(bet) }))
+      .sort((a, b) => a.minor - b.minor);
+  }
+
+  /** Take `bet` as the player's choice (the total-bet picker): shown, kept, announced. */
+  chooseBet(bet) {
+    this.setBet(bet);
+    localStorage.setItem(this.betStore, this.current);
+    this.onBetChange();
   }
 
   mountControls(slot) {
@@ -246,10 +261,14 @@ export class LadderUi {
     const gems = new Map(spin.gems.map((g) => [g.reel - 1, g]));
     if (!this.capMinor.length) this.setPots(round.pots_minor, round.caps_minor);
     let bonusLanded = 0;
+    const free = spin.kind === 'free';
     await game.grid.land(spin.landed, {
       startedAt,
-      minSpinMs: game.motion.ms('minSpin'),
-      gapMs: game.motion.ms('reelGap'),
+      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
+      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
+      // three bonus symbols start the free spins from the main game (in them they fill levels)
+      anticipateFrom: free ? null : anticipationFrom(spin.landed, (symbol) => symbol === this.bonus),
+      anticipationMs: game.motion.ms('anticipation'),
       onReelStop: (reel) => {
         game.sound.play('reelStop', { reel });
         if (spin.landed.some((row) => row[reel] === this.bonus)) {
@@ -321,7 +340,6 @@ export class LadderUi {
     const amount = gem.jackpot_bets * round.bet_minor;
     const grid = game.grid;
     const screen = grid.screen.map((row) => [...row]);
-    const filler = grid.filler;
     const wildReels = grid.columns.map(({ column }) => column.classList.contains('wild-reel'));
     this.potEls[reel].classList.add('won');
     game.root.classList.add('jackpot-spin');
@@ -329,9 +347,9 @@ export class LadderUi {
     const title = h('p', { class: 'reel-moment jackpot-spin-tag', id: 'jackpot-spin' }, t('feature.jackpot_spin'));
     this.overlay.append(title);
     announce(`${t('feature.jackpot_spin')}: ${this.potName(gem.jackpot)}`);
-    grid.filler = this.pots.map((pot) => this.gemOf(pot));
     const startedAt = performance.now();
-    grid.startSpin();
+    // the rules' gems-only spin: the reels run through the pots' gems alone
+    grid.startSpin({ only: this.pots.map((pot) => this.gemOf(pot)) });
     game.sound.play('jackpotSpin');
     const won = this.gemOf(gem.jackpot);
     await grid.land(screen.map((row) => row.map(() => won)), {
@@ -340,7 +358,6 @@ export class LadderUi {
       gapMs: game.motion.ms('reelGap') * 1.5,
       onReelStop: (r) => game.sound.play('reelStop', { reel: r }),
     });
-    grid.filler = filler;
     title.remove();
     const value = sceneAmount('jackpot-amount');
     await game.scenes.run({

@@ -1,0 +1,225 @@
+"""The game on phones, measured on element boxes: the reels take the width and height the
+controls leave, the bet is one total with touch targets of 44 px (a list to choose from and a
+max bet), the autoplay status stays on a 320 px screen, and the Sultan's reels stay inside
+their arch on a 1920 px screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web import forcing
+from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
+from tests.web.test_layout import BOXES, check_game, inside, overlaps
+
+pytestmark = pytest.mark.web
+
+SIZES = {
+    "320x568": {"width": 320, "height": 568},
+    "390x844": {"width": 390, "height": 844},
+    "844x390": {"width": 844, "height": 390},
+    "1920x1080": {"width": 1920, "height": 1080},
+}
+
+
+@pytest.fixture
+def at_size(browser: Browser) -> Iterator[Callable[[str], Page]]:
+    """Pages at a named screen size; each fails the test if it raised."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(size: str) -> Page:
+        ctx = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", locale="en-GB")
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"phone-{name}.png"))
+
+
+def box(page: Page, selector: str) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(BOXES, {"it": selector})
+    (only,) = found["it"]
+    return only
+
+
+def test_the_sultan_reel_window_takes_a_small_phones_width(
+    at_size: Callable[[str], Page], server: Server
+) -> None:
+    """At 320x568 the pots and the meter leave the reels room for cells of 44 px and more
+    (the reel window was 186 px wide, its cells 34 px)."""
+    page = at_size("320x568")
+    open_game(page, server, server.new_player(), forcing.SULTAN)
+    wait_state(page, "idle")
+    shot(page, "sultan-320x568")
+    check_game(page, "sultan-spins at 320x568")
+    reels = box(page, ".reels")
+    assert reels["w"] >= 240, f"the reel window is {reels['w']:.0f} px wide"
+    columns = page.evaluate(BOXES, {"reel": ".reel"})["reel"]
+    assert min(c["w"] for c in columns) >= 44, f"reels {[round(c['w']) for c in columns]} px"
+
+
+@pytest.mark.parametrize("game", [forcing.TSAR, forcing.AURORA])
+def test_a_tall_phone_gives_its_height_to_the_reels(
+    at_size: Callable[[str], Page], server: Server, game: str
+) -> None:
+    """At 390x844 the reels grow taller into the frame: at most 120 px of backdrop between
+    them and the bar (the win caption's line included), where there were 170."""
+    page = at_size("390x844")
+    open_game(page, server, server.new_player(), game)
+    wait_state(page, "idle")
+    shot(page, f"{game}-390x844")
+    check_game(page, f"{game} at 390x844")
+    reels, bar = box(page, ".reels"), box(page, ".controls")
+    assert reels["h"] >= 330, f"the reels are {reels['h']:.0f} px high"
+    under = bar["y"] - reels["bottom"]
+    assert under <= 120, f"{under:.0f} px of backdrop under the reels"
+
+
+@pytest.mark.parametrize("size", ["320x568", "390x844", "844x390"])
+@pytest.mark.parametrize("game", [forcing.TSAR, forcing.SULTAN])
+def test_the_bet_is_a_total_with_44_px_targets_a_list_and_a_max_bet(
+    at_size: Callable[[str], Page], server: Server, game: str, size: str
+) -> None:
+    page = at_size(size)
+    player = server.new_player()
+    open_game(page, server, player, game)
+    wait_state(page, "idle")
+    where = f"{game} at {size}"
+    assert page.is_visible(".bet-picker"), f"{where}: no total-bet picker"
+    assert page.locator(".bet-controls > .stepper:visible").count() == 0
+    controls = page.evaluate(BOXES, {"c": ".controls button, .controls .spin-button"})["c"]
+    for control in controls:
+        assert control["w"] >= 44 and control["h"] >= 44, f"{where}: {control} under 44 px"
+    for i, a in enumerate(controls):
+        for b in controls[i + 1 :]:
+            assert not overlaps(a, b), f"{where}: {a['id']} overlaps {b['id']}"
+    view = SIZES[size]
+    for control in controls:
+        assert inside(control, view["width"], view["height"]), f"{where}: {control} off screen"
+    shot(page, f"bet-{game}-{size}")
+
+    # the list: every bet by its total, the current one marked; choosing one takes it
+    start = int(page.get_attribute("#bet-total", "data-minor") or 0)
+    page.click("#total-bet-open")
+    page.wait_for_selector("#bet-picker[open]")
+    options = page.evaluate(BOXES, {"o": ".bet-option"})["o"]
+    assert len(options) >= 4, f"{where}: {len(options)} bets to choose from"
+    assert all(o["h"] >= 44 for o in options), f"{where}: a bet in the list is under 44 px"
+    minors = [
+        int(m) for m in page.eval_on_selector_all(".bet-option", "l => l.map(e => e.dataset.minor)")
+    ]
+    assert minors == sorted(set(minors)), f"{where}: the bets are not one per total, rising"
+    pressed = page.eval_on_selector_all(
+        ".bet-option[aria-pressed='true']", "l => l.map(e => e.dataset.minor)"
+    )
+    assert pressed == [str(start)], f"{where}: the current bet {start} is not marked: {pressed}"
+    chosen = minors[2]
+    shot(page, f"bet-list-{game}-{size}")
+    page.click(f".bet-option[data-minor='{chosen}']")
+    page.wait_for_selector("#bet-picker", state="hidden")
+    assert int(page.get_attribute("#bet-total", "data-minor") or 0) == chosen
+    assert page.inner_text(".picker-value") == page.inner_text("#bet-total")
+
+    # − and + step through the list
+    page.click("#total-bet-up")
+    assert int(page.get_attribute("#bet-total", "data-minor") or 0) == minors[3]
+    page.click("#total-bet-down")
+    page.click("#total-bet-down")
+    assert int(page.get_attribute("#bet-total", "data-minor") or 0) == minors[1]
+
+    # Max bet: the largest in the list, and then nothing higher to step to
+    page.click("#total-bet-max")
+    assert int(page.get_attribute("#bet-total", "data-minor") or 0) == minors[-1]
+    assert page.is_disabled("#total-bet-up") and page.is_disabled("#total-bet-max")
+
+    # a spin is played at the bet chosen
+    page.click("#total-bet-open")
+    page.click(f".bet-option[data-minor='{chosen}']")
+    if game == forcing.TSAR:
+        force(page, forcing.tsar_spin(win=False))
+    else:
+        force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin()])
+    with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
+        page.click("#spin")
+    assert spun.value.json()["bet"]["minor"] == chosen
+    wait_state(page, "idle")
+
+
+def test_the_autoplay_status_and_its_stop_stay_on_a_320_px_screen(
+    at_size: Callable[[str], Page], server: Server
+) -> None:
+    page = at_size("320x568")
+    open_game(page, server, server.new_player(), forcing.TSAR)
+    wait_state(page, "idle")
+    page.click("#autoplay")
+    page.fill("#autoplay-rounds", "50")
+    page.fill("#autoplay-loss-limit", "100")
+    page.click("#autoplay-start")
+    page.wait_for_selector("#autoplay-status:not([hidden])")
+    found = page.evaluate(
+        BOXES, {"status": "#autoplay-status", "stop": "#autoplay-stop", "clock": ".session-info"}
+    )
+    shot(page, "autoplay-320x568")
+    (status,), (stop,), (clock,) = found["status"], found["stop"], found["clock"]
+    for name, each in (("status", status), ("stop", stop)):
+        assert inside(each, 320, 568), f"the autoplay {name} is off screen: {each}"
+    assert not overlaps(status, clock), f"the autoplay status {status} covers the clock {clock}"
+    assert status["sw"] <= status["cw"] + 1, "the autoplay status's text overflows"
+    count = page.inner_text("#autoplay-status .autoplay-count")
+    assert re.fullmatch(r"\d+/50", count), f"the count reads {count!r}"
+    page.click("#autoplay-stop")
+    page.wait_for_selector("#autoplay-status", state="hidden", timeout=60_000)
+
+
+#: The corners of each reel against the reel window's rounded (arched) outline: a corner
+#: within an outer corner's radius lies inside the ellipse of that radius, or sticks out.
+CORNERS_OUTSIDE = """() => {
+  const reels = document.querySelector('.reels');
+  const r = reels.getBoundingClientRect();
+  const style = getComputedStyle(reels);
+  const radius = (value) => {
+    const [x, y = x] = value.split(' ');
+    const px = (v, of) => (v.endsWith('%') ? (parseFloat(v) * of) / 100 : parseFloat(v));
+    return [px(x, r.width), px(y, r.height)];
+  };
+  const [lx, ly] = radius(style.borderTopLeftRadius);
+  const [rx, ry] = radius(style.borderTopRightRadius);
+  const out = [];
+  for (const reel of reels.querySelectorAll('.reel')) {
+    const b = reel.getBoundingClientRect();
+    const points = [[b.left - r.left, b.top - r.top, lx, ly, false],
+                    [r.right - b.right, b.top - r.top, rx, ry, true]];
+    for (const [x, y, ex, ey] of points) {
+      if (x >= ex || y >= ey) continue;
+      const d = ((x - ex) / ex) ** 2 + ((y - ey) / ey) ** 2;
+      if (d > 1) out.push([reel.dataset.reel, Math.round(x), Math.round(y), ex, ey]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_the_sultan_reels_stay_inside_their_arch_at_1920(
+    at_size: Callable[[str], Page], server: Server
+) -> None:
+    page = at_size("1920x1080")
+    open_game(page, server, server.new_player(), forcing.SULTAN)
+    wait_state(page, "idle")
+    shot(page, "sultan-1920x1080")
+    outside = page.evaluate(CORNERS_OUTSIDE)
+    assert not outside, f"reel corners outside the arch (reel, x, y, radii): {outside}"
