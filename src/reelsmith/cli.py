@@ -464,7 +464,7 @@ def validate(
         if not found.problems:
             count = len(found.warnings)
             warned = f" ({count} warning{'s' * (count != 1)})" if count else ""
-            console.print(f"{folder}: valid{warned}", markup=False, highlight=False)
+            console.print(f"{folder}: valid{warned}", markup=False, highlight=False, soft_wrap=True)
     if found.problems:
         raise typer.Exit(1)
 

@@ -75,9 +75,12 @@ def test_unknown_reference_is_one_line() -> None:
 
 
 def test_validate_a_sound_model(copy: Path) -> None:
+    """A copy of a shipped title is sound; its id, the shipped title's, is a warning (the
+    server would refuse to serve the copy beside it)."""
     result = run("validate", str(copy))
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"{copy}: valid"
+    assert result.stdout.strip() == f"{copy}: valid (1 warning)"
+    assert "the id 'aurora-fox' is a shipped title's" in result.stderr
 
 
 def test_validate_names_every_problem(copy: Path) -> None:
