@@ -55,6 +55,19 @@ def _toml(value: Any) -> str:
     raise TypeError(type(value))
 
 
+def fixed_bet(cost: int) -> list[str]:
+    """A ``[bet]`` table of one bet: ``cost`` coins of 1.00 (the corpora's unit bet)."""
+    return [
+        "",
+        "[bet]",
+        f"lines = {{ min = {cost}, max = {cost} }}",
+        "coins_per_line = { min = 1, max = 1 }",
+        'coin_sizes = ["1.00"]',
+        f"max_total_coins = {cost}",
+        f'default = {{ lines = {cost}, coins_per_line = 1, coin_size = "1.00" }}',
+    ]
+
+
 def _decimals(number: str) -> int:
     return len(number.split(".")[1]) if "." in number else 0
 

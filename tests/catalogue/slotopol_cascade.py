@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.catalogue.slotopol import SHARED, _decimals, _toml
+from tests.catalogue.slotopol import SHARED, _decimals, _toml, fixed_bet
 
 CORPUS = SHARED / "external" / "slotopol-cascade"
 #: The corpus' line games (the pay-anywhere game is converted by its own mechanic's test).
@@ -94,10 +94,7 @@ def convert(game: Path, folder: Path) -> dict[str, dict[str, Any]]:
         out += ["", "[free_spins]", "trigger = 3", f"spins = {_toml({'3': count})}"]
         out += ['retrigger = "table"', f"retrigger_spins = {_toml({'3': count})}"]
         out += [f"multiplier = {free['multiplier']}", 'reel_set = "base"']
-    out += ["", "[bet]", f"lines = {{ min = {lines}, max = {lines} }}"]
-    out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["1.00"]']
-    out += [f"max_total_coins = {lines}"]
-    out += [f'default = {{ lines = {lines}, coins_per_line = 1, coin_size = "1.00" }}']
+    out += fixed_bet(lines)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "model.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
     variants = folder / "variants"

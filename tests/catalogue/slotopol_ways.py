@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tests.catalogue.slotopol import SHARED, _decimals, _toml
+from tests.catalogue.slotopol import SHARED, _decimals, _toml, fixed_bet
 
 CORPUS = SHARED / "external" / "slotopol-ways"
 
@@ -109,10 +109,7 @@ def convert(game: Path, folder: Path) -> dict[str, tuple[float, int]]:
         out.append(f"required_reels = {_toml(scatter['required_on_reels'])}")
     bonus = data.get("bonus_reels")
     out.append(f"reel_set = {_toml('free_spins' if bonus else 'base')}")
-    out += ["", "[bet]", f"lines = {{ min = {cost}, max = {cost} }}"]
-    out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["1.00"]']
-    out += [f"max_total_coins = {cost}"]
-    out += [f'default = {{ lines = {cost}, coins_per_line = 1, coin_size = "1.00" }}']
+    out += fixed_bet(cost)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "model.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
     variants = folder / "variants"

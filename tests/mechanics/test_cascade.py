@@ -191,11 +191,7 @@ rtp = 1.0
 def tiny_ways(folder: Path) -> Path:
     """A ways title with cascades: three reels of two rows, a wild counting twice on reel 2, the
     wild's own row paid, a scatter per coin, free spins whose screens multiply more."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "model.toml").write_text(WAYS_MODEL, encoding="utf-8")
-    (folder / "variants").mkdir(exist_ok=True)
-    (folder / "variants" / "main.toml").write_text(WAYS_VARIANT, encoding="utf-8")
-    return folder
+    return _title(folder, WAYS_MODEL, WAYS_VARIANT)
 
 
 def tiny_final(folder: Path) -> Path:
@@ -210,10 +206,15 @@ def tiny_final(folder: Path) -> Path:
 
 
 def tiny(folder: Path) -> Path:
+    return _title(folder, MODEL, VARIANT)
+
+
+def _title(folder: Path, model: str, variant: str) -> Path:
+    """A title folder of ``model.toml`` and its one variant, ``main``."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "model.toml").write_text(MODEL, encoding="utf-8")
+    (folder / "model.toml").write_text(model, encoding="utf-8")
     (folder / "variants").mkdir(exist_ok=True)
-    (folder / "variants" / "main.toml").write_text(VARIANT, encoding="utf-8")
+    (folder / "variants" / "main.toml").write_text(variant, encoding="utf-8")
     return folder
 
 

@@ -263,6 +263,21 @@ def _scatter_may_reach(
 
 
 @njit(cache=True, nogil=True)
+def _scatter_quiet(
+    grid: npt.NDArray[np.int8],
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_reach: int,
+) -> bool:
+    """Whether the screen's scatter stays below its least count that pays or triggers."""
+    return not (
+        scatter >= 0
+        and scatter_reach > 0
+        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
+    )
+
+
+@njit(cache=True, nogil=True)
 def _first_screen_quiet(
     grid: npt.NDArray[np.int8],
     paylines: npt.NDArray[np.int8],
@@ -287,11 +302,7 @@ def _first_screen_quiet(
             cells[reel] = grid[paylines[line, reel], reel]
         if line_award(cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild)[2]:
             return False
-    return not (
-        scatter >= 0
-        and scatter_reach > 0
-        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
-    )
+    return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
 
 
 @njit(cache=True, nogil=True)
@@ -323,11 +334,7 @@ def _ways_quiet(
         out[2],
     ):
         return False
-    return not (
-        scatter >= 0
-        and scatter_reach > 0
-        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
-    )
+    return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
 
 
 @njit(cache=True, nogil=True, parallel=True)
