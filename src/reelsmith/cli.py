@@ -281,6 +281,16 @@ def _print_evaluation(
             f"  payline {win['line']}: {win['count']} x {names[win['symbol']]} "
             f"= {win['coins']:,} {evaluator.unit}"
         )
+    for win in result.get("way_wins", []):
+        console.print(
+            f"  {win['count']} x {names[win['symbol']]}, {win['ways']:,} "
+            f"{'way' if win['ways'] == 1 else 'ways'} = {win['coins']:,} {evaluator.unit}"
+        )
+    for win in result.get("count_wins", []):
+        console.print(
+            f"  {win['count']} x {names[win['symbol']]} on the screen "
+            f"= {win['coins']:,} {evaluator.unit}"
+        )
     if result.get("scatter_win"):
         s = result["scatter_win"]
         scatter = loaded.symbols[loaded.scatter].name if loaded.scatter >= 0 else "scatter"

@@ -27,6 +27,29 @@ def _pays(row: Any, reels: int) -> dict[str, int]:
     return {str(k): int(row[k]) for k in range(1, reels + 1) if int(row[k]) > 0}
 
 
+def count_tiers(table: Any) -> list[tuple[str, int]]:
+    """A pay-anywhere table's columns: ``(key, count)`` for each count from which some row
+    pays differently, a key naming the counts it covers (``"5"``, ``"8-9"``, the last
+    ``"12+"``), each read at ``count``."""
+    top = table.shape[1] - 1
+    starts = [c for c in range(1, top + 1) if (table[:, c] != table[:, c - 1]).any()]
+    tiers = []
+    for i, low in enumerate(starts):
+        high = starts[i + 1] - 1 if i + 1 < len(starts) else top
+        key = str(low) if low == high else f"{low}+" if high == top else f"{low}-{high}"
+        tiers.append((key, low))
+    return tiers
+
+
+def _pay_counts(paytable: list[dict[str, Any]], reels: int) -> list[str]:
+    """The paytable's columns, in count order: 1 to the reel count, or a pay-anywhere
+    paytable's tiers."""
+    keys = {key for entry in paytable for key in entry["pays"]}
+    if all(key.isdigit() and int(key) <= reels for key in keys):
+        return [str(c) for c in range(1, reels + 1)]
+    return sorted(keys, key=lambda key: int(key.rstrip("+").split("-")[0]))
+
+
 def check_help(model: GameModel) -> None:
     """Refuse (ModelError) a title whose rules page cannot be written: worked examples its page
     cannot show."""
@@ -66,7 +89,29 @@ def rules_document(
         for s in model.symbols
         if s.role in ("regular", "wild") and int(model.line_pays[s.index].sum()) > 0
     ]
+    if "anywhere" in model.raw:
+        from reelsmith.mechanics.anywhere.rules import anywhere_rules
+
+        table = anywhere_rules(model).pays
+        tiers = count_tiers(table)
+        paytable = [
+            {
+                "symbol": s.id,
+                "name": p.symbol(s.id),
+                "role": s.role,
+                "pays": {k: int(table[s.index, c]) for k, c in tiers if table[s.index, c] > 0},
+            }
+            for s in model.symbols
+            if s.role in ("regular", "wild") and int(table[s.index].sum()) > 0
+        ]
     ways = "ways" in model.raw
+    unit_label = (
+        "labels.count_pay_unit"
+        if "anywhere" in model.raw
+        else "labels.way_pay_unit"
+        if ways
+        else "labels.line_pay_unit"
+    )
     unit_key = "title.line_pay_unit"
     document: dict[str, Any] = {
         "game": model.id,
@@ -80,13 +125,10 @@ def rules_document(
         "rows": model.rows,
         "line_pay_unit": p(unit_key)
         if p.has(unit_key)
-        else str(
-            model.raw.get(
-                "line_pay_unit", p("labels.way_pay_unit" if ways else "labels.line_pay_unit")
-            )
-        ),
+        else str(model.raw.get("line_pay_unit", p(unit_label))),
         "symbols": [{"id": s.id, "name": p.symbol(s.id), "role": s.role} for s in model.symbols],
         "paytable": paytable,
+        "pay_counts": _pay_counts(paytable, model.reels),
         "paylines": model.paylines.tolist(),
     }
     if ways:
@@ -100,6 +142,11 @@ def rules_document(
             "min_run": rules.min_run,
             "wild_weights": rules.weights.tolist(),
         }
+    if "anywhere" in model.raw:
+        from reelsmith.mechanics.anywhere.rules import anywhere_rules
+
+        counted = anywhere_rules(model)
+        document["anywhere"] = {"cost": counted.cost, "least_count": counted.least}
     if model.scatter >= 0:
         document["scatter"] = {
             "symbol": model.symbols[model.scatter].id,
@@ -139,6 +186,7 @@ def _labels(p: Phrases, document: dict[str, Any]) -> dict[str, Any]:
         "unit": p("labels.unit", unit=document["line_pay_unit"]),
         "total_bet_times": p("labels.total_bet_times", times="{times}"),
         "in_a_row": p("labels.in_a_row", count="{count}"),
+        "count_on_screen": p("labels.count_on_screen", count="{count}"),
         "scatter_table": p(
             "labels.scatter_table_per_coin"
             if document["scatter"]["pays_per"] == "coin"
@@ -213,8 +261,12 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
         title=f"{labels['paytable']} ({document['line_pay_unit']})", title_justify="left"
     )
     paytable.add_column(labels["symbol"])
-    for count in range(2, reels + 1):
-        paytable.add_column(labels["in_a_row"].format(count=count), justify="right")
+    counts = [c for c in document.get("pay_counts", []) if c != "1"] or [
+        str(c) for c in range(2, reels + 1)
+    ]
+    heading = labels["count_on_screen"] if "anywhere" in document else labels["in_a_row"]
+    for count in counts:
+        paytable.add_column(heading.format(count=count), justify="right")
     for entry in document["paytable"]:
         name = entry["name"]
         if entry["role"] == "wild":
@@ -222,10 +274,7 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
         pays = entry["pays"]
         paytable.add_row(
             name,
-            *[
-                format_decimal(pays[str(c)], locale=locale) if str(c) in pays else "-"
-                for c in range(2, reels + 1)
-            ],
+            *[format_decimal(pays[c], locale=locale) if c in pays else "-" for c in counts],
         )
     parts: list[RenderableType] = [
         Text(f"{document['name']} — {labels['rtp']}", style="bold"),

@@ -51,7 +51,11 @@ def _toml(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+        pairs = [
+            f"{k if str(k).isalnum() else json.dumps(str(k))} = {_toml(v)}"
+            for k, v in value.items()
+        ]
+        return "{ " + ", ".join(pairs) + " }"
     raise TypeError(type(value))
 
 

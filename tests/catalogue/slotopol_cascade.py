@@ -22,8 +22,10 @@ from typing import Any
 from tests.catalogue.slotopol import SHARED, _decimals, _toml, fixed_bet
 
 CORPUS = SHARED / "external" / "slotopol-cascade"
-#: The corpus' line games (the pay-anywhere game is converted by its own mechanic's test).
+#: The corpus' line games.
 LINE_GAMES = ("netent-gonzosquest", "ct-winstorm")
+#: The corpus' pay-anywhere game (:func:`convert_counts`).
+COUNT_GAMES = ("ct-sugartown",)
 
 
 def corpus_game(stem: str) -> Path:
@@ -95,6 +97,73 @@ def convert(game: Path, folder: Path) -> dict[str, dict[str, Any]]:
         out += ['retrigger = "table"', f"retrigger_spins = {_toml({'3': count})}"]
         out += [f"multiplier = {free['multiplier']}", 'reel_set = "base"']
     out += fixed_bet(lines)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
+    variants = folder / "variants"
+    variants.mkdir(exist_ok=True)
+    figures: dict[str, dict[str, Any]] = {}
+    for key, strips in data["reels"].items():
+        named = [[name(s) for s in strip] for strip in strips]
+        text = [f"id = {_toml(key)}", "", "[reel_sets.base]", f"strips = {_toml(named)}"]
+        (variants / f"{key}.toml").write_text("\n".join(text) + "\n", encoding="utf-8")
+        figures[key] = stated(data["stated_rtp"][key])
+    return figures
+
+
+def convert_counts(game: Path, folder: Path) -> dict[str, dict[str, Any]]:
+    """Write ``folder/model.toml`` and its variants for the corpus' pay-anywhere game (Sugar
+    Town); returns each variant's stated figures.
+
+    The corpus' count rule maps onto ``[anywhere]``: a symbol's count includes every wild, also
+    where the window shows none of the symbol (``pure_wild_counts = "every_symbol"``); a count
+    above 7 pays as 7 (``"7+"``); the wild pays on its own count; pays are in bet units and a
+    spin costs ``cost_in_bet_units`` (the ``cost``). The scatter pays per coin by its count (at
+    most one per reel window) and is removed when it pays; the cascade reads at most
+    ``fall_limit`` screens at x1."""
+    data = json.loads(game.read_text(encoding="utf-8"))
+    wild_id, scatter_id = data["wild"]["id"], data["scatter"]["id"]
+
+    def name(symbol: int | str) -> str:
+        return f"s{symbol}"
+
+    cost = int(data["cost_in_bet_units"])
+    top = int(data["count_rule"]["clamp"]["ordinary_and_wild"])
+    out = [
+        f"id = {_toml(game.stem)}",
+        f"name = {_toml(game.stem)}",
+        f"reels = {data['cols']}",
+        f"rows = {data['rows']}",
+        f"default_variant = {_toml(next(iter(data['reels'])))}",
+    ]
+    for symbol in data["symbols"]:
+        role = {wild_id: "wild", scatter_id: "scatter"}.get(symbol["id"], "regular")
+        out += ["", "[[symbols]]", f"id = {_toml(name(symbol['id']))}"]
+        out += [f"name = {_toml(symbol['name'])}", f"role = {_toml(role)}"]
+    out += ["", "[anywhere]", f"cost = {cost}", 'pure_wild_counts = "every_symbol"']
+    out += ["", "[anywhere_pays]"]
+    for symbol_text, pays in data["count_pays"].items():
+        if int(symbol_text) == scatter_id:
+            continue
+        table = {
+            (f"{n + 1}+" if n + 1 == top else str(n + 1)): p
+            for n, p in enumerate(pays[:top])
+            if p > 0
+        }
+        if table:
+            out.append(f"{name(symbol_text)} = {_toml(table)}")
+    out += ["", "[wild]", f"symbol = {_toml(name(wild_id))}"]
+    out.append(f"reels = {_toml(data['wild']['appears_on_reels'])}")
+    scatter_pays = data["count_pays"][str(scatter_id)]
+    pays = {str(n + 1): p for n, p in enumerate(scatter_pays) if p > 0}
+    out += ["", "[scatter]", f"symbol = {_toml(name(scatter_id))}", f"pays = {_toml(pays)}"]
+    out += ['pays_per = "coin"', f"reels = {_toml(data['scatter']['appears_on_reels'])}"]
+    out.append(f"max_per_reel = {data['scatter']['max_per_reel_window']}")
+    cascade = data["cascade"]
+    limit = int(cascade["fall_limit"])
+    by_step = cascade["multiplier_by_step"]
+    multipliers = [by_step[min(k, len(by_step)) - 1] for k in range(1, limit + 1)]
+    out += ["", "[cascade]", f"limit = {limit}", f"multipliers = {_toml(multipliers)}"]
+    out += fixed_bet(cost)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "model.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
     variants = folder / "variants"

@@ -1,10 +1,12 @@
-"""The external cascade corpus, its two line games (Gonzo's Quest: 16 reel sets, a multiplier
-per cascade step and free spins that trigger on any screen of the chain; Win Storm: 31 reel
-sets, a paying scatter removed with the wins), converted to cascade models at run time: each
-reel set's full cycle, every chain played out, must give the RTP slotopol's brute force stated
-to its printed precision, and its cascade counters ``N[2..5]`` (how many stop combinations
-reach each screen) and free spins awarded over the cycle exactly. One reel set of each game
-runs in the quick suite; every reel set in the slow one (``make test-slow``)."""
+"""The external cascade corpus, converted to cascade models at run time: its two line games
+(Gonzo's Quest: 16 reel sets, a multiplier per cascade step and free spins that trigger on any
+screen of the chain; Win Storm: 31 reel sets, a paying scatter removed with the wins) and its
+pay-anywhere game (Sugar Town: 26 reel sets of about a billion stop combinations each, symbols
+paid by count with wilds counting for all of them). Each reel set's full cycle, every chain
+played out, must give the RTP slotopol's brute force stated to its printed precision, and its
+cascade counters ``N[2..5]`` (how many stop combinations reach each screen) and free spins
+awarded over the cycle exactly. One reel set of each line game runs in the quick suite; every
+reel set of the three games in the slow one (``make test-slow``)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,14 @@ import pytest
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.mechanics import composition, declared_names
 from reelsmith.mechanics.cascade.exact import cascade_figures
-from tests.catalogue.slotopol_cascade import CORPUS, LINE_GAMES, convert, corpus_game
+from tests.catalogue.slotopol_cascade import (
+    CORPUS,
+    COUNT_GAMES,
+    LINE_GAMES,
+    convert,
+    convert_counts,
+    corpus_game,
+)
 
 if not CORPUS.is_dir():  # pragma: no cover - CI always has it
     if os.environ.get("CI"):
@@ -33,6 +42,9 @@ def converted(
     out = {}
     for stem in LINE_GAMES:
         stated = convert(corpus_game(stem), root / stem)
+        out[stem] = (load_model(root / stem), stated)
+    for stem in COUNT_GAMES:
+        stated = convert_counts(corpus_game(stem), root / stem)
         out[stem] = (load_model(root / stem), stated)
     return out
 
@@ -52,7 +64,7 @@ def check(model: GameModel, variant_id: str, stated: dict[str, Any]) -> float:
 
 
 def test_the_corpus_is_whole(converted) -> None:  # type: ignore[no-untyped-def]
-    assert sum(len(stated) for _, stated in converted.values()) == 16 + 31
+    assert sum(len(stated) for _, stated in converted.values()) == 16 + 31 + 26
     for model, _ in converted.values():
         assert "cascade" in declared_names(model)
         composition(model)  # the mechanics compose
@@ -71,7 +83,7 @@ def test_one_reel_set_of_each_game(game: str, converted) -> None:  # type: ignor
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", LINE_GAMES)
+@pytest.mark.parametrize("game", LINE_GAMES + COUNT_GAMES)
 def test_every_reel_set(game: str, converted) -> None:  # type: ignore[no-untyped-def]
     model, stated = converted[game]
     worst = max(check(model, key, figures) for key, figures in stated.items())

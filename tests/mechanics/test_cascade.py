@@ -26,6 +26,7 @@ from reelsmith.mechanics.free_spins.live import FeatureSpins
 from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import Draw, ReplaySource
+from tests.mechanics.anywhere_title import tiny_anywhere
 
 MODEL = """\
 id = "tiny-cascade"
@@ -209,6 +210,11 @@ def tiny(folder: Path) -> Path:
     return _title(folder, MODEL, VARIANT)
 
 
+def tiny_counts(folder: Path) -> Path:
+    """A pay-anywhere title with cascades (:mod:`tests.mechanics.anywhere_title`)."""
+    return tiny_anywhere(folder, cascade=True)
+
+
 def _title(folder: Path, model: str, variant: str) -> Path:
     """A title folder of ``model.toml`` and its one variant, ``main``."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -224,7 +230,7 @@ def _stops(model: GameModel, stops: tuple[int, ...]) -> ReplaySource:
 
 
 def _base(model: GameModel) -> tuple[CoinBet, core.Stake]:
-    cost = 10 if "ways" in model.raw else 4
+    cost = 10 if "ways" in model.raw or "anywhere" in model.raw else 4
     return CoinBet(cost, 1, Decimal("0.01")), core.Stake(cost, 1)
 
 
@@ -316,7 +322,9 @@ def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
 
 
 @pytest.mark.parametrize(
-    "make", [tiny, tiny_ways, tiny_final], ids=["lines", "ways", "scatter-on-the-final-screen"]
+    "make",
+    [tiny, tiny_ways, tiny_final, tiny_counts],
+    ids=["lines", "ways", "scatter-on-the-final-screen", "pay-anywhere"],
 )
 def test_the_exact_law_is_every_stop_combination_played_live(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
     model = load_model(make(tmp_path / "t"))
@@ -345,7 +353,9 @@ def test_the_exact_law_is_every_stop_combination_played_live(tmp_path: Path, mak
     assert analyze_rtp(model, "main").rtp == rtp
 
 
-@pytest.mark.parametrize("make", [tiny, tiny_ways], ids=["lines", "ways"])
+@pytest.mark.parametrize(
+    "make", [tiny, tiny_ways, tiny_counts], ids=["lines", "ways", "pay-anywhere"]
+)
 def test_the_round_s_rtp_holds_in_play(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
     """20,000 whole rounds (free spins played out) against the exact RTP: inside the 99.9%
     interval."""

@@ -26,13 +26,14 @@ from reelsmith.rng import SeededSource
 from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.titles import Title
 from tests.example_mechanic import MECHANIC as MYSTERY
+from tests.mechanics.anywhere_title import tiny_anywhere
 from tests.mechanics.test_cascade import tiny as tiny_cascade
 from tests.mechanics.test_cascade import tiny_ways as tiny_ways_cascade
 from tests.mechanics.test_ways import tiny
 from tests.test_example_mechanic import mystery_fox
 
 #: The amounts of a screen's win events that add up to its win (before a plug-in acts on it).
-PAYS = ("line_win", "way_win", "scatter_win")
+PAYS = ("line_win", "way_win", "count_win", "scatter_win")
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "events.md"
 
@@ -83,6 +84,7 @@ def titles(tmp_path: Path) -> dict[str, GameModel]:
     found["tiny-ways"] = load_model(tiny(tmp_path / "tiny"))
     found["tiny-cascade"] = load_model(tiny_cascade(tmp_path / "cascade"))
     found["tiny-ways-cascade"] = load_model(tiny_ways_cascade(tmp_path / "ways-cascade"))
+    found["tiny-anywhere"] = load_model(tiny_anywhere(tmp_path / "anywhere", cascade=True))
     return found
 
 
@@ -150,6 +152,13 @@ def test_every_title_s_rounds_are_told_by_declared_events(tmp_path: Path) -> Non
         "tiny-ways": {"way_win", "scatter_win", "free_spins_awarded", "wild_weights_drawn"},
         "tiny-cascade": {"cascade", "line_win", "scatter_win", "free_spins_awarded", "free_spin"},
         "tiny-ways-cascade": {"cascade", "way_win", "free_spins_awarded", "free_spin"},
+        "tiny-anywhere": {
+            "cascade",
+            "count_win",
+            "scatter_win",
+            "free_spins_awarded",
+            "free_spin",
+        },
     }
     for game_id, model in titles(tmp_path).items():
         title = Title(model)

@@ -450,12 +450,22 @@ def pays_ways(model: GameModel) -> bool:
     return "ways" in model.raw
 
 
+def pays_anywhere(model: GameModel) -> bool:
+    """Whether the model pays anywhere by count (:mod:`reelsmith.mechanics.anywhere`)."""
+    return "anywhere" in model.raw
+
+
 def total_coins(model: GameModel) -> int:
-    """The coins a spin costs at one coin per unit: the paylines, or a ways game's cost."""
+    """The coins a spin costs at one coin per unit: the paylines, or a ways or pay-anywhere
+    game's cost."""
     if pays_ways(model):
         from reelsmith.mechanics.ways.rules import ways_rules
 
         return ways_rules(model).cost
+    if pays_anywhere(model):
+        from reelsmith.mechanics.anywhere.rules import anywhere_rules
+
+        return anywhere_rules(model).cost
     return model.line_count
 
 
@@ -466,6 +476,10 @@ def pay_rtp(model: GameModel, reel_set: ReelSet, pays: Any, free: bool = False) 
         from reelsmith.mechanics.ways.exact import mean_pay
 
         return mean_pay(model, reel_set, pays, free) / total_coins(model)
+    if pays_anywhere(model):
+        from reelsmith.mechanics.anywhere.exact import mean_pay as mean_count_pay
+
+        return mean_count_pay(model, reel_set, free) / total_coins(model)
     return line_figures(model, reel_set, pays).rtp
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
+from types import ModuleType
 from typing import Any
 
 from reelsmith.engine.catalogue import (
@@ -24,14 +25,26 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.model import GameModel
 from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
+from reelsmith.mechanics.anywhere import help as anywhere_help
 from reelsmith.mechanics.cascade import help as cascade_help
 from reelsmith.mechanics.coins.live import bet_options
 from reelsmith.mechanics.ways import help as ways_help
 
 
+def window_help(model: GameModel) -> ModuleType | None:
+    """The sentences of the model's evaluator where it pays the whole window rather than
+    paylines (ways, or anywhere by count), a bet being its cost times a multiplier; None for
+    paylines."""
+    if "ways" in model.raw:
+        return ways_help
+    if "anywhere" in model.raw:
+        return anywhere_help
+    return None
+
+
 def pays_by_ways(model: GameModel) -> bool:
-    """Whether the model pays by ways (``[ways]``) rather than by paylines."""
-    return "ways" in model.raw
+    """Whether the model pays the whole window (ways or anywhere) rather than by paylines."""
+    return window_help(model) is not None
 
 
 def _counts(table: Any, low: int, high: int) -> list[tuple[int, int]]:
@@ -138,7 +151,7 @@ def examples_of(model: GameModel) -> Examples:
                 for w in item.get("line_wins", [])
             )
             if wins and pays_by_ways(model):
-                raise HelpError(f"{where}: a ways game's example has no line wins")
+                raise HelpError(f"{where}: a ways or pay-anywhere game's example has no line wins")
             for w in wins:
                 if not 1 <= w.payline <= model.line_count or not 1 <= w.count <= model.reels:
                     raise HelpError(f"{where}: a line win's payline or count is out of range")
@@ -264,9 +277,10 @@ def _ordinals(p: Phrases, low: int, high: int) -> str:
 def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None) -> list[str]:
     rules = mechanics(model)
     bets = bet_options(model)
-    ways = pays_by_ways(model)
-    if ways:
-        text = [ways_help.machine(p, model, bets.max_total_coins)]
+    window = window_help(model)
+    ways = window is not None
+    if window is not None:
+        text = [window.machine(p, model, bets.max_total_coins)]
     else:
         text = [
             p(
@@ -287,8 +301,8 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
         text.append(_trigger(p, model, rules.free_spins))
     if rules.gamble is not None and (terms is None or terms.gamble):
         text.append(p("gamble.any_win"))
-    if ways:
-        text += ways_help.general(p, model)
+    if window is not None:
+        text += window.general(p, model)
     else:
         text += [
             p("general.highest_per_line"),
@@ -297,10 +311,10 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
         ]
     if model.scatter >= 0:
         text.append(p("general.scatter_anywhere"))
-        text.append(p("ways.scatter_added" if ways else "general.added"))
+        text.append(p(f"{window.KEYS}.scatter_added" if window else "general.added"))
     text += [p("general.malfunction"), p("general.malfunction_refund")]
     text.append(p("general.rtp", rtp=p.number(model.variant(variant_id).rtp_percent(), 2)))
-    text += ways_help.max_win(p, model) if ways else _max_win(p, model)
+    text += window.max_win(p, model) if window is not None else _max_win(p, model)
     text += settled_rules(p, terms)
     return text
 
@@ -350,8 +364,9 @@ def _substitute(p: Phrases, model: GameModel) -> list[str]:
             text.append(p("substitute.not_scatter_or_trigger", wild=wild, scatter=scatter))
         else:
             text.append(p("substitute.not_scatter", wild=wild, scatter=scatter))
-    if pays_by_ways(model):
-        text += ways_help.substitute(p, model)
+    window = window_help(model)
+    if window is not None:
+        text += window.substitute(p, model)
     elif model.line_pays[model.wild].any():
         text += [
             p("substitute.own_combinations", wild=wild),
@@ -398,23 +413,25 @@ def _scatter(p: Phrases, model: GameModel) -> list[str]:
     while len(listed) > 1 and listed[-1][1] == listed[-2][1]:
         listed.pop()
     least = listed[0][0] if listed else most
-    ways = pays_by_ways(model)
+    window = window_help(model)
+    ways = window is not None
+    keys = window.KEYS if window is not None else "ways"
     per_coin = model.scatter_pays_per_coin
     text = [
         p("scatter.is_scatter", scatter=scatter),
-        p("ways.scatter_no_way" if ways else "scatter.no_line", scatter=scatter),
+        p(f"{keys}.scatter_no_way" if ways else "scatter.no_line", scatter=scatter),
         p("scatter.any_position", scatter=scatter),
         p("scatter.anywhere", scatter=scatter, reels=p.spell(model.reels), count=p.spell(least)),
-        p("ways.scatter_per_coin" if per_coin else "scatter.calculated", scatter=scatter),
+        p(f"{keys}.scatter_per_coin" if per_coin else "scatter.calculated", scatter=scatter),
         p(
-            "ways.scatter_pays" if per_coin else "scatter.pays",
+            f"{keys}.scatter_pays" if per_coin else "scatter.pays",
             pays=_scatter_pays(p, scatter, listed, most, per_coin),
         ),
     ]
     if model.wild >= 0 and not model.substitutable[model.scatter]:
         text.append(p("scatter.not_substituted", wild=p.symbol_at(model.wild), scatter=scatter))
     if ways:
-        text += [p("ways.scatter_both_paid"), p("ways.scatter_added")]
+        text += [p(f"{keys}.scatter_both_paid"), p(f"{keys}.scatter_added")]
     else:
         text += [p("scatter.both_paid"), p("scatter.added"), p("scatter.added_plural")]
     if model.scatter_reels and len(model.scatter_reels) < model.reels:
@@ -451,8 +468,10 @@ def _free_spins(
         ]
     if free.trigger_multipliers is not None:
         text += _trigger_multipliers(p, free, high, symbol)
-    ways = pays_by_ways(model)
-    text.append(p("ways.free_spins_same_bet" if ways else "free_spins.same_bet"))
+    window = window_help(model)
+    ways = window is not None
+    keys = window.KEYS if window is not None else "ways"
+    text.append(p(f"{keys}.free_spins_same_bet" if ways else "free_spins.same_bet"))
     if free.retrigger == RETRIGGER_TABLE:
         text.append(
             p("free_spins.retrigger_table")
@@ -470,7 +489,7 @@ def _free_spins(
         key = (
             "free_spins.multiplier_all"
             if free.multiply_scatter
-            else "ways.free_spins_multiplier"
+            else f"{keys}.free_spins_multiplier"
             if ways
             else "free_spins.multiplier_lines"
         )
@@ -495,7 +514,7 @@ def _free_spins(
     if free.reel_set != "base":
         text.append(p("free_spins.own_strips"))
     text += [
-        p("ways.scatter_added" if ways else "free_spins.added_to_lines"),
+        p(f"{keys}.scatter_added" if ways else "free_spins.added_to_lines"),
         p("free_spins.complete"),
     ]
     text.append(p("free_spins.collected_then_gamble" if gamble else "free_spins.collected"))
@@ -567,8 +586,9 @@ def _gamble(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]
 
 
 def _payouts(p: Phrases, model: GameModel) -> list[str]:
-    if pays_by_ways(model):
-        return ways_help.payouts(p, model)
+    window = window_help(model)
+    if window is not None:
+        return window.payouts(p, model)
     three = min(3, model.reels)
     lows = [
         s for s in model.symbols if s.role == "regular" and int(model.line_pays[s.index, three])
@@ -614,8 +634,9 @@ def _bets(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
         shown = [p.number(s, 2) for s in sizes]
     else:
         shown = [terms.money(terms.to_minor(s)) for s in sizes]
-    if pays_by_ways(model):
-        text = ways_help.bets(
+    window = window_help(model)
+    if window is not None:
+        text = window.bets(
             p, model, bets.min_coins_per_line, bets.max_coins_per_line, bets.max_total_coins
         )
         text.insert(2, p("bets.coin_sizes", sizes=", ".join(shown)))
@@ -628,7 +649,7 @@ def _bets(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
         ]
     if terms is not None:
         text.append(p("bets.max_stake", amount=terms.money(terms.max_stake_minor)))
-        text.append(p("ways.lowered" if pays_by_ways(model) else "bets.lowered"))
+        text.append(p(f"{window.KEYS}.lowered" if window is not None else "bets.lowered"))
     return {
         "text": text,
         "lines": {"min": bets.min_lines, "max": bets.max_lines},
@@ -673,6 +694,7 @@ def feature_rules(
             )
         section += _worked(phrases, model, example, terms)
     out["bets"] = _bets(phrases, model, terms)
-    start = "ways.start" if pays_by_ways(model) else "play.start_coins"
+    window = window_help(model)
+    start = f"{window.KEYS}.start" if window is not None else "play.start_coins"
     out["play"] = play_rules(phrases, terms, start)
     return out

@@ -29,7 +29,7 @@ SYMBOL_ROLES = ("regular", "wild", "scatter", "bonus", "gem")
 #: Keys of ``model.toml`` the generic engine reads; every other table is a feature parameter.
 _GENERIC_KEYS = frozenset(
     {"id", "name", "reels", "rows", "symbols", "paylines", "line_pays", "scatter", "bet"}
-    | {"ways", "ways_pays"}
+    | {"ways", "ways_pays", "anywhere", "anywhere_pays"}
     | {"default_variant", "description", "line_pay_unit", "wild", "mechanics"}
 )
 
@@ -452,10 +452,14 @@ def load_model(folder: Path) -> GameModel:
     # Paylines: one row index per reel, 0 = top row. A ways game has none: its pay table is
     # [ways_pays] (per way), read into the same table by symbol and count.
     ways = "ways" in raw
+    # a pay-anywhere game has no paylines and no line table: its pays are its mechanic's
+    anywhere = "anywhere" in raw and not ways
     if ways and "paylines" in raw:
         raise ModelError(f"{where}: a model pays by paylines or by [ways], not both")
-    lines_raw = [] if ways else _require(raw, "paylines", list, where)
-    if not lines_raw and not ways:
+    if anywhere and "paylines" in raw:
+        raise ModelError(f"{where}: a model pays by paylines or anywhere by count, not both")
+    lines_raw = [] if ways or anywhere else _require(raw, "paylines", list, where)
+    if not lines_raw and not (ways or anywhere):
         raise ModelError(f"{where}: 'paylines' is empty")
     seen_lines: dict[tuple[int, ...], int] = {}
     for number, line in enumerate(lines_raw, start=1):
@@ -474,7 +478,7 @@ def load_model(folder: Path) -> GameModel:
     table = "ways_pays" if ways else "line_pays"
     if ways and "line_pays" in raw:
         raise ModelError(f"{where}: a ways game's pays are [ways_pays], not [line_pays]")
-    pays_raw = _require(raw, table, dict, where)
+    pays_raw = {} if anywhere and "line_pays" not in raw else _require(raw, table, dict, where)
     for symbol_id, pays in pays_raw.items():
         at = f"{where}: {table}.{symbol_id}"
         if symbol_id not in index_of:

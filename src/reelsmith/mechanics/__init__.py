@@ -20,6 +20,7 @@ from typing import Any
 from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.round import Composition
 from reelsmith.mechanics import (
+    anywhere,
     cascade,
     coins,
     free_spins,
@@ -45,6 +46,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     pots.MECHANIC,
     paylines.MECHANIC,
     ways.MECHANIC,
+    anywhere.MECHANIC,
     wild.MECHANIC,
     scatter.MECHANIC,
     cascade.MECHANIC,

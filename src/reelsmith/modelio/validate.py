@@ -75,7 +75,7 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
     """Checks of model.toml's parts, each on its own; returns the declared symbol ids."""
     where = str(path)
     required = ("id", "name", "reels", "rows", "default_variant", "symbols")
-    for key in (*required, *(() if "ways" in raw else ("paylines",))):
+    for key in (*required, *(() if "ways" in raw or "anywhere" in raw else ("paylines",))):
         if key not in raw:
             problems.append(f"{where}: missing key {key!r}")
     reels, rows = raw.get("reels"), raw.get("rows")
@@ -91,7 +91,7 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
             symbols.add(entry["id"])
         else:
             problems.append(f"{where}: symbols[{number}] needs an id")
-    for table in ("line_pays", "ways_pays"):
+    for table in ("line_pays", "ways_pays", "anywhere_pays"):
         for symbol in sorted(set(raw.get(table) or {}) - symbols):
             problems.append(f"{where}: {table}.{symbol}: {symbol!r} is not a declared symbol")
     for table in ("scatter", "wild", "free_spins"):
@@ -361,6 +361,20 @@ def _unpaid_counts(model: GameModel) -> list[str]:
                 warnings.append(
                     f"warning: {where}: {table}.{symbol_id} lists no pay for {shown} in a row: "
                     "such a run pays nothing (a count a pay table does not list pays nothing)"
+                )
+    if "anywhere" in model.raw:
+        from reelsmith.mechanics.anywhere.rules import anywhere_rules
+
+        rules = anywhere_rules(model)
+        for symbol_id in model.raw.get("anywhere_pays") or {}:
+            row = rules.pays[next(s.index for s in model.symbols if s.id == symbol_id)]
+            first = int(np.flatnonzero(row)[0]) if row.any() else len(row)
+            missing = [c for c in range(first, len(row)) if row[c] == 0]
+            if missing:
+                warnings.append(
+                    f"warning: {where}: anywhere_pays.{symbol_id} lists no pay for "
+                    f'{_or(missing)}: such a count pays nothing (write "{first}+" for a count '
+                    "and every higher one)"
                 )
     if model.scatter < 0 or not (model.raw.get("scatter") or {}).get("pays"):
         return warnings

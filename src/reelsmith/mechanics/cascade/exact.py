@@ -29,7 +29,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from reelsmith.analysis.catalogue_exact import CatalogueFigures, pays_ways, total_coins
+from reelsmith.analysis.catalogue_exact import (
+    CatalogueFigures,
+    pays_anywhere,
+    pays_ways,
+    total_coins,
+)
 from reelsmith.engine.catalogue import (
     RETRIGGER_PER_SYMBOL,
     RETRIGGER_TABLE,
@@ -38,6 +43,13 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
+from reelsmith.mechanics.anywhere.rules import (
+    anywhere_pay,
+    anywhere_pay_counts,
+    anywhere_rules,
+    mark_removed,
+    screen_pays,
+)
 from reelsmith.mechanics.cascade.rules import cascade_rules, fall
 from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
 
@@ -54,6 +66,17 @@ class Ways(NamedTuple):
     weights: npt.NDArray[np.int64]
     min_run: int
     pure_wild: int
+
+
+class Anywhere(NamedTuple):
+    """The count rule's tables for the enumeration (``on`` False: paylines or ways)."""
+
+    on: bool
+    pays: npt.NDArray[np.int64]  # [symbol, count], the screen's (a free spin's multiplied)
+    paying: npt.NDArray[np.int64]
+    pure_wild: int
+    wild_pays: bool
+    least: npt.NDArray[np.int64]  # [symbol]: the least count its row pays (0: none)
 
 
 @njit(cache=True, nogil=True)
@@ -109,13 +132,32 @@ def _screen(
     required: npt.NDArray[np.bool_],
     cells: npt.NDArray[np.int8],
     ways: Ways,
+    anywhere: Anywhere,
+    counts: npt.NDArray[np.int64],
     out: npt.NDArray[np.int64],
 ) -> tuple[int, int, int]:
-    """One screen: (line or way coins before the screen's multiplier, scatter coins, trigger
-    count), ``removed`` marking the cells its wins take away."""
+    """One screen: (line, way or count coins before the screen's multiplier, scatter coins,
+    trigger count), ``removed`` marking the cells its wins take away."""
     rows, reels = grid.shape
     removed[:, :] = False
     line_win = 0
+    if anywhere.on:
+        line_win += (
+            anywhere_pay(
+                grid,
+                counts,
+                anywhere.pays,
+                anywhere.paying,
+                wild,
+                substitutable,
+                anywhere.pure_wild,
+                anywhere.wild_pays,
+                out[0],
+                out[2],
+            )
+            * line_coins
+        )
+        mark_removed(grid, anywhere.paying, wild, substitutable, out[2], removed)
     if ways.on:
         line_win += (
             ways_pay(
@@ -337,6 +379,96 @@ def _ways_quiet(
     return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
 
 
+@njit(cache=True, nogil=True)
+def _anywhere_open(
+    prefix: npt.NDArray[np.int64],
+    more: int,
+    anywhere: Anywhere,
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+) -> bool:
+    """Whether some symbol (or the wild alone) could still reach its least paying count with
+    the counts the first reels show (``prefix``) and ``more`` cells of the others."""
+    wilds = prefix[wild] if wild >= 0 else 0
+    for i in range(anywhere.paying.shape[0]):
+        s = anywhere.paying[i]
+        shown = prefix[s] + (wilds if wild >= 0 and substitutable[s] else 0)
+        if shown + more >= anywhere.least[s]:
+            return True
+    return anywhere.wild_pays and wilds + more >= anywhere.least[wild]
+
+
+@njit(cache=True, nogil=True)
+def _anywhere_quiet(
+    prefix: npt.NDArray[np.int64],
+    column: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    anywhere: Anywhere,
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.int64],
+    scatter_reach: int,
+) -> bool:
+    """Whether a first screen of a pay-anywhere title pays nothing and its scatter neither
+    pays nor triggers, by the count rule itself, from the counts of the reels before the last
+    (``prefix``) and the last reel's column (``column``; each symbol's count, then the
+    scatter's where it counts)."""
+    n = counts.shape[0]
+    for symbol in range(n):
+        counts[symbol] = prefix[symbol] + column[symbol]
+    if scatter_reach > 0 and prefix[n] + column[n] >= scatter_reach:
+        return False
+    return (
+        anywhere_pay_counts(
+            counts,
+            anywhere.pays,
+            anywhere.paying,
+            wild,
+            substitutable,
+            anywhere.pure_wild,
+            anywhere.wild_pays,
+            out[0],
+            out[2],
+        )
+        == 0
+    )
+
+
+def column_counts(
+    padded: npt.NDArray[np.int8],
+    lengths: npt.NDArray[np.int64],
+    rows: int,
+    n_symbols: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.int64]:
+    """``columns[reel, stop]``: each symbol's cells in the reel's window at ``stop``, then
+    (the last slot) the scatters it shows where the scatter counts."""
+    reels = len(lengths)
+    columns = np.zeros((reels, int(lengths.max()), n_symbols + 1), dtype=np.int64)
+    for reel in range(reels):
+        for stop in range(int(lengths[reel])):
+            for row in range(rows):
+                cell = int(padded[reel, stop + row])
+                columns[reel, stop, cell] += 1
+                if cell == scatter and scatter_mask[reel]:
+                    columns[reel, stop, n_symbols] += 1
+    return columns
+
+
+@njit(cache=True, nogil=True)
+def _advance(stops: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], reel: int) -> int:
+    """Move the odometer of reels 1.. one step at ``reel`` (the reels after it at 0), carrying
+    into the reels before it; the first reel whose stop changed."""
+    while reel > 0:
+        stops[reel] += 1
+        if stops[reel] < lengths[reel]:
+            return reel
+        stops[reel] = 0
+        reel -= 1
+    return 1
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def chain_sums(
     padded: npt.NDArray[np.int8],
@@ -365,6 +497,8 @@ def chain_sums(
     most_per_reel: int,
     prune: bool,
     ways: Ways,
+    anywhere: Anywhere,
+    columns: npt.NDArray[np.int64],
     scatter_final: bool,
 ) -> tuple[
     npt.NDArray[np.int64],
@@ -388,7 +522,10 @@ def chain_sums(
         screen = np.empty((rows, reels), dtype=np.int8)
         removed = np.zeros((rows, reels), dtype=np.bool_)
         cells = np.empty(reels, dtype=np.int8)
-        out = np.zeros((3, ways.paying.shape[0] + 1), dtype=np.int64)
+        out = np.zeros((3, max(ways.paying.shape[0], anywhere.paying.shape[0]) + 1), dtype=np.int64)
+        n_symbols = substitutable.shape[0]
+        counts = np.zeros(n_symbols, dtype=np.int64)
+        prefix = np.zeros(n_symbols + 1, dtype=np.int64)
         stops = np.zeros(reels, dtype=np.int64)
         tops = np.zeros(reels, dtype=np.int64)
         stops[0] = s0
@@ -406,17 +543,26 @@ def chain_sums(
         # a screen can end its chain at once only where the scatter is the one trigger
         quiet_first = prune and (trigger_symbol < 0 or trigger_symbol == scatter)
         index = 0
+        changed = 1  # the first reel whose column the odometer moved
         while index < total_rest:
-            rest = index
-            for reel in range(reels - 1, 0, -1):
-                stops[reel] = rest % lengths[reel]
-                rest //= lengths[reel]
-            for reel in range(1, reels):
+            if anywhere.on and changed < reels - 1:
+                # the counts of every reel but the last, read again when one of them moved
+                prefix[:] = columns[0, s0]
+                for reel in range(1, reels - 1):
+                    prefix += columns[reel, stops[reel]]
+            for reel in range(changed, reels):
                 for row in range(rows):
                     grid[row, reel] = padded[reel, stops[reel] + row]
-            if index % later == 0:
+            # a reel of the first `depth` moved (or the walk begins): a new block
+            block = changed < depth or index == 0
+            changed = reels
+            if block:
                 # a new block of the first `depth` reels' stops: the paylines it leaves open
-                if ways.on:
+                if anywhere.on:
+                    # the prefix holds the first `depth` reels (every reel but the last)
+                    more = rows * (reels - depth)
+                    n_open = 1 if _anywhere_open(prefix, more, anywhere, wild, substitutable) else 0
+                elif ways.on:
                     n_open = 1 if _ways_open(grid, depth, ways.paying, wild, substitutable) else 0
                 else:
                     n_open = _open_lines(grid, paylines, depth, wild, substitutable, open_lines)
@@ -430,9 +576,22 @@ def chain_sums(
                     # `later` combinations whose first screen pays nothing
                     reached[s0, 0] += later
                     index += later
+                    if index < total_rest:
+                        changed = _advance(stops, lengths, depth - 1)
                     continue
             if quiet_first and (
-                _ways_quiet(
+                _anywhere_quiet(
+                    prefix,
+                    columns[reels - 1, stops[reels - 1]],
+                    counts,
+                    anywhere,
+                    wild,
+                    substitutable,
+                    out,
+                    scatter_reach if scatter >= 0 else 0,
+                )
+                if anywhere.on
+                else _ways_quiet(
                     grid,
                     n_open,
                     line_pays,
@@ -463,6 +622,8 @@ def chain_sums(
             ):
                 reached[s0, 0] += 1
                 index += 1
+                if index < total_rest:
+                    changed = _advance(stops, lengths, reels - 1)
                 continue
             reached[s0, 0] += 1
             for reel in range(reels):
@@ -496,6 +657,8 @@ def chain_sums(
                     required,
                     cells,
                     ways,
+                    anywhere,
+                    counts,
                     out,
                 )
                 won = line_win * multipliers[step] + scatter_win
@@ -538,6 +701,8 @@ def chain_sums(
                 sums[s0, S_MAX] = pay
             squares[s0] += float(pay) * float(pay)
             index += 1
+            if index < total_rest:
+                changed = _advance(stops, lengths, reels - 1)
     return sums, squares, reached, by_step
 
 
@@ -610,6 +775,22 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
             )
         ways = Ways(True, found.paying, found.weights, found.min_run, found.pure_wild)
         paylines = np.zeros((0, model.reels), dtype=np.int8)
+    anywhere = Anywhere(
+        False,
+        np.zeros((len(model.symbols), 1), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        0,
+        False,
+        np.zeros(len(model.symbols), dtype=np.int64),
+    )
+    if pays_anywhere(model):
+        counted = anywhere_rules(model)
+        table = np.ascontiguousarray(screen_pays(model, free), dtype=np.int64)
+        least = np.array([_least(table[s]) for s in range(len(model.symbols))], dtype=np.int64)
+        anywhere = Anywhere(
+            True, table, counted.paying, counted.pure_wild, counted.wild_pays, least
+        )
+        paylines = np.zeros((0, model.reels), dtype=np.int8)
     scatter_pays = np.asarray(scatter_pays, dtype=np.int64)
     paying_counts = [c for c in (_least(scatter_pays),) if c > 0]
     trigger_symbol, trigger = -1, 0
@@ -640,6 +821,8 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
     depth = min(runs) if runs else model.reels
     if ways.on:
         depth = min(max(depth, ways.min_run), model.reels)
+    if anywhere.on:
+        depth = model.reels - 1  # the last reel's cells decide a count; the others bound it
     if model.scatter >= 0 and trigger_symbol >= 0 and trigger_symbol != model.scatter:
         depth = model.reels  # a bonus symbol's trigger: nothing decides a screen early
     most = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
@@ -671,6 +854,17 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         most,
         prune,
         ways,
+        anywhere,
+        column_counts(
+            reel_set.padded,
+            reel_set.lengths,
+            model.rows,
+            len(model.symbols),
+            model.scatter,
+            model.scatter_mask,
+        )
+        if anywhere.on
+        else np.zeros((model.reels, 1, len(model.symbols) + 1), dtype=np.int64),
         cascade.scatter_final,
     )
     total = sums.sum(axis=0)

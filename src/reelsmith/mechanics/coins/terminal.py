@@ -29,7 +29,7 @@ WAYS_HELP = (
 def describe_bet(model: GameModel, bet: CoinBet) -> str:
     """The bet in words: paylines x coins per line x coin size, or a ways game's cost x its
     multiplier x coin size."""
-    if "ways" in model.raw:
+    if "ways" in model.raw or "anywhere" in model.raw:
         return f"bet {bet.lines} coins x {bet.coins_per_line} x {bet.coin_size}"
     return f"bet {bet.lines} lines x {bet.coins_per_line} coins x {bet.coin_size}"
 
@@ -41,7 +41,7 @@ class CoinsTerminal:
 
     def __init__(self, model: GameModel) -> None:
         self.model = model
-        self.help_text = WAYS_HELP if "ways" in model.raw else HELP
+        self.help_text = WAYS_HELP if "ways" in model.raw or "anywhere" in model.raw else HELP
         self.options = bet_options(model)
         self.bet: CoinBet = self.options.default
 

@@ -15,6 +15,9 @@ from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases
 from reelsmith.mechanics.ways.rules import EVERY_SYMBOL, NO_PURE_WILD, ways_rules
 
+#: The help catalogues' section of this evaluator's messages.
+KEYS = "ways"
+
 
 def most_ways(model: GameModel) -> int:
     """The ways a screen of one symbol in every cell shows: rows to the power of reels."""

@@ -38,7 +38,8 @@ export class RulesDialog {
     const doc = game.rules;
     const money = game.money;
     const theme = game.ui.theme;
-    const counts = Array.from({ length: doc.reels - 1 }, (_, i) => i + 2);
+    // the paytable's columns: 2 to the reel count in a row, or a pay-anywhere game's tiers
+    const counts = doc.pay_counts ? doc.pay_counts.filter((n) => n !== '1') : Array.from({ length: doc.reels - 1 }, (_, i) => String(i + 2));
     const labels = doc.labels;
     const nav = h(
       'nav',

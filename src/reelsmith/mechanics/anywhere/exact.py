@@ -1,0 +1,58 @@
+"""The pay-anywhere exact part: the expected pay of one screen of a reel set, from per-reel laws.
+
+The reels stop independently, so the joint law of (cells of ``s``, wilds) on the whole window
+is the convolution of each reel's law of the pair over its stops; a symbol's pay depends on the
+window through that pair alone (:mod:`.rules`), so its expectation is exact from it, and the
+screen's expected pay is the sum over the paying symbols and the wild's own row. Integers
+throughout (weights of any size), one fraction at the end. A cascade's chain needs the whole
+window and is the cascade's enumeration (:mod:`reelsmith.mechanics.cascade.exact`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.mechanics.anywhere.rules import NO_PURE_WILD, anywhere_rules, screen_pays
+
+Law = dict[tuple[int, int], int]
+
+
+def pair_law(model: GameModel, reel_set: ReelSet, symbol: int) -> Law:
+    """``law[(a, w)]``: the weight of the stop combinations whose window shows ``a`` cells of
+    ``symbol`` and ``w`` wilds (``symbol`` the wild itself: ``a`` counts it, ``w`` is 0)."""
+    law: Law = {(0, 0): 1}
+    wild = model.wild if symbol != model.wild else -1
+    for reel in range(model.reels):
+        weights = reel_set.stop_weights(reel)
+        per_reel: Law = {}
+        for stop in range(int(reel_set.lengths[reel])):
+            cells = [int(reel_set.padded[reel, stop + row]) for row in range(model.rows)]
+            key = (cells.count(symbol), cells.count(wild) if wild >= 0 else 0)
+            per_reel[key] = per_reel.get(key, 0) + int(weights[stop])
+        combined: Law = {}
+        for (a, w), x in law.items():
+            for (b, v), y in per_reel.items():
+                combined[(a + b, w + v)] = combined.get((a + b, w + v), 0) + x * y
+        law = combined
+    return law
+
+
+def mean_pay(model: GameModel, reel_set: ReelSet, free: bool = False) -> Fraction:
+    """The expected pay of one screen of ``reel_set`` per coin unit (before any multiplier of
+    the spin), a base spin's or (``free``) a free spin's pays."""
+    rules = anywhere_rules(model)
+    pays = screen_pays(model, free)
+    top = pays.shape[1] - 1
+    total = 0
+    for s in (int(x) for x in rules.paying):
+        counts_wild = model.wild >= 0 and bool(model.substitutable[s])
+        for (a, w), weight in pair_law(model, reel_set, s).items():
+            n = a
+            if counts_wild and (a > 0 or rules.pure_wild != NO_PURE_WILD):
+                n += w
+            total += int(pays[s, min(n, top)]) * weight
+    if rules.wild_pays:
+        for (a, _w), weight in pair_law(model, reel_set, model.wild).items():
+            total += int(pays[model.wild, min(a, top)]) * weight
+    return Fraction(total, reel_set.cycle)
