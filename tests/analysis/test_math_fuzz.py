@@ -1,8 +1,8 @@
 """A fuzzer for the mathematics: random small titles over the mechanics and their combinations
-(paylines or ways; a wild that may pay on its own, substitute for some symbols only, multiply
-the line wins it completes and win or lose ties; a scatter that may pay; free spins with a
-multiplier and retriggers; cascades with multipliers per screen, in free spins their own, the
-scatter counted on every screen of a chain or on its final one), each
+(paylines, ways or pays anywhere by count; a wild that may pay on its own, substitute for some
+symbols only, multiply the line wins it completes and win or lose ties; a scatter that may pay;
+free spins with a multiplier and retriggers; cascades with multipliers per screen, in free
+spins their own, the scatter counted on every screen of a chain or on its final one), each
 played at every stop combination through live play, must give the exact RTP the lab derives
 (``analyze_rtp``: the RTP route, or a cascade's full-cycle enumeration), to the last digit.
 
@@ -47,14 +47,16 @@ class Title:
 @st.composite
 def titles(draw: Any) -> Title:
     rows = draw(st.sampled_from([2, 3]))
-    ways = draw(st.booleans())
+    evaluator = draw(st.sampled_from(["paylines", "ways", "anywhere"]))
+    ways = evaluator == "ways"
+    anywhere = evaluator == "anywhere"
     wild = draw(st.booleans())
     scatter = draw(st.booleans())
     free = scatter and draw(st.booleans())
     cascade = draw(st.booleans())
     symbols = list(REGULAR) + (["w"] if wild else []) + (["s"] if scatter else [])
     out = ['id = "fuzz"', 'name = "Fuzz"', "reels = 3", f"rows = {rows}", 'default_variant = "v"']
-    if not ways:
+    if evaluator == "paylines":
         lines = [[r, r, r] for r in range(rows)] + [[0, 1, 0]]
         out.append(f"paylines = {_toml(lines)}")
     roles = {"w": "wild", "s": "scatter"}
@@ -63,10 +65,11 @@ def titles(draw: Any) -> Title:
         out.append(f'role = "{roles.get(symbol, "regular")}"')
     pays = {}
     for symbol in REGULAR:
-        table = {str(n): draw(st.integers(0, 4)) for n in (2, 3)}
+        counts = ("2", "3", "4+") if anywhere else ("2", "3")
+        table = {n: draw(st.integers(0, 4)) for n in counts}
         pays[symbol] = {n: p for n, p in table.items() if p}
     if wild and draw(st.booleans()):
-        pays["w"] = {"3": draw(st.integers(1, 6))}
+        pays["w"] = {("2+" if anywhere else "3"): draw(st.integers(1, 6))}
     assume(any(pays.values()))
     cost = 6
     if ways:
@@ -76,13 +79,17 @@ def titles(draw: Any) -> Title:
         out += ["", "[ways]", f"cost = {cost}", "min_run = 2", f"wild_weights = {weights}"]
         out.append(f'pure_wild_ways = "{pure}"')
         out += ["", "[ways_pays]"]
+    elif anywhere:
+        pure = draw(st.sampled_from(["every_symbol", "none"]))
+        out += ["", "[anywhere]", f"cost = {cost}", f'pure_wild_counts = "{pure}"']
+        out += ["", "[anywhere_pays]"]
     else:
         cost = len([[r, r, r] for r in range(rows)]) + 1
         out += ["", "[line_pays]"]
     out += [f"{s} = {_toml(t)}" for s, t in pays.items() if t]
     if wild:
         out += ["", "[wild]", 'symbol = "w"']
-        if not ways:
+        if evaluator == "paylines":
             out.append(f"multiplier = {draw(st.integers(1, 2))}")
             out.append(f'ties = "{draw(st.sampled_from(["wild", "symbol"]))}"')
         if draw(st.booleans()):
@@ -186,7 +193,7 @@ def test_the_exact_rtp_is_every_stop_combination_played_live(
     if endless:  # validate's refusal: the brute force must find a free spin adds 1 or more
         assert brute_force_rtp(model) is None, (title.model, title.strips)
         return
-    for table in ("ways", "cascade", "free_spins", "wild", "scatter"):
+    for table in ("ways", "anywhere", "cascade", "free_spins", "wild", "scatter"):
         event(f"{table}: {'yes' if table in model.raw else 'no'}")
     if "cascade" in model.raw and "scatter" in model.raw:
         event(f"cascade scatter: {model.raw['cascade']['scatter']}")
