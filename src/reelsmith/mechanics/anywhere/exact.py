@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.mechanics.anywhere.rules import NO_PURE_WILD, anywhere_rules, screen_pays
+from reelsmith.mechanics.anywhere.rules import anywhere_rules, counted, screen_pays
 
 Law = dict[tuple[int, int], int]
 
@@ -46,11 +46,9 @@ def mean_pay(model: GameModel, reel_set: ReelSet, free: bool = False) -> Fractio
     top = pays.shape[1] - 1
     total = 0
     for s in (int(x) for x in rules.paying):
-        counts_wild = model.wild >= 0 and bool(model.substitutable[s])
+        stands_in = model.wild >= 0 and bool(model.substitutable[s])
         for (a, w), weight in pair_law(model, reel_set, s).items():
-            n = a
-            if counts_wild and (a > 0 or rules.pure_wild != NO_PURE_WILD):
-                n += w
+            n = counted(a, w, stands_in, rules.pure_wild)
             total += int(pays[s, min(n, top)]) * weight
     if rules.wild_pays:
         for (a, _w), weight in pair_law(model, reel_set, model.wild).items():

@@ -193,7 +193,44 @@ def problems(model: GameModel) -> list[str]:
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def counted(own: int, wilds: int, stands_in: bool, pure_wild: int) -> int:
+    """A symbol's count: its own cells, and the wilds where the wild stands in for it (with
+    ``pure_wild_counts = "none"`` only where the window shows the symbol itself)."""
+    if stands_in and (own > 0 or pure_wild == EVERY_SYMBOL):
+        return own + wilds
+    return own
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pays_nothing(
+    prefix: npt.NDArray[np.int64],
+    columns: npt.NDArray[np.int64],
+    reel: int,
+    stop: int,
+    pays: npt.NDArray[np.int64],
+    paying: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    pure_wild: int,
+    wild_pays: bool,
+) -> bool:
+    """Whether the count rule pays nothing on a window whose counts are ``prefix`` plus
+    ``columns[reel, stop]`` (one slot per symbol: the enumeration's reels before the last, and
+    the last reel's window at ``stop``), stopping at the first symbol that pays. Indexed, not
+    sliced: the enumeration calls it once per stop combination."""
+    top = pays.shape[1] - 1
+    wilds = prefix[wild] + columns[reel, stop, wild] if wild >= 0 else 0
+    for i in range(paying.shape[0]):
+        s = paying[i]
+        own = prefix[s] + columns[reel, stop, s]
+        n = counted(own, wilds, wild >= 0 and substitutable[s], pure_wild)
+        if pays[s, min(n, top)] > 0:
+            return False
+    return not (wild_pays and pays[wild, min(wilds, top)] > 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def anywhere_pay_counts(
     counts: npt.NDArray[np.int64],
     pays: npt.NDArray[np.int64],
@@ -213,9 +250,7 @@ def anywhere_pay_counts(
     total = 0
     for i in range(paying.shape[0]):
         s = paying[i]
-        n = counts[s]
-        if wild >= 0 and substitutable[s] and (n > 0 or pure_wild == 0):
-            n += wilds
+        n = counted(counts[s], wilds, wild >= 0 and substitutable[s], pure_wild)
         pay = pays[s, min(n, top)]
         out_count[i] = n
         out_pay[i] = pay
@@ -229,7 +264,7 @@ def anywhere_pay_counts(
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def anywhere_pay(
     grid: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int64],
@@ -254,7 +289,7 @@ def anywhere_pay(
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def mark_removed(
     grid: npt.NDArray[np.int8],
     paying: npt.NDArray[np.int64],

@@ -45,9 +45,9 @@ from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
 from reelsmith.mechanics.anywhere.rules import (
     anywhere_pay,
-    anywhere_pay_counts,
     anywhere_rules,
     mark_removed,
+    pays_nothing,
     screen_pays,
 )
 from reelsmith.mechanics.cascade.rules import cascade_rules, fall
@@ -79,7 +79,7 @@ class Anywhere(NamedTuple):
     least: npt.NDArray[np.int64]  # [symbol]: the least count its row pays (0: none)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _counted(
     grid: npt.NDArray[np.int8],
     scatter: int,
@@ -111,7 +111,7 @@ def _counted(
     return scatter_win, triggers
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _screen(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],
@@ -398,39 +398,35 @@ def _anywhere_open(
     return anywhere.wild_pays and wilds + more >= anywhere.least[wild]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _anywhere_quiet(
     prefix: npt.NDArray[np.int64],
-    column: npt.NDArray[np.int64],
-    counts: npt.NDArray[np.int64],
+    columns: npt.NDArray[np.int64],
+    stop: int,
     anywhere: Anywhere,
     wild: int,
     substitutable: npt.NDArray[np.bool_],
-    out: npt.NDArray[np.int64],
     scatter_reach: int,
 ) -> bool:
     """Whether a first screen of a pay-anywhere title pays nothing and its scatter neither
     pays nor triggers, by the count rule itself, from the counts of the reels before the last
-    (``prefix``) and the last reel's column (``column``; each symbol's count, then the
-    scatter's where it counts)."""
-    n = counts.shape[0]
-    for symbol in range(n):
-        counts[symbol] = prefix[symbol] + column[symbol]
-    if scatter_reach > 0 and prefix[n] + column[n] >= scatter_reach:
+    (``prefix``) and the last reel's column at ``stop`` (:func:`column_counts`: each symbol's
+    count, then the scatter's where it counts)."""
+    n = substitutable.shape[0]
+    last = columns.shape[0] - 1
+    if scatter_reach > 0 and prefix[n] + columns[last, stop, n] >= scatter_reach:
         return False
-    return (
-        anywhere_pay_counts(
-            counts,
-            anywhere.pays,
-            anywhere.paying,
-            wild,
-            substitutable,
-            anywhere.pure_wild,
-            anywhere.wild_pays,
-            out[0],
-            out[2],
-        )
-        == 0
+    return pays_nothing(
+        prefix,
+        columns,
+        last,
+        stop,
+        anywhere.pays,
+        anywhere.paying,
+        wild,
+        substitutable,
+        anywhere.pure_wild,
+        anywhere.wild_pays,
     )
 
 
@@ -456,7 +452,7 @@ def column_counts(
     return columns
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _advance(stops: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], reel: int) -> int:
     """Move the odometer of reels 1.. one step at ``reel`` (the reels after it at 0), carrying
     into the reels before it; the first reel whose stop changed."""
@@ -547,9 +543,10 @@ def chain_sums(
         while index < total_rest:
             if anywhere.on and changed < reels - 1:
                 # the counts of every reel but the last, read again when one of them moved
-                prefix[:] = columns[0, s0]
-                for reel in range(1, reels - 1):
-                    prefix += columns[reel, stops[reel]]
+                for slot in range(prefix.shape[0]):
+                    prefix[slot] = columns[0, s0, slot]
+                    for reel in range(1, reels - 1):
+                        prefix[slot] += columns[reel, stops[reel], slot]
             for reel in range(changed, reels):
                 for row in range(rows):
                     grid[row, reel] = padded[reel, stops[reel] + row]
@@ -582,12 +579,11 @@ def chain_sums(
             if quiet_first and (
                 _anywhere_quiet(
                     prefix,
-                    columns[reels - 1, stops[reels - 1]],
-                    counts,
+                    columns,
+                    stops[reels - 1],
                     anywhere,
                     wild,
                     substitutable,
-                    out,
                     scatter_reach if scatter >= 0 else 0,
                 )
                 if anywhere.on
