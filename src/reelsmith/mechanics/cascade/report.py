@@ -112,11 +112,18 @@ def document(a: CascadeAnalysis) -> dict[str, Any]:
     return out
 
 
+def _wins(model: GameModel) -> str:
+    """What the model's evaluator pays, as the summary names it."""
+    if "anywhere" in model.raw:
+        return "count wins"
+    return "way wins" if "ways" in model.raw else "line wins"
+
+
 def _summary(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
     c, f = a.cascade, a.figures
     out = [
         ("RTP", pct(c.rtp), "exact"),
-        ("line wins (every screen)", pct(f.line_rtp), "exact"),
+        (f"{_wins(a.model)} (every screen)", pct(f.line_rtp), "exact"),
         ("scatter wins", pct(f.scatter_rtp), "exact"),
     ]
     if c.free is not None:
