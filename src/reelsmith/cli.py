@@ -812,6 +812,83 @@ def audit_verify(
         raise typer.Exit(1)
 
 
+@app.command("operator-sim")
+def operator_sim(
+    database: Annotated[
+        Path, typer.Option("--database", help="The simulator's SQLite file (created if missing).")
+    ],
+    keys: Annotated[
+        Path,
+        typer.Option(
+            "--keys",
+            help="Folder of the RSA key pairs (game_*.pem, operator_*.pem); missing pairs are"
+            " generated. Never commit it.",
+        ),
+    ],
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8100,
+    fail_rate: Annotated[
+        float, typer.Option("--fail-rate", help="Share of wallet calls given a fault (0 to 1).")
+    ] = 0.0,
+    faults: Annotated[
+        str,
+        typer.Option(
+            "--faults",
+            help="Fault modes drawn from, comma-separated: timeout, error, slow, twice, lose,"
+            " truncate.",
+        ),
+    ] = "timeout,error,slow,twice,lose,truncate",
+    hang_seconds: Annotated[
+        float, typer.Option("--hang-seconds", help="How long timeout and lose hold the answer.")
+    ] = 2.0,
+    slow_seconds: Annotated[
+        float, typer.Option("--slow-seconds", help="How long slow delays the answer.")
+    ] = 0.2,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the fault draws.")] = None,
+) -> None:
+    """Run the operator (casino) simulator: a Hub88-shaped seamless wallet with its own
+    database, signature checks and injectable faults (docs/operator-integration.md)."""
+    from reelsmith.wallet import operator_sim as sim
+    from reelsmith.wallet.signing import SignatureError
+
+    if not 1 <= port <= 65535:
+        fail(f"--port must be 1 to 65535, got {port}")
+    chosen = sim.Faults(
+        fail_rate=fail_rate,
+        modes=tuple(mode.strip() for mode in faults.split(",") if mode.strip()),
+        hang_seconds=hang_seconds,
+        slow_seconds=slow_seconds,
+        seed=seed,
+    )
+    try:
+        chosen.check()
+    except ValueError as exc:
+        fail(f"--fail-rate/--faults: {exc}")
+    _check_listen(host, port)
+    try:
+        sim.serve(host, port, database, keys, chosen)
+    except (SignatureError, OSError) as exc:
+        fail(str(exc))
+
+
+@app.command("wallet-keys")
+def wallet_keys(
+    folder: Annotated[Path, typer.Argument(help="Folder to write the missing key pairs into.")],
+) -> None:
+    """Write the game's and the operator's RSA key pairs for the seamless wallet's signatures
+    into FOLDER (the pairs already there are kept)."""
+    from reelsmith.wallet.signing import SignatureError, ensure_keys
+
+    try:
+        written = ensure_keys(folder)
+    except (SignatureError, OSError) as exc:
+        fail(str(exc))
+    for path in written:
+        console.print(f"wrote {path}", markup=False, highlight=False)
+    if not written:
+        console.print(f"{folder}: both key pairs exist", markup=False, highlight=False)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 
