@@ -3,6 +3,8 @@ recalled and replayed, the resolver run now, the ledger and audit log verified."
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from reelsmith.server.auth import operator_key
+from reelsmith.server.errors import InvalidInputError
 from reelsmith.server.responses import IdempotencyKey, JsonBodyRoute, fingerprint, reply
 from reelsmith.server.schemas import CreatePlayer, Transfer
 from reelsmith.server.service import GameService
@@ -61,8 +64,25 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
         )
 
     @routes.post("/operator/players/{player_id}/sessions", status_code=201)
-    def new_session(player_id: str) -> Response:
-        return JSONResponse(players.issue_session(player_id), status_code=201)
+    async def new_session(player_id: str, request: Request) -> Response:
+        """A session; with the seamless wallet the body gives the operator's token for the
+        player: ``{"operator_token": "..."}``."""
+        raw = await request.body()
+        token = None
+        if raw.strip():
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                raise InvalidInputError("invalid_json", "the body is not JSON") from None
+            if not isinstance(body, dict) or set(body) - {"operator_token"}:
+                raise InvalidInputError(
+                    "invalid_request", 'the body is {"operator_token": "..."} or nothing'
+                )
+            token = body.get("operator_token")
+            if token is not None and not isinstance(token, str):
+                raise InvalidInputError("invalid_operator_token", "operator_token is a text")
+        issued = await asyncio.to_thread(players.issue_session, player_id, token)
+        return JSONResponse(issued, status_code=201)
 
     @routes.post("/operator/players/{player_id}/sessions/revoke")
     def revoke_player_sessions(player_id: str) -> dict[str, Any]:
