@@ -889,6 +889,131 @@ def wallet_keys(
         console.print(f"{folder}: both key pairs exist", markup=False, highlight=False)
 
 
+def _moment(value: str | None, name: str, default: int) -> int:
+    """A period's edge: milliseconds since the epoch, or an ISO 8601 time (UTC if no zone)."""
+    if value is None:
+        return default
+    if value.isdigit():
+        return int(value)
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        fail(f"{name} {value!r} is neither milliseconds since 1970 nor an ISO 8601 time")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+@app.command()
+def reconcile(
+    operator_url: Annotated[
+        str | None,
+        typer.Option("--operator-url", help="The operator simulator, read at /admin/transactions."),
+    ] = None,
+    operator_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--operator-file",
+            help="The operator's transactions as a JSON file instead: a list, or an object"
+            ' with "transactions" (the simulator\'s shape).',
+        ),
+    ] = None,
+    database_url: Annotated[
+        str | None, typer.Option("--database-url", help="SQLAlchemy URL (default: the server's).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Start of the period (ms or ISO 8601).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="End of the period (ms or ISO 8601; default now).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare the game's seamless-wallet calls and ledger with the operator's transactions
+    for a period and list every difference. Exit status 1 when there is one."""
+    import os
+    import time
+
+    import httpx
+
+    from reelsmith.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
+    from reelsmith.store.db import Database, redact_text, redact_url
+    from reelsmith.wallet import reconcile as books
+
+    if (operator_url is None) == (operator_file is None):
+        fail("give the operator's transactions by --operator-url or by --operator-file (one)")
+    since_ms = _moment(since, "--since", 0)
+    until_ms = _moment(until, "--until", int(time.time() * 1000) + 1)
+    if until_ms <= since_ms:
+        fail(f"--until ({until_ms}) must come after --since ({since_ms})")
+    low, high = since_ms - books.EDGE_MS, until_ms + books.EDGE_MS
+    try:
+        if operator_url is not None:
+            response = httpx.get(
+                operator_url.rstrip("/") + "/admin/transactions",
+                params={"since_ms": max(0, low), "until_ms": high},
+                timeout=60,
+            )
+            response.raise_for_status()
+            data = response.json()
+        else:
+            assert operator_file is not None
+            data = json.loads(operator_file.read_text(encoding="utf-8"))
+    except (httpx.HTTPError, OSError, ValueError) as exc:
+        fail(f"cannot read the operator's transactions: {exc}")
+    operator = data.get("transactions") if isinstance(data, dict) else data
+    if not isinstance(operator, list) or not all(isinstance(tx, dict) for tx in operator):
+        fail("the operator's transactions are not a list of objects")
+    required = {"transaction_uuid", "kind", "user", "amount", "status", "created_ms"}
+    for tx in operator:
+        missing = required - set(tx)
+        if missing:
+            fail(f"an operator transaction lacks {', '.join(sorted(missing))}: {tx}")
+    url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
+    password_file = os.environ.get("REELSMITH_DATABASE_PASSWORD_FILE", "")
+    try:
+        connect = Settings(database_url=url, database_password_file=password_file).connect_url()
+    except SettingsError as exc:
+        fail(str(exc))
+    try:
+        db = Database(connect)
+        with db.read() as connection:
+            calls = books.game_calls(connection, since_ms, until_ms)
+            nearby = [
+                str(call["id"])
+                for call in [
+                    *books.game_calls(connection, low, since_ms),
+                    *books.game_calls(connection, until_ms, high),
+                ]
+            ]
+            ledger = books.ledger_rounds(connection, (str(call["round_id"]) for call in calls))
+        db.dispose()
+    except Exception as exc:  # a missing or unreadable database
+        fail(f"cannot read {redact_url(url)}: {redact_text(str(exc), connect)}")
+    result = books.reconcile(calls, ledger, operator, since_ms, until_ms, nearby=nearby)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        console.print(
+            f"{result.game_calls} game calls, {result.operator_transactions} operator"
+            f" transactions: "
+            + ("no difference" if result.ok else f"{len(result.differences)} differences"),
+            markup=False,
+            highlight=False,
+        )
+        for found in result.differences:
+            console.print(
+                f"  {found.kind} {found.transaction_uuid} round {found.round_id} user"
+                f" {found.user}: {found.detail}",
+                markup=False,
+                highlight=False,
+            )
+    if not result.ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 
