@@ -845,6 +845,10 @@ def operator_sim(
         float, typer.Option("--slow-seconds", help="How long slow delays the answer.")
     ] = 0.2,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the fault draws.")] = None,
+    fault_calls: Annotated[
+        str,
+        typer.Option("--fault-calls", help="The calls faulted, comma-separated."),
+    ] = "balance,bet,win,rollback",
 ) -> None:
     """Run the operator (casino) simulator: a Hub88-shaped seamless wallet with its own
     database, signature checks and injectable faults (docs/operator-integration.md)."""
@@ -859,11 +863,12 @@ def operator_sim(
         hang_seconds=hang_seconds,
         slow_seconds=slow_seconds,
         seed=seed,
+        calls=tuple(call.strip() for call in fault_calls.split(",") if call.strip()),
     )
     try:
         chosen.check()
     except ValueError as exc:
-        fail(f"--fail-rate/--faults: {exc}")
+        fail(f"--fail-rate/--faults/--fault-calls: {exc}")
     _check_listen(host, port)
     try:
         sim.serve(host, port, database, keys, chosen)

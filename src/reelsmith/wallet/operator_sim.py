@@ -28,7 +28,8 @@ modes enabled (``faults``): ``timeout`` (nothing done; the answer comes after
 500), ``slow`` (done, answered after ``slow_seconds``), ``twice`` (the request is processed
 twice, as a duplicated delivery would be, and the second answer sent), ``lose`` (done and
 committed, then answered as ``timeout`` is: the game never learns it succeeded) and
-``truncate`` (done and committed, the answer cut short). The admin endpoints (``/admin/...``)
+``truncate`` (done and committed, the answer cut short); ``calls`` limits the faults to some
+of the four calls (e.g. wins alone). The admin endpoints (``/admin/...``)
 are never faulted: they create players, set balances and tokens, change the faults at run
 time and list transactions for reconciliation. They take no signature; bind the simulator to
 loopback (the default).
@@ -106,6 +107,7 @@ class Faults:
     hang_seconds: float = 2.0
     slow_seconds: float = 0.2
     seed: int | None = None
+    calls: tuple[str, ...] = ("balance", "bet", "win", "rollback")  # the calls faulted
     counts: dict[str, int] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -116,12 +118,16 @@ class Faults:
             raise ValueError(
                 f"faults {', '.join(unknown) or '(none)'}: choose from {', '.join(FAULT_MODES)}"
             )
+        wrong = [call for call in self.calls if call not in CALLS.values()]
+        if wrong:
+            raise ValueError(f"calls {', '.join(wrong)}: choose from {', '.join(CALLS.values())}")
         if self.hang_seconds < 0 or self.slow_seconds < 0:
             raise ValueError("hang_seconds and slow_seconds must not be negative")
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["modes"] = list(self.modes)
+        data["calls"] = list(self.calls)
         return data
 
 
@@ -409,8 +415,8 @@ def make_app(book: OperatorBook, signer: Signer, game_key: Verifier, faults: Fau
             headers={SIGNATURE_HEADER: signer.sign(body)},
         )
 
-    def draw() -> str | None:
-        if faults.fail_rate and rng.random() < faults.fail_rate:
+    def draw(call: str) -> str | None:
+        if call in faults.calls and faults.fail_rate and rng.random() < faults.fail_rate:
             mode = rng.choice(faults.modes)
             faults.counts[mode] = faults.counts.get(mode, 0) + 1
             return mode
@@ -419,7 +425,7 @@ def make_app(book: OperatorBook, signer: Signer, game_key: Verifier, faults: Fau
     async def wallet_call(request: Request) -> Response:
         call = CALLS[request.url.path]
         raw = await request.body()
-        fault = draw()
+        fault = draw(call)
         if fault == "timeout":
             await asyncio.sleep(faults.hang_seconds)
             return Response(b"gateway timeout", 504)
@@ -502,12 +508,14 @@ def make_app(book: OperatorBook, signer: Signer, game_key: Verifier, faults: Fau
                     modes=tuple(body.get("modes", faults.modes)),
                     hang_seconds=float(body.get("hang_seconds", faults.hang_seconds)),
                     slow_seconds=float(body.get("slow_seconds", faults.slow_seconds)),
+                    calls=tuple(body.get("calls", faults.calls)),
                 )
                 changed.check()
             except (TypeError, ValueError) as exc:
                 return _json({"error": str(exc)}, 400)
             faults.fail_rate, faults.modes = changed.fail_rate, changed.modes
             faults.hang_seconds, faults.slow_seconds = changed.hang_seconds, changed.slow_seconds
+            faults.calls = changed.calls
         return _json(faults.to_json())
 
     async def health(request: Request) -> Response:
