@@ -237,7 +237,7 @@ class OperatorBook:
                 (request_uuid, body_hash, json.dumps(answer)),
             )
             self.db.execute("COMMIT")
-            return answer
+            return dict(answer)
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -254,7 +254,8 @@ class OperatorBook:
                 raise RefusedError("RS_ERROR_INVALID_TOKEN", f"token not the one of user {user!r}")
             if row["token_expires_ms"] <= _now_ms():
                 raise RefusedError("RS_ERROR_TOKEN_EXPIRED", f"token of user {user!r} expired")
-        return row
+        found: sqlite3.Row = row
+        return found
 
     @staticmethod
     def _ok(player: sqlite3.Row, balance: int) -> dict[str, Any]:
@@ -282,9 +283,10 @@ class OperatorBook:
                 raise RefusedError("RS_ERROR_WRONG_TYPES", f"{name} is not a text")
 
     def _transaction(self, transaction_uuid: str) -> sqlite3.Row | None:
-        return self.db.execute(
+        found: sqlite3.Row | None = self.db.execute(
             "SELECT * FROM transactions WHERE transaction_uuid = ?", (transaction_uuid,)
         ).fetchone()
+        return found
 
     def _record(
         self, body: dict[str, Any], kind: str, amount: int, status: str, balance: int, cur: str

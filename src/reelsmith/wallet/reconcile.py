@@ -166,8 +166,11 @@ def reconcile(
                         f" {at_operator['amount']} for {at_operator['user']}",
                     )
             elif state in ("unanswered", "refused"):
-                kept = at_operator is not None and at_operator["kind"] == "bet"
-                if kept and at_operator["status"] != "rolled_back":
+                if (
+                    at_operator is not None
+                    and at_operator["kind"] == "bet"
+                    and at_operator["status"] != "rolled_back"
+                ):
                     differ(
                         "bet_kept_at_operator",
                         call,

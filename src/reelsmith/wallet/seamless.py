@@ -102,9 +102,14 @@ class NoAnswerError(Exception):
     is unknown. ``reason`` names it without keys, tokens or bodies."""
 
 
+def _step(currency: Currency) -> int:
+    """Sub-units per minor unit of ``currency`` (1,000 for a two-decimal currency)."""
+    return SUB_UNITS // int(10 ** int(currency.exponent))
+
+
 def to_sub_units(minor: int, currency: Currency) -> int:
     """Minor units (cents for EUR) as the operator's sub-units."""
-    return minor * (SUB_UNITS // 10**currency.exponent)
+    return minor * _step(currency)
 
 
 def from_sub_units(amount: object, currency: Currency) -> int:
@@ -112,13 +117,13 @@ def from_sub_units(amount: object, currency: Currency) -> int:
     not a whole number of minor units (an operator counting in another sub-unit)."""
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise NoAnswerError(f"balance {amount!r} is not a whole number of sub-units")
-    step = SUB_UNITS // 10**currency.exponent
+    step = _step(currency)
     if amount % step:
         raise NoAnswerError(
             f"balance {amount} is not a whole number of {currency.code} minor units"
             f" ({step} sub-units each): the operator counts in another sub-unit"
         )
-    return amount // step
+    return int(amount // step)
 
 
 @dataclass(frozen=True)

@@ -92,9 +92,9 @@ class Settlement:
             connection, f"game:{title.game_id}", player.currency
         )
         seamless = self.context.seamless
-        if seamless is None:
-            wallet_account, wallets = player.account_id, (player.account_id,)
-        else:  # the operator holds the money: the other side is its house account
+        wallet_account = player.account_id
+        wallets: tuple[int, ...] = (player.account_id,)
+        if seamless is not None:  # the operator holds the money: the other side is its house
             wallet_account = self.context.house_account(connection, ACCOUNT, player.currency)
             wallets = ()
         balance = player.balance_minor
