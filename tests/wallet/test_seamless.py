@@ -337,3 +337,53 @@ def _play_through_kills(game: GameClient, token: str, rounds: int) -> int:
         raise
     except Exception:
         return 1
+
+
+def test_answers_the_operator_did_not_sign_are_no_answers_and_move_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    """A game server holding another operator key than the operator's: every answer fails its
+    signature check. The bet is rolled back and the rollback retried (the operator refunds once,
+    whatever the retries) until a server with the right key acknowledges it; the logs name the
+    failure and hold neither the operator's token nor a key."""
+    from reelsmith.wallet.signing import ensure_keys
+
+    secret = "operator-token-" + uuid.uuid4().hex
+    wrong = tmp_path / "wrong"
+    ensure_keys(wrong)
+    (wrong / "game_private.pem").unlink()
+    sim = OperatorSim(tmp_path).start()
+    try:
+        # the game's own key is right, the operator's public key is another's
+        (wrong / "game_private.pem").write_bytes((sim.keys / "game_private.pem").read_bytes())
+        sim.player("gus", START, token=secret)
+        with database_url("sqlite", tmp_path) as url:
+            server = seamless_server(sim, url, tmp_path)
+            server.env["REELSMITH_SEAMLESS_KEYS_DIR"] = str(wrong)
+            try:
+                server.start()
+                game = GameClient(server.url)
+                token = game.new_player("gus", operator_token=secret)
+                response = game.spin(token)
+                assert response.status_code == 503
+                time.sleep(2.0)  # the outbox retries the rollback, never acknowledged
+                rollback = query(
+                    url, "SELECT state, attempts, status FROM wallet_calls WHERE kind = 'rollback'"
+                )[0]
+                assert rollback.state == "pending" and rollback.attempts >= 2
+                assert rollback.status.startswith("rollback: answer refused")
+                assert sim.balance("gus") == START  # refunded once, whatever the retries
+                server.stop()
+                server.env["REELSMITH_SEAMLESS_KEYS_DIR"] = str(sim.keys)
+                server.start()
+                settle(url)
+                assert sim.balance("gus") == START
+                assert reconcile(sim, url)[0] == 0
+            finally:
+                server.stop()
+    finally:
+        sim.stop()
+    logs = "".join(path.read_text(errors="replace") for path in tmp_path.glob("*.log"))
+    assert "X-Hub88-Signature header does not match the body" in logs
+    assert secret not in logs
+    assert "PRIVATE KEY" not in logs
