@@ -52,7 +52,9 @@ def lifespan(
                 (their intents are in the database: a restart picks them up again)."""
                 while True:
                     try:
-                        await asyncio.to_thread(wallet.drain)
+                        await asyncio.get_running_loop().run_in_executor(
+                            wallet.threads, wallet.drain
+                        )
                     except Exception:
                         log.exception("a pass of the wallet's outbox failed")
                     await asyncio.sleep(retry_seconds)

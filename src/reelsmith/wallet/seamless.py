@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -228,6 +229,10 @@ class SeamlessWallet:
         self.currencies = currencies
         self.abandon_after_ms = abandon_after_ms
         self.retry_base_ms = retry_base_ms
+        # the threads the server runs seamless work on (spins, the outbox): never the event
+        # loop's default executor, one of whose threads may hold the SQLite writer lock for a
+        # commit group (`CommitGroup`), which a write on that same thread would refuse
+        self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="seamless")
 
     @classmethod
     def from_settings(

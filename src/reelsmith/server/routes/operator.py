@@ -3,13 +3,13 @@ recalled and replayed, the resolver run now, the ledger and audit log verified."
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from reelsmith.server.auth import operator_key
 from reelsmith.server.errors import InvalidInputError
@@ -81,7 +81,7 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
             token = body.get("operator_token")
             if token is not None and not isinstance(token, str):
                 raise InvalidInputError("invalid_operator_token", "operator_token is a text")
-        issued = await asyncio.to_thread(players.issue_session, player_id, token)
+        issued = await run_in_threadpool(players.issue_session, player_id, token)
         return JSONResponse(issued, status_code=201)
 
     @routes.post("/operator/players/{player_id}/sessions/revoke")
