@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import uuid
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,6 +235,11 @@ class SeamlessWallet:
         # loop's default executor, one of whose threads may hold the SQLite writer lock for a
         # commit group (`CommitGroup`), which a write on that same thread would refuse
         self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="seamless")
+        # recent bets as written (for their call) and acknowledged (round -> bet, for the
+        # round's wins): each saves a read; a miss reads the database
+        self._lock = threading.Lock()
+        self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._acknowledged: OrderedDict[str, str] = OrderedDict()
 
     @classmethod
     def from_settings(
@@ -273,28 +280,46 @@ class SeamlessWallet:
     ) -> str:
         """Write one call's intent (pending, due now); its transaction_uuid."""
         call_id = str(uuid.uuid4())
-        sql.run(
+        params = {
+            "id": call_id,
+            "request": str(uuid.uuid4()),
+            "kind": kind,
+            "player": player_id,
+            "user": user_ref,
+            "game": game,
+            "round": round_id,
+            "reference": reference_id,
+            "currency": currency,
+            "amount": amount_minor,
+            "closed": round_closed,
+            "key": idempotency_key,
+            "now": now,
+        }
+        if kind == "bet":  # what `place_bet` sends, without reading it back
+            with self._lock:
+                self._written[call_id] = {
+                    "id": call_id,
+                    "request_uuid": params["request"],
+                    "kind": kind,
+                    "player_id": player_id,
+                    "user_ref": user_ref,
+                    "game": game,
+                    "round_id": round_id,
+                    "reference_id": reference_id,
+                    "currency": currency,
+                    "amount_minor": amount_minor,
+                    "round_closed": round_closed,
+                }
+                while len(self._written) > 4096:
+                    self._written.popitem(last=False)
+        sql.send(
             connection,
             "INSERT INTO wallet_calls (id, request_uuid, kind, player_id, user_ref, game,"
             " round_id, reference_id, currency, amount_minor, round_closed, state, attempts,"
             " next_attempt_ms, idempotency_key, created_ms, updated_ms) VALUES (:id, :request,"
             " :kind, :player, :user, :game, :round, :reference, :currency, :amount, :closed,"
             " 'pending', 0, :now, :key, :now, :now)",
-            {
-                "id": call_id,
-                "request": str(uuid.uuid4()),
-                "kind": kind,
-                "player": player_id,
-                "user": user_ref,
-                "game": game,
-                "round": round_id,
-                "reference": reference_id,
-                "currency": currency,
-                "amount": amount_minor,
-                "closed": round_closed,
-                "key": idempotency_key,
-                "now": now,
-            },
+            params,
         )
         return call_id
 
@@ -313,15 +338,19 @@ class SeamlessWallet:
         """Write a round step's win (in the step's transaction): the amount it paid, and
         whether it closed the round. The win references the round's acknowledged bet; a round
         with none (played before the deployment went seamless) queues nothing."""
-        bet = sql.one(
-            connection,
-            "SELECT id FROM wallet_calls WHERE round_id = :round AND kind = 'bet'"
-            " AND state = 'acknowledged'",
-            {"round": round_id},
-        )
-        if bet is None:
-            log.error("round %s has no acknowledged bet: its win is not sent", round_id)
-            return None
+        with self._lock:
+            bet_id = self._acknowledged.get(round_id)
+        if bet_id is None:
+            bet = sql.one(
+                connection,
+                "SELECT id FROM wallet_calls WHERE round_id = :round AND kind = 'bet'"
+                " AND state = 'acknowledged'",
+                {"round": round_id},
+            )
+            if bet is None:
+                log.error("round %s has no acknowledged bet: its win is not sent", round_id)
+                return None
+            bet_id = str(bet["id"])
         return self.insert_call(
             connection,
             "win",
@@ -332,30 +361,29 @@ class SeamlessWallet:
             currency,
             amount_minor,
             now,
-            reference_id=str(bet["id"]),
+            reference_id=bet_id,
             round_closed=round_closed,
         )
 
-    def bet_of_key(self, connection: Connection, player_id: str, key: str) -> Any:
-        """The bet a spin with idempotency key ``key`` wrote, if any."""
+    def earlier_bet(self, connection: Connection, player_id: str, game: str, key: str) -> Any:
+        """The bet a spin with idempotency key ``key`` wrote, else a pending bet of the
+        player's in ``game`` (a spin between its call and its play), else None: one read."""
         return sql.one(
             connection,
-            f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE player_id = :player"
-            " AND kind = 'bet' AND idempotency_key = :key",
-            {"player": player_id, "key": key},
-        )
-
-    def bet_in_flight(self, connection: Connection, player_id: str, game: str) -> Any:
-        """A pending bet of the player's in ``game`` (a spin between its call and its play)."""
-        return sql.one(
-            connection,
-            f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE player_id = :player"
-            " AND kind = 'bet' AND state = 'pending' AND game = :game",
-            {"player": player_id, "game": game},
+            "SELECT idempotency_key, state, status FROM wallet_calls WHERE player_id = :player"
+            " AND kind = 'bet' AND (idempotency_key = :key OR (state = 'pending'"
+            " AND game = :game)) ORDER BY CASE WHEN idempotency_key = :key THEN 0 ELSE 1 END"
+            " LIMIT 1",
+            {"player": player_id, "key": key, "game": game},
         )
 
     def acknowledge_bet(
-        self, connection: Connection, bet_id: str, balance_minor: int, now: int
+        self,
+        connection: Connection,
+        bet_id: str,
+        balance_minor: int,
+        now: int,
+        round_id: str | None = None,
     ) -> bool:
         """Mark a pending bet acknowledged, in the transaction that plays its round: False
         when it is no longer pending (the outbox took it as abandoned and rolls it back)."""
@@ -365,6 +393,13 @@ class SeamlessWallet:
             " balance_minor = :balance, updated_ms = :now WHERE id = :id AND state = 'pending'",
             {"id": bet_id, "balance": balance_minor, "now": now},
         )
+        if moved == 1 and round_id is not None:
+            # kept for the round's wins; should this transaction roll back, no round of this
+            # id exists, so no win ever looks it up
+            with self._lock:
+                self._acknowledged[round_id] = bet_id
+                while len(self._acknowledged) > 4096:
+                    self._acknowledged.popitem(last=False)
         return moved == 1
 
     def known_balance(self, connection: Connection, player_id: str) -> int:
@@ -431,15 +466,18 @@ class SeamlessWallet:
         and its rollback written (one transaction); refused, it is marked refused. An
         acknowledged bet stays pending here: the transaction that plays its round marks it
         (:meth:`acknowledge_bet`)."""
-        with self.db.read() as connection:
-            found = _rows(
-                connection,
-                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE id = :id",
-                {"id": bet_id},
-            )
-        if not found:
-            raise LookupError(f"no bet {bet_id}")
-        row = found[0]
+        with self._lock:
+            row = self._written.pop(bet_id, None)
+        if row is None:
+            with self.db.read() as connection:
+                found = _rows(
+                    connection,
+                    f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE id = :id",
+                    {"id": bet_id},
+                )
+            if not found:
+                raise LookupError(f"no bet {bet_id}")
+            row = found[0]
         currency = self.currency(str(row["currency"]))
         try:
             answer = self.client.call("bet", self._body(row, token))

@@ -129,8 +129,8 @@ class SeamlessSpins:
                     )
                 text = str(found["response"])
                 return int(found["status_code"]), Rendered(json.loads(text), text)
-            earlier = wallet.bet_of_key(connection, player.id, checked)
-            if earlier is not None:
+            earlier = wallet.earlier_bet(connection, player.id, game, checked)
+            if earlier is not None and earlier["idempotency_key"] == checked:
                 if earlier["state"] == "pending":
                     raise RetryLaterError(
                         "wallet_bet_in_flight",
@@ -138,7 +138,7 @@ class SeamlessSpins:
                         retry_after_ms=1000,
                     )
                 raise refusal_of(str(earlier["state"]), earlier["status"])
-            if wallet.bet_in_flight(connection, player.id, game) is not None:
+            if earlier is not None:
                 raise RetryLaterError(
                     "wallet_bet_in_flight",
                     "another spin of this game is waiting for the operator's answer",
@@ -202,7 +202,7 @@ class SeamlessSpins:
             assert locked is not None
             player = locked
             now = context.clock.now_ms()
-            if not wallet.acknowledge_bet(connection, bet_id, after_bet, now):
+            if not wallet.acknowledge_bet(connection, bet_id, after_bet, now, round_id):
                 raise refusal_of("unanswered", None)
             market = context.market_of(player.market, player.currency)
             if rounds.open_round(connection, player.id, game) is not None:
