@@ -519,12 +519,16 @@ class SeamlessWallet:
         )
         if row is None:
             return False
-        sql.run(
+        moved = sql.run(
             connection,
             "UPDATE wallet_calls SET state = 'unanswered', status = :reason, updated_ms = :now"
             " WHERE id = :id AND state = 'pending'",
             {"id": bet_id, "reason": reason[:64], "now": now},
         )
+        if moved != 1:
+            # acknowledged (its round played) by another transaction between the read and
+            # this update: a played bet is never rolled back
+            return False
         self.insert_call(
             connection,
             "rollback",
