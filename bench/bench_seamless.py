@@ -30,12 +30,12 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.reliability.live import LiveServer, pg_schema  # noqa: E402
+from tests.reliability.live import OPERATOR_KEY, LiveServer, pg_schema  # noqa: E402
 from tests.wallet.sim import TSAR, TSAR_BET, OperatorSim, seamless_server  # noqa: E402
 
 
 def player(url: str, seamless: bool, sim: OperatorSim | None) -> str:
-    op = {"X-API-Key": "reliability-operator-key"}
+    op = {"X-API-Key": OPERATOR_KEY}
     ref = f"bench-{uuid.uuid4().hex[:10]}"
     created = httpx.post(
         f"{url}/operator/players",

@@ -3,7 +3,6 @@ recalled and replayed, the resolver run now, the ledger and audit log verified."
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from reelsmith.server import inputs
 from reelsmith.server.auth import operator_key
 from reelsmith.server.errors import InvalidInputError
 from reelsmith.server.responses import IdempotencyKey, JsonBodyRoute, fingerprint, reply
@@ -63,17 +63,39 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
             name=action,
         )
 
-    @routes.post("/operator/players/{player_id}/sessions", status_code=201)
+    @routes.post(
+        "/operator/players/{player_id}/sessions",
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "required": False,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "operator_token": {
+                                    "type": "string",
+                                    "maxLength": 1024,
+                                    "description": "The operator's token for the player: needed"
+                                    " with the seamless wallet, refused with the transfer"
+                                    " wallet (docs/operator-integration.md)",
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    )
     async def new_session(player_id: str, request: Request) -> Response:
         """A session; with the seamless wallet the body gives the operator's token for the
         player: ``{"operator_token": "..."}``."""
         raw = await request.body()
         token = None
         if raw.strip():
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                raise InvalidInputError("invalid_json", "the body is not JSON") from None
+            body = inputs.read_json(raw)
             if not isinstance(body, dict) or set(body) - {"operator_token"}:
                 raise InvalidInputError(
                     "invalid_request", 'the body is {"operator_token": "..."} or nothing'
