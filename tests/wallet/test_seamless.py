@@ -289,6 +289,7 @@ def _quietly(game: GameClient, token: str) -> None:
         game.spin(token)
 
 
+@pytest.mark.slow  # 80 s per database on the shared machine: `make test-slow`
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_faulty_run_with_kills_reconciles_to_no_difference(tmp_path: Path, kind: str) -> None:
     """Some hundreds of rounds with a quarter of the operator's calls faulted at random (every
