@@ -147,6 +147,8 @@ def reconcile(
         kind, state = call["kind"], call["state"]
         at_operator = by_uuid.get(str(call["id"]))
         amount = sub_units(int(call["amount_minor"]), str(call["currency"]))
+        if kind == "win":  # the ledger paid what the game's calls say, whatever their state
+            wins_by_round[str(call["round_id"])] += int(call["amount_minor"])
         if state == "pending":
             differ(f"{kind}_pending", call, f"the {kind} is not settled with the operator yet")
             if kind != "bet":
@@ -180,7 +182,6 @@ def reconcile(
                 if state == "unanswered" and rollback is None:
                     differ("rollback_missing", call, "an unanswered bet has no rollback")
         elif kind == "win":
-            wins_by_round[str(call["round_id"])] += int(call["amount_minor"])
             if state == "refused":
                 differ("win_refused", call, f"the operator refused the win ({call['status']})")
             elif at_operator is None or at_operator["kind"] != "win":
