@@ -149,6 +149,16 @@ def test_rounds_move_the_money_at_the_operator_and_reconcile_finds_planted_diffe
         assert code == 0 and clean["ok"] and clean["differences"] == []
         assert clean["game_calls"] >= 80  # a bet and a win (maybe 0) per round
         assert clean["operator_transactions"] == clean["game_calls"]
+        # the audit's checks hold under the seamless wallet: the chain, a balanced ledger and
+        # every round's payout re-derived as the ledger paid it (against the operator's account)
+        audit = subprocess.run(
+            [str(REELSMITH), "audit", "verify", "--database-url", url, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+        assert json.loads(audit.stdout)["payouts"]["checked"] == 40
         # planted: a win the game records as larger than the operator paid it, and a bet at
         # the operator the game never sent
         win_id = query(
