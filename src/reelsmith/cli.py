@@ -822,6 +822,213 @@ def audit_verify(
         raise typer.Exit(1)
 
 
+@app.command("operator-sim")
+def operator_sim(
+    database: Annotated[
+        Path, typer.Option("--database", help="The simulator's SQLite file (created if missing).")
+    ],
+    keys: Annotated[
+        Path,
+        typer.Option(
+            "--keys",
+            help="Folder of the RSA key pairs (game_*.pem, operator_*.pem); missing pairs are"
+            " generated. Never commit it.",
+        ),
+    ],
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8100,
+    fail_rate: Annotated[
+        float, typer.Option("--fail-rate", help="Share of wallet calls given a fault (0 to 1).")
+    ] = 0.0,
+    faults: Annotated[
+        str,
+        typer.Option(
+            "--faults",
+            help="Fault modes drawn from, comma-separated: timeout, error, slow, twice, lose,"
+            " truncate.",
+        ),
+    ] = "timeout,error,slow,twice,lose,truncate",
+    hang_seconds: Annotated[
+        float, typer.Option("--hang-seconds", help="How long timeout and lose hold the answer.")
+    ] = 2.0,
+    slow_seconds: Annotated[
+        float, typer.Option("--slow-seconds", help="How long slow delays the answer.")
+    ] = 0.2,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the fault draws.")] = None,
+    fault_calls: Annotated[
+        str,
+        typer.Option("--fault-calls", help="The calls faulted, comma-separated."),
+    ] = "balance,bet,win,rollback",
+) -> None:
+    """Run the operator (casino) simulator: a Hub88-shaped seamless wallet with its own
+    database, signature checks and injectable faults (docs/operator-integration.md)."""
+    from reelsmith.wallet import operator_sim as sim
+    from reelsmith.wallet.signing import SignatureError
+
+    if not 1 <= port <= 65535:
+        fail(f"--port must be 1 to 65535, got {port}")
+    chosen = sim.Faults(
+        fail_rate=fail_rate,
+        modes=tuple(mode.strip() for mode in faults.split(",") if mode.strip()),
+        hang_seconds=hang_seconds,
+        slow_seconds=slow_seconds,
+        seed=seed,
+        calls=tuple(call.strip() for call in fault_calls.split(",") if call.strip()),
+    )
+    try:
+        chosen.check()
+    except ValueError as exc:
+        fail(f"--fail-rate/--faults/--fault-calls: {exc}")
+    _check_listen(host, port)
+    try:
+        sim.serve(host, port, database, keys, chosen)
+    except (SignatureError, OSError) as exc:
+        fail(str(exc))
+
+
+@app.command("wallet-keys")
+def wallet_keys(
+    folder: Annotated[Path, typer.Argument(help="Folder to write the missing key pairs into.")],
+) -> None:
+    """Write the game's and the operator's RSA key pairs for the seamless wallet's signatures
+    into FOLDER (the pairs already there are kept)."""
+    from reelsmith.wallet.signing import SignatureError, ensure_keys
+
+    try:
+        written = ensure_keys(folder)
+    except (SignatureError, OSError) as exc:
+        fail(str(exc))
+    for path in written:
+        console.print(f"wrote {path}", markup=False, highlight=False)
+    if not written:
+        console.print(f"{folder}: both key pairs exist", markup=False, highlight=False)
+
+
+def _moment(value: str | None, name: str, default: int) -> int:
+    """A period's edge: milliseconds since the epoch, or an ISO 8601 time (UTC if no zone)."""
+    if value is None:
+        return default
+    if value.isdigit():
+        return int(value)
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        fail(f"{name} {value!r} is neither milliseconds since 1970 nor an ISO 8601 time")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+@app.command()
+def reconcile(
+    operator_url: Annotated[
+        str | None,
+        typer.Option("--operator-url", help="The operator simulator, read at /admin/transactions."),
+    ] = None,
+    operator_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--operator-file",
+            help="The operator's transactions as a JSON file instead: a list, or an object"
+            ' with "transactions" (the simulator\'s shape).',
+        ),
+    ] = None,
+    database_url: Annotated[
+        str | None, typer.Option("--database-url", help="SQLAlchemy URL (default: the server's).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Start of the period (ms or ISO 8601).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="End of the period (ms or ISO 8601; default now).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare the game's seamless-wallet calls and ledger with the operator's transactions
+    for a period and list every difference. Exit status 1 when there is one."""
+    import os
+    import time
+
+    import httpx
+
+    from reelsmith.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
+    from reelsmith.store.db import Database, redact_text, redact_url
+    from reelsmith.wallet import reconcile as books
+
+    if (operator_url is None) == (operator_file is None):
+        fail("give the operator's transactions by --operator-url or by --operator-file (one)")
+    since_ms = _moment(since, "--since", 0)
+    until_ms = _moment(until, "--until", int(time.time() * 1000) + 1)
+    if until_ms <= since_ms:
+        fail(f"--until ({until_ms}) must come after --since ({since_ms})")
+    low, high = since_ms - books.EDGE_MS, until_ms + books.EDGE_MS
+    try:
+        if operator_url is not None:
+            response = httpx.get(
+                operator_url.rstrip("/") + "/admin/transactions",
+                params={"since_ms": max(0, low), "until_ms": high},
+                timeout=60,
+            )
+            response.raise_for_status()
+            data = response.json()
+        else:
+            assert operator_file is not None
+            data = json.loads(operator_file.read_text(encoding="utf-8"))
+    except (httpx.HTTPError, OSError, ValueError) as exc:
+        fail(f"cannot read the operator's transactions: {exc}")
+    operator = data.get("transactions") if isinstance(data, dict) else data
+    if not isinstance(operator, list) or not all(isinstance(tx, dict) for tx in operator):
+        fail("the operator's transactions are not a list of objects")
+    required = {"transaction_uuid", "kind", "user", "amount", "status", "created_ms"}
+    for tx in operator:
+        missing = required - set(tx)
+        if missing:
+            fail(f"an operator transaction lacks {', '.join(sorted(missing))}: {tx}")
+    url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
+    password_file = os.environ.get("REELSMITH_DATABASE_PASSWORD_FILE", "")
+    try:
+        connect = Settings(database_url=url, database_password_file=password_file).connect_url()
+    except SettingsError as exc:
+        fail(str(exc))
+    try:
+        db = Database(connect)
+        with db.read() as connection:
+            calls = books.game_calls(connection, since_ms, until_ms)
+            nearby = [
+                str(call["id"])
+                for call in [
+                    *books.game_calls(connection, low, since_ms),
+                    *books.game_calls(connection, until_ms, high),
+                ]
+            ]
+            ledger = books.ledger_rounds(connection, (str(call["round_id"]) for call in calls))
+        db.dispose()
+    except Exception as exc:  # a missing or unreadable database
+        fail(f"cannot read {redact_url(url)}: {redact_text(str(exc), connect)}")
+    result = books.reconcile(calls, ledger, operator, since_ms, until_ms, nearby=nearby)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        console.print(
+            f"{result.game_calls} game calls, {result.operator_transactions} operator"
+            f" transactions: "
+            + ("no difference" if result.ok else f"{len(result.differences)} differences"),
+            markup=False,
+            highlight=False,
+        )
+        for found in result.differences:
+            console.print(
+                f"  {found.kind} {found.transaction_uuid} round {found.round_id} user"
+                f" {found.user}: {found.detail}",
+                markup=False,
+                highlight=False,
+            )
+    if not result.ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 

@@ -64,6 +64,11 @@ class RetryLaterError(DomainError):
         self.retry_after_ms = retry_after_ms
 
 
+class WalletUnavailableError(RetryLaterError):
+    """The operator's wallet (seamless) gave no usable answer: nothing was played, and a bet
+    it may have taken is rolled back. A new request may succeed once it answers again."""
+
+
 class FaultError(DomainError):
     """Not the caller's doing: stored data that is unusable, or an engine failure. Logged
     where it is raised; nothing was applied."""

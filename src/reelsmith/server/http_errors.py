@@ -25,6 +25,7 @@ from reelsmith.server.errors import (
     RetryLaterError,
     UnauthenticatedError,
     UnsupportedMediaError,
+    WalletUnavailableError,
 )
 from reelsmith.store.db import busy
 
@@ -40,6 +41,7 @@ STATUS: tuple[tuple[type[DomainError], int], ...] = (
     (NotAllowedError, 403),
     (NotFoundError, 404),
     (ConflictError, 409),
+    (WalletUnavailableError, 503),
     (RetryLaterError, 429),
     (FaultError, 500),
 )

@@ -42,6 +42,24 @@ def lifespan(
                     await asyncio.sleep(interval_seconds)
 
             task = asyncio.create_task(resolver())
+        outbox = None
+        wallet = service.context.seamless
+        if wallet is not None:
+            retry_seconds = service.context.settings.seamless_retry_seconds
+
+            async def outbox_worker() -> None:
+                """Send the seamless wallet's pending wins and rollbacks until acknowledged
+                (their intents are in the database: a restart picks them up again)."""
+                while True:
+                    try:
+                        await asyncio.get_running_loop().run_in_executor(
+                            wallet.threads, wallet.drain
+                        )
+                    except Exception:
+                        log.exception("a pass of the wallet's outbox failed")
+                    await asyncio.sleep(retry_seconds)
+
+            outbox = asyncio.create_task(outbox_worker())
         checkpointer = db.checkpointer()
         if checkpointer is not None:
             checkpointer.start()
@@ -62,6 +80,8 @@ def lifespan(
             checkpointer.stop()
         if task is not None:
             task.cancel()
+        if outbox is not None:
+            outbox.cancel()
         group = getattr(app.state, "commit_group", None)
         if group is not None:
             group.close()  # its kept connections back to the pool, which dispose closes

@@ -8,6 +8,7 @@ Each part has one job (see `reelsmith.server.services`); the routes reach them a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from reelsmith.rng import RandomSource, SeededSource, SystemSource
@@ -24,12 +25,14 @@ from reelsmith.server.services.players import Players
 from reelsmith.server.services.recall import Recall
 from reelsmith.server.services.resolver import Resolver
 from reelsmith.server.services.rounds import Rounds
+from reelsmith.server.services.seamless import SeamlessSpins
 from reelsmith.server.services.settlement import Settlement
 from reelsmith.server.sessions import LiveSessions
 from reelsmith.server.settings import Settings
 from reelsmith.store import audit, rounds
 from reelsmith.store.db import Database
 from reelsmith.wallet import ledger
+from reelsmith.wallet.seamless import SeamlessWallet
 
 
 class GameService:
@@ -63,6 +66,17 @@ class GameService:
         self.recall = Recall(self.context)
         self.resolver = Resolver(self.context, self.settlement)
         self.demo = Demo(self.context, self.players)
+        self.seamless_spins: SeamlessSpins | None = None
+        if settings.wallet == "seamless":
+            wallet = SeamlessWallet.from_settings(
+                db,
+                settings.seamless_url,
+                Path(settings.seamless_keys_dir),
+                settings.seamless_timeout_seconds,
+                sorted({market.currency.code for market in markets.values()}),
+            )
+            self.context.seamless = wallet
+            self.seamless_spins = SeamlessSpins(self.rounds, wallet)
 
     def warm_up(self) -> int:
         """Play throwaway rounds of every title in every market that offers it, in memory

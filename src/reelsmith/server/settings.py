@@ -101,6 +101,15 @@ class Settings:
     titles_dirs: str = ""
     # the market files, if not the shipped ones (a market may list the titles added above)
     markets_dir: str = ""
+    # who holds the players' money: "transfer" (this server's ledger; the operator deposits
+    # and withdraws) or "seamless" (the operator's wallet, called for every bet, win and
+    # rollback: docs/operator-integration.md)
+    wallet: str = "transfer"
+    seamless_url: str = ""  # the operator's wallet API, e.g. https://casino.example/wallet
+    # the folder of game_private.pem (signs requests) and operator_public.pem (checks answers)
+    seamless_keys_dir: str = ""
+    seamless_timeout_seconds: float = 2.0  # a call unanswered this long is unanswered
+    seamless_retry_seconds: float = 0.5  # the outbox worker's pass interval
     generated: list[str] = field(default_factory=list)
 
     @classmethod
@@ -187,6 +196,20 @@ class Settings:
         if self.web_delivery not in ("optimised", "plain"):
             raise SettingsError(
                 f"setting web_delivery: {self.web_delivery!r} is neither 'optimised' nor 'plain'"
+            )
+        if self.wallet not in ("transfer", "seamless"):
+            raise SettingsError(
+                f"setting wallet: {self.wallet!r} is neither 'transfer' nor 'seamless'"
+            )
+        if self.wallet == "seamless" and not (self.seamless_url and self.seamless_keys_dir):
+            raise SettingsError(
+                "setting wallet = 'seamless' needs seamless_url (the operator's wallet API) and"
+                " seamless_keys_dir (game_private.pem and operator_public.pem)"
+            )
+        if not 0 < self.seamless_timeout_seconds <= 60 or not self.seamless_retry_seconds > 0:
+            raise SettingsError(
+                "settings seamless_timeout_seconds (above 0, at most 60) and"
+                " seamless_retry_seconds (above 0) are out of range"
             )
         sources = self.frame_ancestors.split()
         if not sources or any(ch in self.frame_ancestors for ch in ';,\r\n"<>'):

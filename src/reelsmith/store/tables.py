@@ -231,3 +231,47 @@ autoplays = Table(
     Column("updated_ms", BigInteger, nullable=False),
     Index("ix_autoplays_player", "player_id"),
 )
+
+# The seamless wallet's calls to the operator (migration 0010): each bet, win and rollback,
+# written as an intent in the transaction of the round step it belongs to (a bet: before the
+# call; a win: with the step that won it), and its outcome when the operator answers. The
+# outbox worker retries the pending wins and rollbacks; the id is the transaction_uuid the
+# operator sees, request_uuid the one every attempt of the call is sent with.
+wallet_calls = Table(
+    "wallet_calls",
+    metadata,
+    Column("id", String(36), primary_key=True),  # transaction_uuid
+    Column("request_uuid", String(36), nullable=False),
+    Column("kind", String(16), nullable=False),  # bet win rollback
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("user_ref", String(128), nullable=False),  # the player at the operator
+    Column("game", String(32), nullable=False),
+    Column("round_id", String(36), nullable=False),
+    Column("reference_id", String(36), nullable=True),  # a win's or rollback's bet
+    Column("currency", String(3), nullable=False),
+    Column("amount_minor", BigInteger, nullable=False),
+    Column("round_closed", Boolean, nullable=False, server_default=false()),
+    # pending acknowledged refused; a bet also unanswered (then rolled back)
+    Column("state", String(16), nullable=False),
+    Column("status", String(64), nullable=True),  # the last RS_* status or failure
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("next_attempt_ms", BigInteger, nullable=False),
+    Column("balance_minor", BigInteger, nullable=True),  # the operator's answer's balance
+    Column("idempotency_key", String(128), nullable=True),  # a bet: its spin's key
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Index("ix_wallet_calls_due", "state", "next_attempt_ms"),
+    Index("ix_wallet_calls_player", "player_id", "kind", "state"),
+    Index("ix_wallet_calls_round", "round_id"),
+    Index("ix_wallet_calls_created", "created_ms"),
+)
+
+# The operator's token for each game session of a seamless deployment (the casino's launch
+# token, passed on with each balance and bet call; wins and rollbacks need none).
+wallet_sessions = Table(
+    "wallet_sessions",
+    metadata,
+    Column("session_id", String(36), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("operator_token", Text, nullable=False),
+)

@@ -8,8 +8,11 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
+from reelsmith.server import inputs
 from reelsmith.server.auth import operator_key
+from reelsmith.server.errors import InvalidInputError
 from reelsmith.server.responses import IdempotencyKey, JsonBodyRoute, fingerprint, reply
 from reelsmith.server.schemas import CreatePlayer, Transfer
 from reelsmith.server.service import GameService
@@ -60,9 +63,48 @@ def router(service: GameService, live_sessions: LiveSessions) -> APIRouter:
             name=action,
         )
 
-    @routes.post("/operator/players/{player_id}/sessions", status_code=201)
-    def new_session(player_id: str) -> Response:
-        return JSONResponse(players.issue_session(player_id), status_code=201)
+    @routes.post(
+        "/operator/players/{player_id}/sessions",
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "required": False,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "operator_token": {
+                                    "type": "string",
+                                    "maxLength": 1024,
+                                    "description": "The operator's token for the player: needed"
+                                    " with the seamless wallet, refused with the transfer"
+                                    " wallet (docs/operator-integration.md)",
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    )
+    async def new_session(player_id: str, request: Request) -> Response:
+        """A session; with the seamless wallet the body gives the operator's token for the
+        player: ``{"operator_token": "..."}``."""
+        raw = await request.body()
+        token = None
+        if raw.strip():
+            body = inputs.read_json(raw)
+            if not isinstance(body, dict) or set(body) - {"operator_token"}:
+                raise InvalidInputError(
+                    "invalid_request", 'the body is {"operator_token": "..."} or nothing'
+                )
+            token = body.get("operator_token")
+            if token is not None and not isinstance(token, str):
+                raise InvalidInputError("invalid_operator_token", "operator_token is a text")
+        issued = await run_in_threadpool(players.issue_session, player_id, token)
+        return JSONResponse(issued, status_code=201)
 
     @routes.post("/operator/players/{player_id}/sessions/revoke")
     def revoke_player_sessions(player_id: str) -> dict[str, Any]:

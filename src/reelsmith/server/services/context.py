@@ -4,6 +4,7 @@ clock, the metrics and the live random source."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
@@ -18,6 +19,9 @@ from reelsmith.server.titles import Title
 from reelsmith.store.db import Database
 from reelsmith.wallet import ledger
 
+if TYPE_CHECKING:
+    from reelsmith.wallet.seamless import SeamlessWallet
+
 
 @dataclass
 class Context:
@@ -30,6 +34,8 @@ class Context:
     titles: TitleRegistry
     # house account ids by (name, currency): they never change once created
     house: dict[tuple[str, str], int] = field(default_factory=dict)
+    # the seamless adapter when the operator holds the money (settings.wallet), else None
+    seamless: SeamlessWallet | None = None
 
     def title(self, game: str) -> Title:
         try:

@@ -6,7 +6,8 @@ A balanced ledger proves that no money was created or lost between accounts; it 
 round paid the wrong amount (a win at another price, another variant's pays), since a wrong
 payout is posted as carefully as a right one. This audit can: for each round it replays the
 record through the title (as recall does), settles it at its own price (:class:`Price`) and
-requires the player's wallet postings for the round, by kind, to be exactly those amounts:
+requires the player's wallet postings for the round (under the seamless wallet, the operator's
+house account's), by kind, to be exactly those amounts:
 
 - ``bet``: the bet the round was taken at (``rounds.bet_minor``), once;
 - ``win``, ``jackpot_win``, ``refund``: the round's outcome at its price (an open round has
@@ -29,6 +30,7 @@ from sqlalchemy import Connection, text
 
 from reelsmith.server.services.stored import restore, stored_price
 from reelsmith.server.titles import Title
+from reelsmith.wallet.seamless import ACCOUNT as SEAMLESS_ACCOUNT
 
 #: Rounds read per page (their postings are read with them, in one query).
 PAGE = 500
@@ -37,12 +39,15 @@ _ROUNDS = (
     "SELECT id, player_id, game, status, currency, bet_minor, win_minor, record, forced"
     " FROM rounds WHERE id > :after ORDER BY id LIMIT :page"
 )
-# The player's side of every ledger transaction of the page's rounds, by round and kind.
+# The player's side of every ledger transaction of the page's rounds, by round and kind: the
+# player's wallet, or under the seamless wallet the operator's house account (a round has one
+# or the other, never both).
 _POSTINGS = (
     "SELECT t.round_id, t.kind, SUM(p.amount) AS amount, COUNT(DISTINCT t.id) AS moves"
     " FROM ledger_transactions t JOIN postings p ON p.transaction_id = t.id"
     " JOIN accounts a ON a.id = p.account_id"
-    " WHERE a.player_id IS NOT NULL AND t.round_id >= :first AND t.round_id <= :last"
+    f" WHERE (a.player_id IS NOT NULL OR a.name = '{SEAMLESS_ACCOUNT}')"
+    " AND t.round_id >= :first AND t.round_id <= :last"
     " GROUP BY t.round_id, t.kind"
 )
 

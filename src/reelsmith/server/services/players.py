@@ -22,7 +22,7 @@ from reelsmith.server.markets import Market
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.idempotency import Idempotency
 from reelsmith.server.services.player import Player, read_player
-from reelsmith.store import audit, players
+from reelsmith.store import audit, players, sql
 from reelsmith.wallet import ledger
 
 
@@ -130,6 +130,12 @@ class Players:
         self, player_id: str, kind: str, body: dict[str, Any], key: str | None, fingerprint: str
     ) -> tuple[int, dict[str, Any]]:
         """A deposit or a withdrawal."""
+        if self.context.seamless is not None:
+            raise NotAllowedError(
+                "seamless_wallet",
+                "the operator holds the players' money (the seamless wallet): this server"
+                " takes no deposit and pays no withdrawal",
+            )
 
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
@@ -178,7 +184,26 @@ class Players:
             f"operator:{player_id}", key, fingerprint, work, player_id=player_id
         )
 
-    def issue_session(self, player_id: str) -> dict[str, Any]:
+    def issue_session(self, player_id: str, operator_token: str | None = None) -> dict[str, Any]:
+        """A new session for the player, and its token. With the seamless wallet the operator
+        gives its own token for the player (``operator_token``), which every bet carries."""
+        seamless = self.context.seamless is not None
+        if seamless and (not isinstance(operator_token, str) or not operator_token.strip()):
+            raise InvalidInputError(
+                "operator_token_required",
+                "with the seamless wallet a session needs the operator's token for the player:"
+                ' send {"operator_token": "..."}',
+            )
+        if operator_token is not None and not seamless:
+            raise InvalidInputError(
+                "operator_token_not_used",
+                "this server keeps the players' money itself (the transfer wallet): a session"
+                " takes no operator_token",
+            )
+        if operator_token is not None and len(operator_token) > 1024:
+            raise InvalidInputError(
+                "invalid_operator_token", "the operator_token is longer than 1024 characters"
+            )
         now = self.context.clock.now_ms()
         settings = self.context.settings
         expires = now + settings.token_ttl_seconds * 1000
@@ -189,6 +214,13 @@ class Players:
                     "player_disabled", f"player {player_id} is disabled: no new session"
                 )
             players.insert_session(connection, session_id, player_id, now, expires)
+            if seamless:
+                sql.run(
+                    connection,
+                    "INSERT INTO wallet_sessions (session_id, player_id, operator_token)"
+                    " VALUES (:session, :player, :token)",
+                    {"session": session_id, "player": player_id, "token": operator_token},
+                )
             audit.append(
                 connection,
                 player_id,

@@ -345,6 +345,8 @@ class Rounds:
             except RuleError as exc:
                 raise ConflictError("action_not_allowed", str(exc)) from None
             now = context.clock.now_ms()
+            if context.seamless is not None:  # the operator holds the money
+                player.balance_minor = context.seamless.known_balance(connection, player.id)
             price = stored_price(title, row, engine_round)
             settled = self.settlement.settle(
                 connection,
@@ -403,6 +405,8 @@ class Rounds:
             except MarketError as exc:
                 raise NotAllowedError("game_not_offered", str(exc)) from None
             row = rounds.open_round(connection, player.id, game)
+            if context.seamless is not None:  # the operator holds the money
+                player.balance_minor = context.seamless.known_balance(connection, player.id)
             result: dict[str, Any] = {
                 "game": game,
                 "variant": variant,

@@ -18,6 +18,7 @@ from reelsmith.server.services.player import Player
 from reelsmith.server.titles import Price, Title
 from reelsmith.store import audit, players, rounds, sql
 from reelsmith.wallet import ledger
+from reelsmith.wallet.seamless import ACCOUNT
 
 log = logging.getLogger("reelsmith.server")
 
@@ -90,6 +91,12 @@ class Settlement:
         game_account = self.context.house_account(
             connection, f"game:{title.game_id}", player.currency
         )
+        seamless = self.context.seamless
+        wallet_account = player.account_id
+        wallets: tuple[int, ...] = (player.account_id,)
+        if seamless is not None:  # the operator holds the money: the other side is its house
+            wallet_account = self.context.house_account(connection, ACCOUNT, player.currency)
+            wallets = ()
         balance = player.balance_minor
         for kind, amount in (
             ("win", outcome.win_minor),
@@ -101,13 +108,28 @@ class Settlement:
                     connection,
                     kind,
                     player.id,
-                    [(player.account_id, amount), (game_account, -amount)],
+                    [(wallet_account, amount), (game_account, -amount)],
                     now,
                     round_id,
-                    wallets=(player.account_id,),
+                    wallets=wallets,
                 )
                 balance += amount
         finished = outcome.status != "open"
+        if seamless is not None:
+            step_paid = outcome.win_minor + outcome.jackpot_minor + outcome.refund_minor
+            if step_paid or finished:
+                # the win's intent, in this step's transaction (the outbox sends it)
+                seamless.queue_win(
+                    connection,
+                    player.id,
+                    player.external_ref,
+                    title.game_id,
+                    round_id,
+                    player.currency,
+                    step_paid,
+                    finished,
+                    now,
+                )
         view = title.view(price, engine_round)
         events = title.events(price, engine_round)
         record = title.record(engine_round)

@@ -1,0 +1,643 @@
+"""The seamless wallet: the operator (casino) keeps the balance and the game server calls it
+for every bet, win and rollback, in the shape of Hub88's supplier wallet API
+(docs/operator-integration.md).
+
+Money is never lost or doubled because every call is first an intent in the game's database,
+in ``wallet_calls``, and its outcome is written when the answer comes:
+
+- a **bet** is written (pending) in a transaction of its own before it is sent; the round is
+  played only after the operator acknowledged it, in the transaction that marks it
+  acknowledged. A bet with no usable answer (a timeout, a 5xx, a truncated or unsigned
+  answer, a balance in the wrong shape) is marked unanswered and a **rollback** of it is
+  written in the same transaction; so is a bet left pending longer than
+  :attr:`SeamlessWallet.abandon_after_ms` (its server died between the call and the play);
+- a **win** is written with the round step that won it, in that step's transaction;
+- wins and rollbacks are sent until acknowledged (:meth:`SeamlessWallet.drain`, the outbox
+  worker, run by every server process and surviving restarts because the intent is in the
+  database), each attempt with the same ``request_uuid`` and ``transaction_uuid``, so the
+  operator answers a repeat with its first answer and never moves money twice. They carry no
+  session token: a win is paid after the player left.
+
+Amounts at the operator are integers in 1/100,000 of the currency's unit
+(:data:`SUB_UNITS`); the game counts minor units, and an operator's balance that is not a
+whole number of minor units is refused as a malformed answer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import Connection, text
+
+from reelsmith.money import Currency
+from reelsmith.store import sql
+from reelsmith.store.db import Database
+from reelsmith.wallet.signing import (
+    SIGNATURE_HEADER,
+    SignatureError,
+    Signer,
+    Verifier,
+    load_signer,
+    load_verifier,
+)
+
+log = logging.getLogger("reelsmith.wallet")
+
+SUB_UNITS = 100_000  # the operator's amounts: 1/100,000 of the currency's unit
+ACCOUNT = "operator"  # the house account on the other side of a seamless player's money
+STATUSES = frozenset(
+    {
+        "RS_OK",
+        "RS_ERROR_UNKNOWN",
+        "RS_ERROR_INVALID_PARTNER",
+        "RS_ERROR_INVALID_TOKEN",
+        "RS_ERROR_INVALID_GAME",
+        "RS_ERROR_WRONG_CURRENCY",
+        "RS_ERROR_NOT_ENOUGH_MONEY",
+        "RS_ERROR_USER_DISABLED",
+        "RS_ERROR_INVALID_SIGNATURE",
+        "RS_ERROR_TOKEN_EXPIRED",
+        "RS_ERROR_WRONG_SYNTAX",
+        "RS_ERROR_WRONG_TYPES",
+        "RS_ERROR_DUPLICATE_TRANSACTION",
+        "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+    }
+)
+# A bet refused with one of these moved nothing at the operator: no rollback is needed.
+BET_REFUSALS = frozenset(
+    {
+        "RS_ERROR_INVALID_TOKEN",
+        "RS_ERROR_TOKEN_EXPIRED",
+        "RS_ERROR_NOT_ENOUGH_MONEY",
+        "RS_ERROR_WRONG_CURRENCY",
+        "RS_ERROR_USER_DISABLED",
+        "RS_ERROR_INVALID_GAME",
+    }
+)
+# A win acknowledged: done now or before. A rollback also when its bet never arrived.
+WIN_DONE = frozenset({"RS_OK", "RS_ERROR_DUPLICATE_TRANSACTION"})
+ROLLBACK_DONE = WIN_DONE | {"RS_ERROR_TRANSACTION_DOES_NOT_EXIST"}
+PATHS = {
+    "balance": "/user/balance",
+    "bet": "/transaction/bet",
+    "win": "/transaction/win",
+    "rollback": "/transaction/rollback",
+}
+MAX_BACKOFF_MS = 60_000
+
+
+def _rows(connection: Connection, statement: str, params: dict[str, Any]) -> list[Any]:
+    """Every row of a read, as mappings (the outbox's reads: off the hot path)."""
+    return list(connection.execute(text(statement), params).mappings().all())
+
+
+class NoAnswerError(Exception):
+    """The operator's answer did not come or cannot be trusted: what happened at the operator
+    is unknown. ``reason`` names it without keys, tokens or bodies."""
+
+
+def _step(currency: Currency) -> int:
+    """Sub-units per minor unit of ``currency`` (1,000 for a two-decimal currency)."""
+    return SUB_UNITS // int(10 ** int(currency.exponent))
+
+
+def to_sub_units(minor: int, currency: Currency) -> int:
+    """Minor units (cents for EUR) as the operator's sub-units."""
+    return minor * _step(currency)
+
+
+def from_sub_units(amount: object, currency: Currency) -> int:
+    """The operator's sub-units as minor units; :class:`NoAnswerError` for an amount that is
+    not a whole number of minor units (an operator counting in another sub-unit)."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise NoAnswerError(f"balance {amount!r} is not a whole number of sub-units")
+    step = _step(currency)
+    if amount % step:
+        raise NoAnswerError(
+            f"balance {amount} is not a whole number of {currency.code} minor units"
+            f" ({step} sub-units each): the operator counts in another sub-unit"
+        )
+    return int(amount // step)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An operator's answer, signed and well formed."""
+
+    status: str
+    balance: int | None  # sub-units, when the answer carries one
+    currency: str | None
+
+
+class OperatorClient:
+    """Signed calls to the operator's wallet: a request's body signed with the game's key, its
+    answer's checked against the operator's key before anything is read from it."""
+
+    def __init__(
+        self, url: str, signer: Signer, verifier: Verifier, timeout_seconds: float
+    ) -> None:
+        self.url = url.rstrip("/")
+        self.signer = signer
+        self.verifier = verifier
+        self.http = httpx.Client(timeout=timeout_seconds)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def call(self, kind: str, body: dict[str, Any]) -> Answer:
+        """Send one call; its answer, or :class:`NoAnswerError` when none usable came."""
+        raw = json.dumps(body, separators=(",", ":")).encode()
+        try:
+            response = self.http.post(
+                self.url + PATHS[kind],
+                content=raw,
+                headers={
+                    "Content-Type": "application/json",
+                    SIGNATURE_HEADER: self.signer.sign(raw),
+                },
+            )
+        except httpx.TimeoutException:
+            raise NoAnswerError(f"{kind}: no answer within the timeout") from None
+        except httpx.HTTPError as exc:
+            raise NoAnswerError(f"{kind}: {type(exc).__name__}") from None
+        if response.status_code != 200:
+            raise NoAnswerError(f"{kind}: HTTP {response.status_code}")
+        try:
+            self.verifier.verify(response.content, response.headers.get(SIGNATURE_HEADER))
+        except SignatureError as exc:
+            raise NoAnswerError(f"{kind}: answer refused: {exc}") from None
+        try:
+            data = json.loads(response.content)
+        except ValueError:
+            raise NoAnswerError(f"{kind}: the answer is not JSON") from None
+        if not isinstance(data, dict):
+            raise NoAnswerError(f"{kind}: the answer is not a JSON object")
+        status = data.get("status")
+        if status not in STATUSES:
+            raise NoAnswerError(f"{kind}: unknown status {status!r}")
+        if data.get("request_uuid") != body["request_uuid"]:
+            raise NoAnswerError(f"{kind}: the answer is for another request_uuid")
+        balance = data.get("balance")
+        if status == "RS_OK" and (
+            not isinstance(balance, int) or isinstance(balance, bool) or balance < 0
+        ):
+            raise NoAnswerError(f"{kind}: RS_OK without a whole balance >= 0")
+        currency = data.get("currency")
+        if balance is not None and not isinstance(balance, int):
+            balance = None
+        return Answer(str(status), balance, currency if isinstance(currency, str) else None)
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """What came of a bet: ``acknowledged`` (balance in minor units after it), ``refused``
+    (``status`` says why; nothing moved) or ``unanswered`` (a rollback is queued)."""
+
+    outcome: str
+    status: str
+    balance_minor: int | None = None
+
+
+CALL_COLUMNS = (
+    "id, request_uuid, kind, player_id, user_ref, game, round_id, reference_id, currency,"
+    " amount_minor, round_closed, state, status, attempts, next_attempt_ms, balance_minor,"
+    " idempotency_key, created_ms, updated_ms"
+)
+
+
+class SeamlessWallet:
+    """The seamless adapter: intents in the game's database, calls to the operator, and the
+    outbox of wins and rollbacks."""
+
+    def __init__(
+        self,
+        db: Database,
+        client: OperatorClient,
+        currencies: dict[str, Currency],
+        abandon_after_ms: int,
+        retry_base_ms: int = 250,
+    ) -> None:
+        self.db = db
+        self.client = client
+        self.currencies = currencies
+        self.abandon_after_ms = abandon_after_ms
+        self.retry_base_ms = retry_base_ms
+        # the threads the server runs seamless work on (spins, the outbox): never the event
+        # loop's default executor, one of whose threads may hold the SQLite writer lock for a
+        # commit group (`CommitGroup`), which a write on that same thread would refuse
+        self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="seamless")
+        # recent bets as written (for their call) and acknowledged (round -> bet, for the
+        # round's wins): each saves a read; a miss reads the database
+        self._lock = threading.Lock()
+        self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._acknowledged: OrderedDict[str, str] = OrderedDict()
+
+    @classmethod
+    def from_settings(
+        cls, db: Database, url: str, keys: Path, timeout_seconds: float, currencies: list[str]
+    ) -> SeamlessWallet:
+        """The adapter a seamless deployment's settings describe; keys from ``keys``
+        (``game_private.pem`` signs, ``operator_public.pem`` checks)."""
+        client = OperatorClient(
+            url,
+            load_signer(keys / "game_private.pem"),
+            load_verifier(keys / "operator_public.pem"),
+            timeout_seconds,
+        )
+        # a bet still pending this long after it was written was not answered in its request
+        abandon = int(timeout_seconds * 1000) * 3 + 5_000
+        return cls(db, client, {code: Currency.of(code) for code in currencies}, abandon)
+
+    def currency(self, code: str) -> Currency:
+        found = self.currencies.get(code)
+        return found if found is not None else Currency.of(code)
+
+    # -- the intents ---------------------------------------------------------------------------
+
+    def insert_call(
+        self,
+        connection: Connection,
+        kind: str,
+        player_id: str,
+        user_ref: str,
+        game: str,
+        round_id: str,
+        currency: str,
+        amount_minor: int,
+        now: int,
+        reference_id: str | None = None,
+        round_closed: bool = False,
+        idempotency_key: str | None = None,
+    ) -> str:
+        """Write one call's intent (pending, due now); its transaction_uuid."""
+        call_id = str(uuid.uuid4())
+        params = {
+            "id": call_id,
+            "request": str(uuid.uuid4()),
+            "kind": kind,
+            "player": player_id,
+            "user": user_ref,
+            "game": game,
+            "round": round_id,
+            "reference": reference_id,
+            "currency": currency,
+            "amount": amount_minor,
+            "closed": round_closed,
+            "key": idempotency_key,
+            "now": now,
+        }
+        if kind == "bet":  # what `place_bet` sends, without reading it back
+            with self._lock:
+                self._written[call_id] = {
+                    "id": call_id,
+                    "request_uuid": params["request"],
+                    "kind": kind,
+                    "player_id": player_id,
+                    "user_ref": user_ref,
+                    "game": game,
+                    "round_id": round_id,
+                    "reference_id": reference_id,
+                    "currency": currency,
+                    "amount_minor": amount_minor,
+                    "round_closed": round_closed,
+                }
+                while len(self._written) > 4096:
+                    self._written.popitem(last=False)
+        sql.send(
+            connection,
+            "INSERT INTO wallet_calls (id, request_uuid, kind, player_id, user_ref, game,"
+            " round_id, reference_id, currency, amount_minor, round_closed, state, attempts,"
+            " next_attempt_ms, idempotency_key, created_ms, updated_ms) VALUES (:id, :request,"
+            " :kind, :player, :user, :game, :round, :reference, :currency, :amount, :closed,"
+            " 'pending', 0, :now, :key, :now, :now)",
+            params,
+        )
+        return call_id
+
+    def queue_win(
+        self,
+        connection: Connection,
+        player_id: str,
+        user_ref: str,
+        game: str,
+        round_id: str,
+        currency: str,
+        amount_minor: int,
+        round_closed: bool,
+        now: int,
+    ) -> str | None:
+        """Write a round step's win (in the step's transaction): the amount it paid, and
+        whether it closed the round. The win references the round's acknowledged bet; a round
+        with none (played before the deployment went seamless) queues nothing."""
+        with self._lock:
+            bet_id = self._acknowledged.get(round_id)
+        if bet_id is None:
+            bet = sql.one(
+                connection,
+                "SELECT id FROM wallet_calls WHERE round_id = :round AND kind = 'bet'"
+                " AND state = 'acknowledged'",
+                {"round": round_id},
+            )
+            if bet is None:
+                log.error("round %s has no acknowledged bet: its win is not sent", round_id)
+                return None
+            bet_id = str(bet["id"])
+        return self.insert_call(
+            connection,
+            "win",
+            player_id,
+            user_ref,
+            game,
+            round_id,
+            currency,
+            amount_minor,
+            now,
+            reference_id=bet_id,
+            round_closed=round_closed,
+        )
+
+    def earlier_bet(self, connection: Connection, player_id: str, game: str, key: str) -> Any:
+        """The bet a spin with idempotency key ``key`` wrote, else a pending bet of the
+        player's in ``game`` (a spin between its call and its play), else None: one read."""
+        return sql.one(
+            connection,
+            "SELECT idempotency_key, state, status FROM wallet_calls WHERE player_id = :player"
+            " AND kind = 'bet' AND (idempotency_key = :key OR (state = 'pending'"
+            " AND game = :game)) ORDER BY CASE WHEN idempotency_key = :key THEN 0 ELSE 1 END"
+            " LIMIT 1",
+            {"player": player_id, "key": key, "game": game},
+        )
+
+    def acknowledge_bet(
+        self,
+        connection: Connection,
+        bet_id: str,
+        balance_minor: int,
+        now: int,
+        round_id: str | None = None,
+    ) -> bool:
+        """Mark a pending bet acknowledged, in the transaction that plays its round: False
+        when it is no longer pending (the outbox took it as abandoned and rolls it back)."""
+        moved = sql.run(
+            connection,
+            "UPDATE wallet_calls SET state = 'acknowledged', status = 'RS_OK', attempts = 1,"
+            " balance_minor = :balance, updated_ms = :now WHERE id = :id AND state = 'pending'",
+            {"id": bet_id, "balance": balance_minor, "now": now},
+        )
+        if moved == 1 and round_id is not None:
+            # kept for the round's wins; should this transaction roll back, no round of this
+            # id exists, so no win ever looks it up
+            with self._lock:
+                self._acknowledged[round_id] = bet_id
+                while len(self._acknowledged) > 4096:
+                    self._acknowledged.popitem(last=False)
+        return moved == 1
+
+    def known_balance(self, connection: Connection, player_id: str) -> int:
+        """The player's balance as the operator last told it, with the wins written since that
+        it has not acknowledged yet (for a step's answer; the operator's is the balance)."""
+        last = sql.one(
+            connection,
+            "SELECT balance_minor, updated_ms FROM wallet_calls WHERE player_id = :player"
+            " AND balance_minor IS NOT NULL ORDER BY updated_ms DESC LIMIT 1",
+            {"player": player_id},
+        )
+        if last is None:
+            return 0
+        pending = sql.scalar(
+            connection,
+            "SELECT COALESCE(SUM(amount_minor), 0) FROM wallet_calls WHERE player_id = :player"
+            " AND kind = 'win' AND state = 'pending'",
+            {"player": player_id},
+        )
+        return int(last["balance_minor"]) + int(pending or 0)
+
+    def operator_token(self, connection: Connection, session_id: str | None) -> str | None:
+        if session_id is None:
+            return None
+        found = sql.scalar(
+            connection,
+            "SELECT operator_token FROM wallet_sessions WHERE session_id = :id",
+            {"id": session_id},
+        )
+        return None if found is None else str(found)
+
+    # -- the calls -----------------------------------------------------------------------------
+
+    def _body(self, row: Any, token: str | None = None) -> dict[str, Any]:
+        currency = self.currency(str(row["currency"]))
+        body: dict[str, Any] = {
+            "user": row["user_ref"],
+            "transaction_uuid": row["id"],
+            "supplier_transaction_id": row["id"],
+            "request_uuid": row["request_uuid"],
+            "round": row["round_id"],
+            "round_closed": bool(row["round_closed"]),
+            "game_code": row["game"],
+        }
+        if row["kind"] == "rollback":
+            body["reference_transaction_uuid"] = row["reference_id"]
+            return body
+        body.update(
+            {
+                "currency": currency.code,
+                "amount": to_sub_units(int(row["amount_minor"]), currency),
+                "is_free": False,
+                "is_aggregated": False,
+            }
+        )
+        if row["kind"] == "bet":
+            body["token"] = token
+        else:
+            body["reference_transaction_uuid"] = row["reference_id"]
+        return body
+
+    def place_bet(self, bet_id: str, token: str) -> BetResult:
+        """Send a pending bet once and say what came of it. Unanswered, the bet is marked so
+        and its rollback written (one transaction); refused, it is marked refused. An
+        acknowledged bet stays pending here: the transaction that plays its round marks it
+        (:meth:`acknowledge_bet`)."""
+        with self._lock:
+            row = self._written.pop(bet_id, None)
+        if row is None:
+            with self.db.read() as connection:
+                found = _rows(
+                    connection,
+                    f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE id = :id",
+                    {"id": bet_id},
+                )
+            if not found:
+                raise LookupError(f"no bet {bet_id}")
+            row = found[0]
+        currency = self.currency(str(row["currency"]))
+        try:
+            answer = self.client.call("bet", self._body(row, token))
+            if answer.status == "RS_OK":
+                if answer.currency != currency.code:
+                    raise NoAnswerError(
+                        f"bet: the answer's currency {answer.currency!r} is not {currency.code}"
+                    )
+                return BetResult("acknowledged", "RS_OK", from_sub_units(answer.balance, currency))
+        except NoAnswerError as exc:
+            log.warning("bet %s of round %s: %s; rolling it back", bet_id, row["round_id"], exc)
+            self.abandon_bet(bet_id, str(exc))
+            return BetResult("unanswered", str(exc))
+        if answer.status in BET_REFUSALS:
+            with self.db.write() as connection:
+                sql.run(
+                    connection,
+                    "UPDATE wallet_calls SET state = 'refused', status = :status, attempts = 1,"
+                    " updated_ms = :now WHERE id = :id AND state = 'pending'",
+                    {"id": bet_id, "status": answer.status, "now": self._now()},
+                )
+            return BetResult("refused", answer.status)
+        # RS_ERROR_UNKNOWN and the like: the operator may have taken it; roll it back
+        log.warning("bet %s answered %s; rolling it back", bet_id, answer.status)
+        self.abandon_bet(bet_id, answer.status)
+        return BetResult("unanswered", answer.status)
+
+    def abandon_bet(self, bet_id: str, reason: str, connection: Connection | None = None) -> bool:
+        """Mark a pending bet unanswered and write its rollback, in one transaction (the
+        caller's, if given): False when the bet was no longer pending."""
+        if connection is None:
+            with self.db.write() as own:
+                return self.abandon_bet(bet_id, reason, own)
+        now = self._now()
+        row = sql.one(
+            connection,
+            f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE id = :id AND state = 'pending'",
+            {"id": bet_id},
+        )
+        if row is None:
+            return False
+        moved = sql.run(
+            connection,
+            "UPDATE wallet_calls SET state = 'unanswered', status = :reason, updated_ms = :now"
+            " WHERE id = :id AND state = 'pending'",
+            {"id": bet_id, "reason": reason[:64], "now": now},
+        )
+        if moved != 1:
+            # acknowledged (its round played) by another transaction between the read and
+            # this update: a played bet is never rolled back
+            return False
+        self.insert_call(
+            connection,
+            "rollback",
+            str(row["player_id"]),
+            str(row["user_ref"]),
+            str(row["game"]),
+            str(row["round_id"]),
+            str(row["currency"]),
+            int(row["amount_minor"]),
+            now,
+            reference_id=bet_id,
+            round_closed=True,
+        )
+        return True
+
+    def deliver(self, row: Any) -> bool:
+        """Send one pending win or rollback once and write what came of it: True when it is
+        acknowledged. Unanswered or answered with a status that may pass, it is due again
+        after a backoff; a win whose bet the operator does not know is refused for good (and
+        logged: reconciliation lists it)."""
+        kind = str(row["kind"])
+        done = WIN_DONE if kind == "win" else ROLLBACK_DONE
+        now = self._now()
+        balance: int | None = None
+        try:
+            answer = self.client.call(kind, self._body(row))
+            status = answer.status
+            if answer.status == "RS_OK" and answer.balance is not None:
+                balance = from_sub_units(answer.balance, self.currency(str(row["currency"])))
+        except NoAnswerError as exc:
+            status = str(exc)
+            answer = None
+        if answer is not None and status in done:
+            state = "acknowledged"
+        elif kind == "win" and status == "RS_ERROR_TRANSACTION_DOES_NOT_EXIST":
+            state = "refused"
+            log.error("win %s of round %s refused: its bet is unknown", row["id"], row["round_id"])
+        else:
+            state = "pending"
+            log.info("%s %s not acknowledged (%s); retried", kind, row["id"], status)
+        backoff = min(MAX_BACKOFF_MS, self.retry_base_ms * 2 ** min(int(row["attempts"]), 16))
+        with self.db.write() as connection:
+            sql.run(
+                connection,
+                "UPDATE wallet_calls SET state = :state, status = :status,"
+                " attempts = attempts + 1, next_attempt_ms = :next, updated_ms = :now,"
+                " balance_minor = COALESCE(:balance, balance_minor)"
+                " WHERE id = :id AND state = 'pending'",
+                {
+                    "state": state,
+                    "status": status[:64],
+                    "next": now + backoff,
+                    "now": now,
+                    "balance": balance,
+                    "id": row["id"],
+                },
+            )
+        return state == "acknowledged"
+
+    def deliver_round(self, round_id: str) -> None:
+        """Send a round's pending wins now (after the step that wrote them committed), so
+        the player's balance at the operator moves with the answer; what fails is left to
+        the outbox."""
+        with self.db.read() as connection:
+            rows = _rows(
+                connection,
+                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE round_id = :round"
+                " AND state = 'pending' AND kind = 'win' ORDER BY created_ms",
+                {"round": round_id},
+            )
+        for row in rows:
+            if not self.deliver(row):
+                return
+
+    def drain(self, limit: int = 200) -> int:
+        """One pass of the outbox worker: abandon the bets pending longer than
+        ``abandon_after_ms`` (their rollbacks written), then send the wins and rollbacks
+        that are due, oldest first. How many were acknowledged."""
+        now = self._now()
+        with self.db.read() as connection:
+            stale = _rows(
+                connection,
+                "SELECT id FROM wallet_calls WHERE state = 'pending' AND kind = 'bet'"
+                " AND created_ms < :before",
+                {"before": now - self.abandon_after_ms},
+            )
+        for row in stale:
+            if self.abandon_bet(str(row["id"]), "no play after the bet (abandoned)"):
+                log.warning("bet %s abandoned before its round was played: rolled back", row["id"])
+        with self.db.read() as connection:
+            due = _rows(
+                connection,
+                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE state = 'pending'"
+                " AND kind IN ('win', 'rollback') AND next_attempt_ms <= :now"
+                " ORDER BY next_attempt_ms LIMIT :limit",
+                {"now": now, "limit": limit},
+            )
+        return sum(1 for row in due if self.deliver(row))
+
+    def outstanding(self) -> int:
+        """How many calls are not settled yet (pending, of any kind)."""
+        with self.db.read() as connection:
+            found = sql.scalar(
+                connection, "SELECT COUNT(*) FROM wallet_calls WHERE state = 'pending'", {}
+            )
+        return int(found or 0)
+
+    @staticmethod
+    def _now() -> int:
+        import time
+
+        return int(time.time() * 1000)
