@@ -170,3 +170,28 @@ def test_a_count_no_key_covers_is_warned(tmp_path: Path) -> None:
     )
     warnings = check_folder(folder).warnings
     assert any("anywhere_pays.leaf lists no pay for 7, 8 or 9" in w for w in warnings), warnings
+
+
+def test_the_full_analysis_enumerates_the_window(model: GameModel) -> None:
+    """Without cascades the full analysis reads each stop combination's one screen: its RTP is
+    the per-reel route's, its hits and largest pay those of every screen played live."""
+    from reelsmith.analysis.analyzer import analyze
+    from reelsmith.mechanics.cascade.exact import cascade_figures
+
+    figures = cascade_figures(model, "main")
+    assert figures.rtp == analyze_rtp(model).rtp
+    reel_set = model.variant().reel_sets["base"]
+    rules = anywhere_rules(model)
+    hits = top = 0
+    for stops in itertools.product(*(range(int(n)) for n in reel_set.lengths)):
+        grid = np.array(
+            [[reel_set.padded[r, stops[r] + row] for r in range(3)] for row in range(3)],
+            dtype=np.int8,
+        )
+        paid = count_wins(model, rules, grid, 1).coins
+        scatters = int((grid == model.scatter).sum())
+        paid += int(model.scatter_pays[min(scatters, len(model.scatter_pays) - 1)])
+        hits += paid > 0 or scatters >= 2
+        top = max(top, paid)
+    assert (figures.base.hits, figures.base.max_pay) == (hits, top)
+    assert analyze(model, "main").rtp == figures.rtp

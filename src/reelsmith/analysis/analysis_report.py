@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reelsmith.analysis.catalogue_awards import spins_bands
-from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, initial_law
+from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, by_full_cycle, initial_law
 from reelsmith.analysis.chunks import band_labels
 from reelsmith.analysis.exact import symbol_counts, symbol_weights
 from reelsmith.analysis.ladder_exact import GLI_MIN_PROBABILITY, LadderAnalysis
@@ -108,7 +108,7 @@ def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict
     distribution of a ladder-and-pots round, added when given."""
     if isinstance(a, LadderAnalysis):
         return ladder_document(a, sample)
-    if "cascade" in a.model.raw:
+    if by_full_cycle(a.model):
         from reelsmith.mechanics.cascade.report import document
 
         return document(a)  # type: ignore[arg-type]
@@ -119,7 +119,7 @@ def analysis_report(a: Analysis) -> LabReport:
     """``analyze``'s result for any model's variant: JSON, text and the PAR sheet (drawn only
     when asked for). The sections are those of what ``a`` contains; a ladder-and-pots round
     adds its seeded sample of the round-win distribution, labelled as simulated."""
-    if "cascade" in a.model.raw:
+    if by_full_cycle(a.model):
         from reelsmith.mechanics.cascade.report import report
 
         return report(a)  # type: ignore[arg-type]

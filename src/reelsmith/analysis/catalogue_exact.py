@@ -455,6 +455,13 @@ def pays_anywhere(model: GameModel) -> bool:
     return "anywhere" in model.raw
 
 
+def by_full_cycle(model: GameModel) -> bool:
+    """Whether the lab's full analysis of ``model`` enumerates its reel sets' full cycles
+    (:mod:`reelsmith.mechanics.cascade.exact`): a cascade's chains, or a pay-anywhere window,
+    whose counts no per-reel walk carries."""
+    return "cascade" in model.raw or pays_anywhere(model)
+
+
 def total_coins(model: GameModel) -> int:
     """The coins a spin costs at one coin per unit: the paylines, or a ways or pay-anywhere
     game's cost."""
@@ -869,7 +876,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
     started = time.perf_counter()
     from reelsmith.mechanics import declared
 
-    if "cascade" in model.raw:
+    if by_full_cycle(model):
         from reelsmith.mechanics.cascade.report import analyze as analyze_cascade
 
         return analyze_cascade(model, variant_id)  # type: ignore[return-value]
@@ -1028,7 +1035,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
 def stored_figures(analysis: CatalogueAnalysis) -> dict[str, float]:
     """The figures stored beside a variant's strips (10 decimal places), which a test re-derives
     from the strips; the spins a free spin adds on average only for a title with free spins."""
-    if "cascade" in analysis.model.raw:
+    if by_full_cycle(analysis.model):
         from reelsmith.mechanics.cascade.report import stored_figures as cascade_stored
 
         return cascade_stored(analysis)  # type: ignore[arg-type]

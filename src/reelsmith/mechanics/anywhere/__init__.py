@@ -24,5 +24,4 @@ MECHANIC = Mechanic(
     exact="reelsmith.analysis.catalogue_exact",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
     in_kernel=False,  # the simulation kernel does not count a window yet: simulate refuses it
-    in_full_analysis=False,  # the RTP route is exact; the window's whole law is the cascade's
 )

@@ -50,7 +50,7 @@ from reelsmith.mechanics.anywhere.rules import (
     pays_nothing,
     screen_pays,
 )
-from reelsmith.mechanics.cascade.rules import cascade_rules, fall
+from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall
 from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
 
 #: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
@@ -730,6 +730,16 @@ class ChainSums:
         return Fraction(self.awards, self.cycle)
 
 
+#: The one screen of a spin without cascades: the enumeration reads its first screen alone.
+ONE_SCREEN = CascadeRules(1, np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
+
+
+def screens_of(model: GameModel) -> CascadeRules:
+    """The screens a spin of ``model`` reads: its cascade's, or one screen (a pay-anywhere
+    title without cascades, whose window's whole law is the same enumeration's)."""
+    return cascade_rules(model) if "cascade" in model.raw else ONE_SCREEN
+
+
 def _least(table: npt.NDArray[np.int64]) -> int:
     """The least count a count table pays (0: none)."""
     paying = np.flatnonzero(table > 0)
@@ -741,7 +751,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
     """The full cycle's :class:`ChainSums` of the base game's reel set (``free`` False) or the
     free spins' (True) of ``variant_id``; ``prune`` False reads every first screen in full."""
     rules = mechanics(model)
-    cascade = cascade_rules(model)
+    cascade = screens_of(model)
     variant = model.variant(variant_id)
     spins_rules = rules.free_spins
     if free:
@@ -981,7 +991,7 @@ def scaled_free_law(model: GameModel, base: ChainSums) -> ChainSums | None:
     awarded by a trigger and a retrigger. None where that does not hold: the free reel set is
     then enumerated on its own."""
     rules = mechanics(model)
-    cascade = cascade_rules(model)
+    cascade = screens_of(model)
     free = rules.free_spins
     if free is None or free.reel_set != "base" or free.retrigger != RETRIGGER_TABLE:
         return None

@@ -123,7 +123,11 @@ def _summary(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
     c, f = a.cascade, a.figures
     out = [
         ("RTP", pct(c.rtp), "exact"),
-        (f"{_wins(a.model)} (every screen)", pct(f.line_rtp), "exact"),
+        (
+            f"{_wins(a.model)} (every screen)" if "cascade" in a.model.raw else _wins(a.model),
+            pct(f.line_rtp),
+            "exact",
+        ),
         ("scatter wins", pct(f.scatter_rtp), "exact"),
     ]
     if c.free is not None:
@@ -142,6 +146,9 @@ def _summary(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
 
 
 def _tables(a: CascadeAnalysis) -> list[Rows]:
+    """The chains' counters; none for a title without cascades (every spin reads one screen)."""
+    if "cascade" not in a.model.raw:
+        return []
     c = a.cascade
     headers = ("screen", "stop combinations reaching it", "frequency", "pays (RTP)")
     tables = [rows(headers, _chain_rows(c.base, c.bet), title="Base game chain")]
@@ -152,7 +159,8 @@ def _tables(a: CascadeAnalysis) -> list[Rows]:
 
 def report(a: CascadeAnalysis) -> LabReport:
     summary = rows(("figure", "value", "method"), _summary(a), classes="text")
-    head = f"{a.model.name} variant {a.variant_id} - cascade, exact over every stop combination"
+    kind = "cascade" if "cascade" in a.model.raw else "pays anywhere"
+    head = f"{a.model.name} variant {a.variant_id} - {kind}, exact over every stop combination"
     text: tuple[TextBlock, ...] = (
         head,
         summary,
@@ -169,7 +177,7 @@ def _sheet(a: CascadeAnalysis) -> Sheet:
         note=METHOD,
         sections=(
             Section("Summary", (rows(("figure", "value", "method"), _summary(a), classes="text"),)),
-            Section("Cascade", tuple(_tables(a))),
+            *((Section("Cascade", tuple(_tables(a))),) if "cascade" in a.model.raw else ()),
             strips_section(a.model, a.variant_id),
         ),
         closing=f"Computed in {a.seconds:.2f} s.",
