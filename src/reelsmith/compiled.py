@@ -28,6 +28,7 @@ one needless announcement, never a wrong figure.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -154,12 +155,14 @@ def _read_manifest() -> dict[str, dict[str, list[str]]]:
 
 def phase_cached(phase: str) -> bool:
     """Whether every cached numba function ``phase`` compiled when it last ran is in numba's
-    cache, fresh, for the argument types it used; False for a phase never recorded here. The
-    modules that define those functions must be imported first (the phase's own imports)."""
+    cache, fresh, for the argument types it used; False for a phase never recorded here (the
+    modules defining those functions are imported to ask)."""
     recorded = _read_manifest().get(phase)
     if not recorded:
         return False
     try:
+        for module in {key.partition(":")[0] for key in recorded}:
+            importlib.import_module(module)  # the phase imports them anyway
         loaded = _dispatchers()
         for key, signatures in recorded.items():
             dispatcher = loaded.get(key)
