@@ -89,3 +89,15 @@ def test_an_unwritable_home_leaves_numba_its_own_default(tmp_path: Path) -> None
     finally:
         home.chmod(0o700)
     assert result.returncode == 0 and result.stdout == "unset\n", result.stderr
+
+
+def test_warm_refuses_an_unknown_title_before_compiling_anything() -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    result = CliRunner().invoke(app, ["warm", "aurora-fox", "no-such-title"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "no-such-title" in lines[0]
+    assert "compiling" not in result.output and "ready" not in result.output
