@@ -17,9 +17,10 @@ The lab's kernels are numba functions compiled on first call and cached on disk
   file stamp, same bytecode); only then is the phase called cached. A phase never recorded, a
   cache folder emptied, a source file edited or numba upgraded all count as not cached, so the
   announcement errs towards saying it compiles.
-* **Saying so.** :func:`compiling` wraps a phase: when it is not cached it prints one line on
-  stderr naming what compiles and where it is kept, a spinner with the elapsed time while it
-  runs on a terminal, and the seconds it took; when it is cached it prints nothing.
+* **Saying so.** :func:`compiling` wraps a phase: when it is not cached, a terminal shows a
+  spinner with the elapsed time while it runs, and stderr gets one line naming what compiled,
+  where it is kept and the seconds it took (printed once done, so that a phase that fails
+  leaves the command's one-line error alone); a cached phase prints nothing.
 
 The index is read through numba's caching internals (``Dispatcher._cache``); if a numba
 release changes them, :func:`phase_cached` answers "not cached" rather than fail, which costs
@@ -33,7 +34,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -199,11 +200,11 @@ def record_phase(phase: str) -> None:
 
 @contextmanager
 def compiling(what: str, phase: str, console: Any) -> Iterator[None]:
-    """Run the body as ``phase``; when its compiled code is not cached, announce on
-    ``console`` (a rich Console on stderr) "compiling <what> (first use; cached in <folder>)",
-    with a spinner and the elapsed time on a terminal, then the same line ending in the
-    seconds it took. A cached phase prints nothing. What the phase compiled is recorded, so
-    the next process knows."""
+    """Run the body as ``phase``; when its compiled code is not cached, say so on ``console``
+    (a rich Console on stderr): "compiling <what> (first use; cached in <folder>) ... 38.2 s",
+    one line once it is done, with a spinner and the elapsed time before it on a terminal. A
+    cached phase prints nothing, and neither does one that fails: the command's one-line error
+    follows alone. What the phase compiled is recorded, so the next process knows."""
     if phase_cached(phase):
         yield
         return
@@ -224,19 +225,7 @@ def compiling(what: str, phase: str, console: Any) -> Iterator[None]:
             progress.add_task("compiling", total=None)
             yield
     else:
-        console.print(f"{line} ...", end="", markup=False, highlight=False, soft_wrap=True)
-        try:
-            yield
-        except BaseException:
-            console.print(" failed", markup=False, highlight=False)
-            raise
+        yield
     seconds = time.perf_counter() - started
-    ending = f"{line} ... {seconds:.1f} s" if console.is_terminal else f" {seconds:.1f} s"
-    console.print(ending, markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{line} ... {seconds:.1f} s", markup=False, highlight=False, soft_wrap=True)
     record_phase(phase)
-
-
-def run_phase(what: str, phase: str, console: Any, work: Callable[[], Any]) -> Any:
-    """``work()`` inside :func:`compiling`; returns what it returns."""
-    with compiling(what, phase, console):
-        return work()
