@@ -378,6 +378,16 @@ def tune(
         check_output_file(target_file, "variant file")
     except LabInputError as exc:
         fail(str(exc))
+    from reelsmith.analysis.warm import analysis_phase, prepare_analysis
+    from reelsmith.compiled import compiling, phase_cached
+
+    if not phase_cached(analysis_phase(model)):
+        # the tuner runs the exact analysis at every move: compiled first, visibly, once
+        try:
+            with compiling("the exact analysis", analysis_phase(model), err_console):
+                prepare_analysis(model, base_variant)
+        except ModelError as exc:
+            fail(str(exc))
     with _progress("tuning", counted=False) as progress:
         task = progress.add_task("tuning", total=None)
 
