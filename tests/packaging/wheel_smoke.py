@@ -186,7 +186,9 @@ def check_warm(bin_dir: Path, work: Path) -> None:
         )
     if not list((work / "cache" / "reelsmith" / "numba").rglob("*.nbi")):
         raise SmokeError("reelsmith warm cached nothing under XDG_CACHE_HOME/reelsmith/numba")
-    step(f"reelsmith warm compiled the kernels ({time.monotonic() - started:.0f} s)")
+    step(f"reelsmith warm compiled the kernels ({time.monotonic() - started:.0f} s):")
+    for line in (warm.stderr + warm.stdout).splitlines():
+        step(f"  {line}")
     for command in (
         ["simulate", "aurora-fox", "--spins", "100000", "--seed", "1", "--workers", "1"],
         ["analyze", "days-of-the-tsar"],
