@@ -19,8 +19,9 @@ The lab's kernels are numba functions compiled on first call and cached on disk
   announcement errs towards saying it compiles.
 * **Saying so.** :func:`compiling` wraps a phase: when it is not cached, a terminal shows a
   spinner with the elapsed time while it runs, and stderr gets one line naming what compiled,
-  where it is kept and the seconds it took (printed once done, so that a phase that fails
-  leaves the command's one-line error alone); a cached phase prints nothing.
+  where it is kept and the seconds it took, printed once done and only when numba did compile
+  (a phase that fails prints nothing, so the command's one-line error stays alone); a cached
+  phase prints nothing.
 
 The index is read through numba's caching internals (``Dispatcher._cache``); if a numba
 release changes them, :func:`phase_cached` answers "not cached" rather than fail, which costs
@@ -125,6 +126,15 @@ def _compiled_signatures() -> dict[str, list[str]]:
     }
 
 
+def _compiles() -> int:
+    """How many times this process has compiled a cached numba function of reelsmith because
+    numba's cache did not have it (numba's own count of cache misses)."""
+    try:
+        return sum(sum(d._cache_misses.values()) for d in _dispatchers().values())
+    except Exception:  # numba's internals changed: count nothing
+        return 0
+
+
 def _cached_signatures(dispatcher: Any) -> set[str]:
     """The argument types numba's on-disk index holds fresh compiled code of ``dispatcher``
     for, on this machine (empty when the index is missing or stale)."""
@@ -200,19 +210,20 @@ def record_phase(phase: str) -> None:
 
 @contextmanager
 def compiling(what: str, phase: str, console: Any) -> Iterator[None]:
-    """Run the body as ``phase``; when its compiled code is not cached, say so on ``console``
-    (a rich Console on stderr): "compiling <what> (first use; cached in <folder>) ... 38.2 s",
-    one line once it is done, with a spinner and the elapsed time before it on a terminal. A
-    cached phase prints nothing, and neither does one that fails: the command's one-line error
-    follows alone. What the phase compiled is recorded, so the next process knows."""
-    if phase_cached(phase):
-        yield
-        return
+    """Run the body as ``phase`` and say on ``console`` (a rich Console on stderr) when it
+    compiled: "compiling <what> (first use; cached in <folder>) ... 38.2 s", one line once it
+    is done, printed when numba compiled anything the cache lacked (its count of cache misses),
+    so a title new to the manifest whose code is all cached (a copy of a shipped title) is not
+    announced. A terminal shows a spinner with the elapsed time while a phase not known to be
+    cached runs. A phase that fails prints nothing: the command's one-line error follows
+    alone. What a phase not known to be cached used is recorded, so the next process knows."""
+    expected = not phase_cached(phase)
+    compiled_before = _compiles()
     folder = cache_dir()
     where = f"cached in {shown(folder)}" if folder is not None else "numba's default cache"
     line = f"compiling {what} (first use; {where})"
     started = time.perf_counter()
-    if console.is_terminal:
+    if expected and console.is_terminal:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         with Progress(
@@ -227,5 +238,7 @@ def compiling(what: str, phase: str, console: Any) -> Iterator[None]:
     else:
         yield
     seconds = time.perf_counter() - started
-    console.print(f"{line} ... {seconds:.1f} s", markup=False, highlight=False, soft_wrap=True)
-    record_phase(phase)
+    if _compiles() > compiled_before:
+        console.print(f"{line} ... {seconds:.1f} s", markup=False, highlight=False, soft_wrap=True)
+    if expected:
+        record_phase(phase)
