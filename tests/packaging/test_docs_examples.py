@@ -146,9 +146,10 @@ def run_in_order(folder: Path, chosen: list[Example], files: tuple[str, ...] = (
             text=True,
             timeout=900,
         )
-        # a progress display leaves an empty line behind where the output is not a terminal
+        # a progress display leaves an empty line behind (before the output, or after a
+        # refusal printed inside it) where the output is not a terminal
         real = [
-            line for line in result.stdout.lstrip("\n").splitlines() if not COMPILING.match(line)
+            line for line in result.stdout.strip("\n").splitlines() if not COMPILING.match(line)
         ]
         refusal = any(line.startswith("error: ") for line in example.printed)
         assert (result.returncode != 0) == refusal, (example.command, result.returncode, real)
