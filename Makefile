@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORE_STAMP := $(VENV)/.installed-core
 
-.PHONY: run play test test-slow test-long reliability-report lint format bench wheel-smoke clean
+.PHONY: run play warm test test-slow test-long reliability-report lint format bench wheel-smoke clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ PORT ?= 8000
 
 run: $(CORE_STAMP)
 	$(BIN)/reelsmith serve --demo --host $(HOST) --port $(PORT)
+
+# The lab's compiled kernels, built now into the user's cache (~/.cache/reelsmith/numba) rather
+# than by the first analyze or simulate. `make run` does not run it: on a fresh machine it takes
+# minutes (docs/performance.md), and serving rounds needs none of the lab's kernels.
+warm: $(CORE_STAMP)
+	$(BIN)/reelsmith warm
 
 # The title `make play` plays (any id `reelsmith titles` lists): make play TITLE=sultan-spins
 TITLE ?= days-of-the-tsar

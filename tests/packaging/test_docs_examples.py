@@ -4,7 +4,8 @@ Every ``$ reelsmith ...`` line of the README's code blocks (a pipe into ``jq`` o
 included) runs by bash, in order, in one fresh temporary folder (so ``reelsmith new my_title``
 makes the folder the next examples use), with ``reelsmith`` the command line of this checkout.
 What the README prints under a command must be what it prints: line for line, except for the
-declared variable parts (:data:`MASKS`: a duration), a ``...`` line standing for any lines, the
+declared variable parts (:data:`MASKS`: durations and speeds; and the line announcing a
+first compile, :data:`COMPILING`), a ``...`` line standing for any lines, the
 padding before a box's right edge (a rules page is as wide as the terminal) and the empty line
 a progress display leaves before the output. A command the README shows no output for must
 succeed.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -36,9 +38,24 @@ ELSEWHERE = {
     "reelsmith simulate my_title": "named in a sentence, not an example with output",
 }
 #: Examples that take tens of seconds to minutes: the slow suite runs them.
-SLOW = ("reelsmith tune", "reelsmith simulate")
-#: What differs from run to run: (pattern, what the README's text and the output both become).
-MASKS = [(re.compile(r"\(\d+(\.\d+)? s\)"), "(<seconds> s)")]
+SLOW = ("reelsmith tune", "reelsmith simulate", "reelsmith warm")
+#: What differs from run to run: (pattern, what the document's text and the output both
+#: become): a duration in brackets, a duration ending a line, a simulation's speed line.
+MASKS = [
+    (re.compile(r"\(\d+(\.\d+)? s\)"), "(<seconds> s)"),
+    (re.compile(r"; \d+(\.\d+)? s$"), "; <seconds> s"),
+    (
+        re.compile(r"^\d+(\.\d+)? s, [\d,]+ (\w+) per second; the kernel alone [\d,]+ per core$"),
+        r"<seconds> s, <rate> \2 per second; the kernel alone <rate> per core",
+    ),
+    (
+        re.compile(r"^compiled code and tables ready in \d+(\.\d+)? s before"),
+        "compiled code and tables ready in <seconds> s before",
+    ),
+]
+#: A line announcing that compiled code is being built (reelsmith.compiled): printed only by
+#: the first use on a machine, so it is not part of any example's output.
+COMPILING = re.compile(r"^compiling .* \(first use; .*\) \.\.\. \d+(\.\d+)? s$")
 
 
 @dataclass
@@ -100,7 +117,9 @@ def readme_examples(slow: bool) -> list[Example]:
     return chosen
 
 
-def run_in_order(folder: Path, chosen: list[Example]) -> None:
+def run_in_order(folder: Path, chosen: list[Example], files: tuple[str, ...] = ()) -> None:
+    """Run ``chosen`` in order in a fresh folder under ``folder``, holding a copy of each of
+    ``files`` (paths of this checkout the examples name) at the same relative path."""
     bin_dir = folder / "bin"
     bin_dir.mkdir()
     wrapper = bin_dir / "reelsmith"
@@ -108,6 +127,8 @@ def run_in_order(folder: Path, chosen: list[Example]) -> None:
     wrapper.chmod(0o755)
     work = folder / "work"
     work.mkdir()
+    for name in files:
+        shutil.copytree(ROOT / name, work / name)
     env = {k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")}
     env.update(
         PYTHONUNBUFFERED="1",
@@ -125,8 +146,11 @@ def run_in_order(folder: Path, chosen: list[Example]) -> None:
             text=True,
             timeout=900,
         )
-        # a progress display leaves an empty line behind where the output is not a terminal
-        real = result.stdout.lstrip("\n").splitlines()
+        # a progress display leaves an empty line behind (before the output, or after a
+        # refusal printed inside it) where the output is not a terminal
+        real = [
+            line for line in result.stdout.strip("\n").splitlines() if not COMPILING.match(line)
+        ]
         refusal = any(line.startswith("error: ") for line in example.printed)
         assert (result.returncode != 0) == refusal, (example.command, result.returncode, real)
         if example.printed:

@@ -6,6 +6,10 @@ venv in a temporary folder outside the source tree, and from there:
 - checks the installed package has every file of ``src/reelsmith``, that the install is the
   core one (no matplotlib, no Ray) and that a command needing an extra says which one, with a
   non-zero exit;
+- compiles the lab's kernels with ``reelsmith warm`` into a numba cache folder of its own (the
+  installed package's folder is not where numba writes), which must announce each compile on
+  stderr; then a simulation and an exact analysis in new processes must load them from that
+  cache (no announcement);
 - starts ``reelsmith serve`` on a free loopback port;
 - loads the web client: ``/``, then every file it references, transitively (HTML ``src`` and
   ``href``, JavaScript imports, CSS ``url()`` and ``@import``), and every file of the installed
@@ -163,6 +167,45 @@ def check_installed(bin_dir: Path, work: Path) -> Path:
         raise SmokeError("analyze --report wrote a file although the lab extra is missing")
     step(f"installed in {package}; no extras; {result.stderr.strip()}")
     return package
+
+
+def check_warm(bin_dir: Path, work: Path) -> None:
+    """``reelsmith warm`` compiles into the user's cache (here a folder of this run, through
+    ``XDG_CACHE_HOME``) and says so; the commands that follow, each a new process, load the
+    compiled code from there and announce nothing."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(work / "cache")
+    started = time.monotonic()
+    warm = subprocess.run(
+        [str(bin_dir / "reelsmith"), "warm"], capture_output=True, text=True, cwd=work, env=env
+    )
+    if warm.returncode != 0 or "compiling the simulation kernel" not in warm.stderr:
+        raise SmokeError(
+            f"reelsmith warm: exit {warm.returncode}, stderr {warm.stderr!r} (expected each "
+            "compile announced)"
+        )
+    if not list((work / "cache" / "reelsmith" / "numba").rglob("*.nbi")):
+        raise SmokeError("reelsmith warm cached nothing under XDG_CACHE_HOME/reelsmith/numba")
+    step(f"reelsmith warm compiled the kernels ({time.monotonic() - started:.0f} s):")
+    for line in (warm.stderr + warm.stdout).splitlines():
+        step(f"  {line}")
+    for command in (
+        ["simulate", "aurora-fox", "--spins", "100000", "--seed", "1", "--workers", "1"],
+        ["analyze", "days-of-the-tsar"],
+    ):
+        result = subprocess.run(
+            [str(bin_dir / "reelsmith"), *command],
+            capture_output=True,
+            text=True,
+            cwd=work,
+            env=env,
+        )
+        if result.returncode != 0 or "compiling" in result.stderr:
+            raise SmokeError(
+                f"reelsmith {' '.join(command)} after warm: exit {result.returncode}, stderr "
+                f"{result.stderr!r} (expected the cached code, no compiling)"
+            )
+    step("a simulation and an analysis after it loaded the compiled code from the cache")
 
 
 def free_port() -> int:
@@ -434,6 +477,7 @@ def main() -> int:
         install(bin_dir, wheel)
         step(f"installed it into a fresh venv ({time.monotonic() - started:.0f} s)")
         package = check_installed(bin_dir, work)
+        check_warm(bin_dir, work)
         port = free_port()
         operator_key = secrets.token_urlsafe(24)
         client = Client(f"http://127.0.0.1:{port}", operator_key)

@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -198,9 +199,14 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
+    from reelsmith.analysis.warm import analysis_phase
+    from reelsmith.compiled import compiling
+
     model = _exact_title(game, variant)
     try:
-        result = analysis_report(analyze_model(model, variant))
+        with compiling("and running the exact analysis", analysis_phase(model), err_console):
+            analysis = analyze_model(model, variant)
+        result = analysis_report(analysis)
     except ModelError as exc:
         fail(str(exc))
     if report is not None:
@@ -263,6 +269,17 @@ def simulate(
         except (MissingExtraError, ClusterError) as exc:
             fail(str(exc))
 
+    from reelsmith.analysis.warm import prepare_simulation, simulation_phase
+    from reelsmith.compiled import compiling
+
+    # compiled before the rounds, and announced when not cached: the rounds' time is their own
+    started = time.perf_counter()
+    try:
+        with compiling("the simulation kernel", simulation_phase(model), err_console):
+            prepare_simulation(model, variant)
+    except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
+        fail(str(exc))
+    prepared = time.perf_counter() - started
     with _progress("simulating", counted=True) as progress:
         task = progress.add_task("simulating", total=rounds)
 
@@ -284,9 +301,15 @@ def simulate(
             progress.stop()
             fail(str(exc))
     if as_json:
-        _print_json(result.to_json())
+        _print_json({**result.to_json(), "prepare_seconds": round(prepared, 3)})
     else:
         result.render(console)
+        console.print(
+            f"compiled code and tables ready in {prepared:.2f} s before the rounds (not counted "
+            "above)",
+            markup=False,
+            highlight=False,
+        )
 
 
 def tune(
@@ -355,6 +378,16 @@ def tune(
         check_output_file(target_file, "variant file")
     except LabInputError as exc:
         fail(str(exc))
+    from reelsmith.analysis.warm import analysis_phase, prepare_analysis
+    from reelsmith.compiled import compiling, phase_cached
+
+    if not phase_cached(analysis_phase(model)):
+        # the tuner runs the exact analysis at every move: compiled first, visibly, once
+        try:
+            with compiling("the exact analysis", analysis_phase(model), err_console):
+                prepare_analysis(model, base_variant)
+        except ModelError as exc:
+            fail(str(exc))
     with _progress("tuning", counted=False) as progress:
         task = progress.add_task("tuning", total=None)
 
@@ -380,8 +413,62 @@ def tune(
         result.render(console)
 
 
+def warm(
+    titles: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Title ids or title folders (default: every shipped title).", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Compile the lab's kernels for the titles now (simulation and exact analysis), into the
+    cache the next processes load them from: a fresh install's first use is then fast."""
+    from reelsmith.analysis.enumeration import MAX_LINES
+    from reelsmith.analysis.warm import (
+        analysis_phase,
+        prepare_analysis,
+        prepare_simulation,
+        simulation_phase,
+    )
+    from reelsmith.compiled import cache_dir, compiling, shown
+    from reelsmith.games import TITLE_FOLDERS
+
+    # every title is checked before anything compiles: a bad name costs no minutes
+    models = [_title(game, None) for game in (titles or sorted(TITLE_FOLDERS))]
+    for model in models:
+        started = time.perf_counter()
+        try:
+            with compiling(
+                f"the simulation kernel of {model.id}", simulation_phase(model), err_console
+            ):
+                prepare_simulation(model)
+            if not ("paylines" in model.raw and model.line_count > MAX_LINES):
+                with compiling(
+                    f"and running the exact analysis of {model.id}",
+                    analysis_phase(model),
+                    err_console,
+                ):
+                    prepare_analysis(model)
+        except ModelError as exc:
+            fail(str(exc))
+        console.print(
+            f"{model.id}: ready ({time.perf_counter() - started:.1f} s)",
+            markup=False,
+            highlight=False,
+        )
+    folder = cache_dir()
+    console.print(
+        f"compiled code cached in {shown(folder)}"
+        if folder is not None
+        else "no writable cache folder: set NUMBA_CACHE_DIR to one, or every process compiles",
+        markup=False,
+        highlight=False,
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add the math lab's commands to the ``reelsmith`` command line."""
     app.command("analyze")(analyze)
     app.command("simulate")(simulate)
     app.command("tune")(tune)
+    app.command("warm")(warm)
