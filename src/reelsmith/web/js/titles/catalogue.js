@@ -31,7 +31,6 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneLine, sceneTitle } from '../scenes.js';
-import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
@@ -323,43 +322,36 @@ export class CatalogueUi {
     return cells;
   }
 
-  // -- presenting a spin ----------------------------------------------------------------
+  // -- the presenters' hooks (js/presenters/) --------------------------------------------
 
-  async presentSpin(resp, { startedAt }) {
+  /** Free spins awarded (`free_spins_awarded`): a base screen's revealed awards drawn one by
+   * one, or a free screen's retrigger badges and the counter's "+n". */
+  async freeSpinsAwarded(event, stage) {
     const { game } = this;
-    const round = resp.round;
-    const spin = round.spins.at(-1);
-    const cells = this.triggerCells(spin);
-    const byReel = new Map(cells.map(([row, reel]) => [reel, row]));
-    let landed = 0;
-    const free = spin.kind === 'free';
-    const trigger = this.triggerSymbol();
-    await game.grid.land(spin.screen, {
-      startedAt,
-      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
-      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
-      anticipateFrom: trigger ? anticipationFrom(spin.screen, (symbol) => symbol === trigger) : null,
-      anticipationMs: game.motion.ms('anticipation'),
-      onReelStop: (reel) => {
-        game.sound.play('reelStop', { reel });
-        if (!byReel.has(reel)) return;
-        landed += 1;
-        game.sound.play('scatter', { n: landed });
-        for (const [row, r] of cells) if (r === reel) game.grid.cellAt(row, reel)?.classList.add(this.marks.landed);
-      },
-    });
-    const ordered = [...cells].sort(inReelOrder);
-    if (spin.kind === 'base' && spin.reveals.length) {
-      await this.reveal(round, spin, ordered);
-    } else if (spin.kind === 'free' && spin.spins_added) {
-      for (const [row, reel, text] of this.retriggerBadges(spin, ordered)) game.grid.badge(row, reel, text, this.marks.extra);
-      this.setCounter(round, { plus: `+${spin.spins_added}` });
+    const { round, spin } = stage;
+    const ordered = [...this.triggerCells(spin)].sort(inReelOrder);
+    if (spin.kind === 'base' && event.reveals.length) {
+      await this.reveal(round, { ...spin, reveals: event.reveals }, ordered);
+      stage.counted = true;
+    } else if (spin.kind === 'free') {
+      const added = { ...spin, spins_added: event.spins };
+      for (const [row, reel, text] of this.retriggerBadges(added, ordered)) game.grid.badge(row, reel, text, this.marks.extra);
+      this.setCounter(round, { plus: `+${event.spins}` });
       game.sound.play('extraSpin');
-      announce(t('fs.extra', { count: spin.spins_added }));
+      announce(t('fs.extra', { count: event.spins }));
       await sleep(game.motion.ms('reveal'));
-    } else {
-      this.setCounter(round);
+      stage.counted = true;
     }
+  }
+
+  /** The screen is paid (`spin_won`): the counter shows the round as it stands. */
+  spinSettled(stage) {
+    if (!stage.counted) this.setCounter(stage.round);
+  }
+
+  /** The wild (its weight drawn per ways screen is shown on it). */
+  wildSymbol() {
+    return this.game.rules.symbols.find((s) => s.role === 'wild')?.id ?? null;
   }
 
   /** Where the spins a free spin's trigger symbols added are shown: their number on the
@@ -460,31 +452,48 @@ export class CatalogueUi {
     return spin.win_coins * round.coin_size_minor;
   }
 
+  /** A spin's last screen: a cascade's final one, else the screen it stopped on. */
+  lastPaid(spin) {
+    return spin.cascade?.length ? spin.cascade.at(-1) : spin;
+  }
+
+  /** The wins of a round's last screen, from the round's view (a resumed round and the
+   * history, which have no events to play): lines, ways and the scatter. */
   winItems(round) {
     const spin = round.spins?.at(-1);
     if (!spin) return [];
+    const paid = this.lastPaid(spin);
     const size = round.coin_size_minor;
-    const items = spin.line_wins.map((w) => ({
+    const items = (paid.line_wins ?? []).map((w) => ({
       line: w.line,
       positions: w.positions,
       minor: w.coins * size,
       label: t('win.line', { line: w.line }),
       text: t('win.line_text', { line: w.line, count: w.count, symbol: this.name(w.symbol), amount: this.money.format(w.coins * size) }),
     }));
-    if (spin.scatter_win && this.scatter) {
+    for (const w of paid.way_wins ?? []) {
+      const ways = t('win.ways', { count: w.ways });
+      items.push({
+        positions: w.positions,
+        minor: w.coins * size,
+        label: `${w.count} × ${this.name(w.symbol)}`,
+        text: t('win.way_text', { count: w.count, symbol: this.name(w.symbol), ways, amount: this.money.format(w.coins * size) }),
+      });
+    }
+    if (paid.scatter_win && this.scatter) {
       const name = this.name(this.scatter);
       items.push({
-        positions: this.spinField(spin, 'scatter_positions'),
-        minor: spin.scatter_win.coins * size,
-        label: `${spin.scatter_win.count} × ${name}`,
-        text: t('win.scatter_text', { count: spin.scatter_win.count, symbol: name, amount: this.money.format(spin.scatter_win.coins * size) }),
+        positions: this.spinField(paid, 'scatter_positions'),
+        minor: paid.scatter_win.coins * size,
+        label: `${paid.scatter_win.count} × ${name}`,
+        text: t('win.scatter_text', { count: paid.scatter_win.count, symbol: name, amount: this.money.format(paid.scatter_win.coins * size) }),
       });
     }
     return items;
   }
 
   lastScreen(round) {
-    return round.spins.at(-1).screen;
+    return this.lastPaid(round.spins.at(-1)).screen;
   }
 
   /** What the history says of a spin beyond its wins: reveals, spins added, the multiplier. */

@@ -14,7 +14,6 @@ import { symbolSvg } from '../art/sprite.js';
 import { announce, h, label, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
-import { anticipationFrom } from '../reels.js';
 import { Stepper } from '../stepper.js';
 import { ladderArt } from './ladder-art.js';
 import { freeSpinsOutro } from './outro.js';
@@ -253,41 +252,47 @@ export class LadderUi {
 
   // -- presenting a spin ----------------------------------------------------------------
 
-  async presentSpin(resp, { startedAt }) {
+  // -- the presenters' hooks (js/presenters/) --------------------------------------------
+
+  /** The bonus symbol is the ladder's trigger: heard as it lands, anticipated in the main
+   * game (three start the free spins; in them they fill levels). */
+  triggerSymbol() {
+    return this.bonus;
+  }
+
+  anticipates(kind) {
+    return kind !== 'free';
+  }
+
+  /** As a reel lands, a gem on it raises its pot by the bet (`gem_revealed` of that reel). */
+  reelStopped(reel, stage) {
     const { game } = this;
-    const round = resp.round;
-    const spin = round.spins.at(-1);
-    const betMinor = round.bet_minor;
-    const gems = new Map(spin.gems.map((g) => [g.reel - 1, g]));
+    const { round } = stage;
     if (!this.capMinor.length) this.setPots(round.pots_minor, round.caps_minor);
-    let bonusLanded = 0;
-    const free = spin.kind === 'free';
-    await game.grid.land(spin.landed, {
-      startedAt,
-      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
-      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
-      // three bonus symbols start the free spins from the main game (in them they fill levels)
-      anticipateFrom: free ? null : anticipationFrom(spin.landed, (symbol) => symbol === this.bonus),
-      anticipationMs: game.motion.ms('anticipation'),
-      onReelStop: (reel) => {
-        game.sound.play('reelStop', { reel });
-        if (spin.landed.some((row) => row[reel] === this.bonus)) {
-          bonusLanded += 1;
-          game.sound.play('scatter', { n: bonusLanded });
-        }
-        const gem = gems.get(reel);
-        if (!gem) return;
-        game.sound.play('potRaise', { reel });
-        // The gem raises its pot by the bet as it lands.
-        this.setPot(reel, gem.pot_after * betMinor, { pulse: true });
-        game.grid.cellAt(gem.row, reel)?.classList.add('gem-landed');
-      },
-    });
-    for (const gem of spin.gems) await this.revealGem(gem, spin, round);
-    // The screen the lines were paid on.
+    const gem = stage.events.find((e) => e.type === 'gem_revealed' && e.reel - 1 === reel);
+    if (!gem) return;
+    game.sound.play('potRaise', { reel });
+    this.setPot(reel, gem.pot_after * round.bet_minor, { pulse: true });
+    game.grid.cellAt(gem.row, reel)?.classList.add('gem-landed');
+  }
+
+  /** A gem's reveal (`gem_revealed`). */
+  async revealGem(event, stage) {
+    await this.revealGemOf(event, stage.spin, stage.round);
+  }
+
+  jackpotName(pot) {
+    return this.potName(pot);
+  }
+
+  /** The screen's place on the ladder (`ladder_step`): the screen the lines were paid on,
+   * the pots after its gems, the bonus symbols collected, the level and a level up. */
+  async ladderStep(event, stage) {
+    const { game } = this;
+    const { round, spin } = stage;
     const shown = game.grid.screen;
     if (JSON.stringify(shown) !== JSON.stringify(spin.screen)) game.grid.show(spin.screen);
-    spin.pots_after.forEach((pot, i) => this.setPot(i, pot * betMinor));
+    spin.pots_after.forEach((pot, i) => this.setPot(i, pot * round.bet_minor));
     await this.collectBonus(spin, round);
     const previous = this.level;
     this.level = round.level;
@@ -295,7 +300,7 @@ export class LadderUi {
     if (spin.kind === 'free' && round.level > previous && previous > 0) await this.levelUp(round);
   }
 
-  async revealGem(gem, spin, round) {
+  async revealGemOf(gem, spin, round) {
     const { game } = this;
     const reel = gem.reel - 1;
     await sleep(game.motion.ms('reveal'));
@@ -491,11 +496,6 @@ export class LadderUi {
 
   spinWinMinor(spin, round) {
     return this.coinsMinor(spin.win_coins, round);
-  }
-
-  /** The part of a spin's win its jackpot scene has already presented. */
-  presentedMinor(spin, round) {
-    return spin.gems.reduce((sum, gem) => sum + gem.jackpot_bets * round.bet_minor, 0);
   }
 
   winItems(round) {
