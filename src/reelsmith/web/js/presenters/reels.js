@@ -64,17 +64,18 @@ export async function presentCascade(event, stage) {
   grid.clearWins();
   game.presenter.placeLabels([]);
   game.root.dataset.cascadeStep = String(event.step);
-  await grid.cascade(event.removed, event.screen, { ms });
+  // the new screen's multiplier climbs as its symbols fall
   showMultiplier(stage, event.multiplier, event.step);
+  await grid.cascade(event.removed, event.screen, { ms });
 }
 
-/** The chain's multiplier beside the reels, lit when it climbs. */
+/** The chain's multiplier on the reels' top edge, popping when it climbs. */
 function showMultiplier(stage, multiplier, step) {
-  const { game } = stage;
+  const { game, grid } = stage;
   let meter = game.root.querySelector('#cascade-multiplier');
   if (!meter) {
     meter = h('p', { class: 'cascade-multiplier', id: 'cascade-multiplier', 'aria-live': 'polite' });
-    game.overlay.append(meter);
+    grid.element.append(meter);
   }
   const climbed = multiplier > stage.multiplier;
   stage.multiplier = multiplier;

@@ -59,5 +59,11 @@ export function presentWinModified(event, stage) {
 export async function presentSpinWon(event, stage) {
   stage.spinWonMinor = event.minor;
   stage.items.push(...stage.jackpots);
+  // a cascade's last screen pays nothing (the chain ends there): the chain is named instead
+  if (!stage.items.length && stage.chainMinor > 0) {
+    const steps = Number(stage.game.root.dataset.cascadeStep ?? 1);
+    const amount = stage.game.money.format(stage.chainMinor);
+    stage.items.push({ positions: [], minor: stage.chainMinor, label: t('cascade.chain', { count: steps }), text: t('cascade.chain_text', { count: steps, amount }) });
+  }
   await stage.ui.spinSettled?.(stage);
 }

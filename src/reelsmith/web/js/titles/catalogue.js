@@ -221,6 +221,8 @@ export class CatalogueUi {
       allowed: (v) => this.fits({ coin_size: v }),
       onChange: (v) => this.changed('coin_size', v),
     });
+    // a title whose every bet plays the same lines (a ways title's cost) offers no choice
+    this.linesStepper.element.hidden = this.limits.lines.min === this.limits.lines.max;
     slot.append(this.linesStepper.element, this.coins.element, this.size.element);
   }
 
