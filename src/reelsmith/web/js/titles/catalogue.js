@@ -463,8 +463,19 @@ export class CatalogueUi {
    * history, which have no events to play): lines, ways and the scatter. */
   winItems(round) {
     const spin = round.spins?.at(-1);
+    return spin ? this.screenItems(this.lastPaid(spin), round) : [];
+  }
+
+  /** The wins of every screen of a round's last spin (a cascade's chain in order): what the
+   * history tells of the spin. */
+  chainItems(round) {
+    const spin = round.spins?.at(-1);
     if (!spin) return [];
-    const paid = this.lastPaid(spin);
+    return [spin, ...(spin.cascade ?? [])].flatMap((paid) => this.screenItems(paid, round));
+  }
+
+  /** The wins of one screen (a spin's, or a cascade step's) of `round`. */
+  screenItems(paid, round) {
     const size = round.coin_size_minor;
     const items = (paid.line_wins ?? []).map((w) => ({
       line: w.line,
