@@ -181,3 +181,46 @@ def test_a_fall_mid_way_is_screenshotted(
     finally:
         ctx.close()
     assert not errors, f"the page raised: {errors}"
+
+
+def test_a_chain_resumed_and_replayed_shows_its_last_screen(
+    policed: Policed, ways_server: Server
+) -> None:
+    """A round left in its free spins opens on its base spin's last cascade screen with the
+    counter; the history replays the chain's last screen and tells every screen's wins."""
+    page = policed.page
+    player = ways_server.new_player()
+    open_game(page, ways_server, player, GAME)
+    force(page, TRIGGER)
+    with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
+        page.click("#spin")
+    answer = spun.value.json()
+    page.wait_for_selector("#free-spins-intro-button", timeout=40_000)
+    last = [e for e in answer["events"] if e["type"] == "cascade"][-1]
+
+    page.reload()
+    wait_state(page, "paused")
+    assert shown_screen(page) == last["screen"]
+    assert page.get_attribute("#free-spins-left", "data-count") == "6"
+    force(page, *[QUIET] * 6)
+    page.click("#spin")
+    press_scene(page, "free-spins-intro")
+    page.wait_for_selector("#free-spins-outro-button", timeout=60_000)
+    press_scene(page, "free-spins-outro")
+    wait_state(page, "idle", timeout=40_000)
+
+    page.click("#menu")
+    page.click("#history")
+    page.locator("#history-dialog[open] .history-row").first.wait_for()
+    page.locator("#history-dialog .replay-open").first.click()
+    page.locator("#history-dialog .replay-detail").wait_for()
+    detail = page.inner_text("#history-dialog .replay-detail")
+    ways = [e for e in answer["events"] if e["type"] == "way_win"]
+    assert detail.count(" ways pays ") + detail.count(" way pays ") == len(ways), detail
+    replayed = page.locator("#history-dialog .reels .cell[data-row]").evaluate_all(
+        "(cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.reel),"
+        " c.dataset.symbol])"
+    )
+    for row, reel, symbol in replayed:
+        assert last["screen"][row][reel] == symbol
+    page.keyboard.press("Escape")

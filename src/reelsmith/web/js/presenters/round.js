@@ -10,9 +10,10 @@ export function presentRoundStarted(event, stage) {
   stage.totalMinor = event.total_minor;
 }
 
-/** A gamble card: the gamble screen (`titles/gamble.js`) turns it from the step's answer. */
-export function presentGambleCard(event, stage) {
-  stage.cards = [...(stage.cards ?? []), event];
+/** A gamble card: the open gamble screen (`stage.gamble`, `titles/gamble.js`) turns it. A
+ * step that is not a gamble replays the round's earlier cards, which are already shown. */
+export async function presentGambleCard(event, stage) {
+  await stage.gamble?.turn(event, stage);
 }
 
 /** The round ended or waits for the player (`actions_offered`): the flow acts on it. */
