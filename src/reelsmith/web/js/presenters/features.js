@@ -1,5 +1,5 @@
 /**
- * The features' presenters: gems and pots, free spins awarded and played, the ladder. Each
+ * The features' presenters: gems and pots, and the ladder (free spins: `free-spins.js`). Each
  * draws on the panels the title's script mounted (the pots above the reels, the free-spins
  * counter, the ladder and meter) through that script's hooks, all optional: a title without
  * the panel has no hook and the event changes nothing on its screen.
@@ -7,8 +7,6 @@
  *   ui.revealGem(event, stage)          a gem's reveal (a symbol, a wild reel, the jackpot spin)
  *   ui.jackpotName(pot)                 a pot's name (the jackpot's win item)
  *   ui.potsWon(event, stage)            pots paid: every pot after
- *   ui.freeSpinsAwarded(event, stage)   free spins awarded: reveals, the counter, retriggers
- *   ui.freeSpin(event, stage)           a free spin played: the counter
  *   ui.ladderStep(event, stage)         the ladder's level, the meter, a level up
  */
 import { t } from '../messages.js';
@@ -31,15 +29,6 @@ export async function presentGemRevealed(event, stage) {
 
 export async function presentPotWon(event, stage) {
   await stage.ui.potsWon?.(event, stage);
-}
-
-export async function presentFreeSpinsAwarded(event, stage) {
-  stage.awarded = true;
-  await stage.ui.freeSpinsAwarded?.(event, stage);
-}
-
-export async function presentFreeSpin(event, stage) {
-  await stage.ui.freeSpin?.(event, stage);
 }
 
 export async function presentLadderStep(event, stage) {

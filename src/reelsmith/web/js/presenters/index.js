@@ -12,7 +12,8 @@
  * (a newer server's mechanic in a title this client cannot draw fully), never an error.
  */
 import { presentCascade, presentSpinStopped, presentWildWeights } from './reels.js';
-import { presentFreeSpin, presentFreeSpinsAwarded, presentGemRevealed, presentLadderStep, presentPotWon } from './features.js';
+import { presentGemRevealed, presentLadderStep, presentPotWon } from './features.js';
+import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
 import { presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 

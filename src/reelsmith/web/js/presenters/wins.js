@@ -55,7 +55,8 @@ export function presentWinModified(event, stage) {
 }
 
 /** The screen is paid: its whole win is what the Win meter and the win presenter show next
- * (`Game.showWin`); the title settles its panels for the screen (`ui.spinSettled`). */
+ * (`Game.showWin`); the free-spins counter and the title's panels settle for the screen
+ * (`ui.freeSpins.settled`, `ui.spinSettled`). */
 export async function presentSpinWon(event, stage) {
   stage.spinWonMinor = event.minor;
   stage.items.push(...stage.jackpots);
@@ -65,5 +66,6 @@ export async function presentSpinWon(event, stage) {
     const amount = stage.game.money.format(stage.chainMinor);
     stage.items.push({ positions: [], minor: stage.chainMinor, label: t('cascade.chain', { count: steps }), text: t('cascade.chain_text', { count: steps, amount }) });
   }
+  stage.ui.freeSpins?.settled(stage);
   await stage.ui.spinSettled?.(stage);
 }
