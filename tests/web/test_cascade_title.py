@@ -137,6 +137,9 @@ def test_a_ways_cascade_title_plays_its_chains_and_free_spins(
         "(cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.reel)])"
     )
     assert {tuple(cell) for cell in lit} == paid
+    if not paid:  # the chain's last screen paid nothing: the chain is named, nothing dimmed
+        assert page.inner_text("#win-caption").startswith("A chain of 4 screens pays")
+        assert "has-wins" not in (page.get_attribute(".reels", "class") or "")
     assert minor(page, "#win") == answer["round"]["win_minor"] > 0
     assert minor(page, "#balance") == ways_server.get(player, "/api/me")["balance"]["minor"]
 

@@ -252,7 +252,8 @@ export class ReelGrid {
   showWins(wins, { dimOthers = true } = {}) {
     this.clearLines();
     for (const cell of this.element.querySelectorAll('.cell.win')) cell.classList.remove('win');
-    this.element.classList.toggle('has-wins', dimOthers && wins.length > 0);
+    // a win with no cells (a cascade's chain named after its last screen) dims nothing
+    this.element.classList.toggle('has-wins', dimOthers && wins.some((win) => win.positions.length > 0));
     if (!wins.length) return;
     for (const win of wins) {
       this.mark(win.positions, 'win');
