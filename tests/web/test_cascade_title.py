@@ -84,6 +84,15 @@ RECORD = """() => {
 }"""
 
 
+#: Notes whether any cell fell or dropped in (js/reels.js cascade()).
+FELL = """() => {
+  window.__fell = false;
+  new MutationObserver(() => {
+    if (document.querySelector('.reels .cell.fall, .reels .cell.drop-in')) window.__fell = true;
+  }).observe(document.querySelector('.reels'), {subtree: true, childList: true, attributes: true});
+}"""
+
+
 def shown_screen(page: Page) -> list[list[str]]:
     screen: list[list[str]] = page.evaluate(
         """() => {
@@ -174,12 +183,16 @@ def test_a_fall_mid_way_is_screenshotted(
     try:
         player = ways_server.new_player()
         open_game(page, ways_server, player, GAME, turbo=False)
+        page.evaluate(FELL)
         force(page, CHAIN)
         page.click("#spin")
-        page.wait_for_selector(".reels .cell.fall, .reels .cell.drop-in", timeout=30_000)
+        # the falling cells last a moment, which a loaded machine's polling can miss: the
+        # shot is taken as the first cascade starts, and an observer says the cells fell
+        page.wait_for_selector(".game[data-cascade-step]", timeout=30_000)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"cascade-mid-fall-{size}.png"))
         wait_state(page, "idle", timeout=40_000)
+        assert page.evaluate("() => window.__fell") is True
         page.screenshot(path=str(SCREENSHOTS / f"cascade-chain-end-{size}.png"))
     finally:
         ctx.close()
