@@ -1,9 +1,10 @@
 /**
  * The presenter registry: one presenter per event kind of `docs/events.md`. The client plays a
  * round step by walking the step's events in order through their presenters (`playStep`),
- * whatever mechanics the title composes; a title's script (`titles/*.js`) gives only its art,
- * theme and the panels a presenter draws on (the free-spins counter, the pots, the ladder),
- * through the optional hooks each presenter names.
+ * whatever mechanics the title composes. The presenters own the panels they draw on (the
+ * free-spins counter, the pots, the ladder and meter: `free-spins.js`, `pots.js`,
+ * `ladder.js`), which a title's script (`titles/*.js`) mounts; the script gives its art, theme,
+ * words and bet controls through the optional hooks each presenter module names.
  *
  * Contract: `PRESENTERS` has an entry for every kind the server can send
  * (`reelsmith.mechanics.event_kinds()`; tests/web/test_presenters.py reads this file and
@@ -12,8 +13,9 @@
  * (a newer server's mechanic in a title this client cannot draw fully), never an error.
  */
 import { presentCascade, presentSpinStopped, presentWildWeights } from './reels.js';
-import { presentGemRevealed, presentLadderStep, presentPotWon } from './features.js';
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
+import { presentLadderStep } from './ladder.js';
+import { presentGemRevealed, presentPotWon } from './pots.js';
 import { presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
 import { presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 
