@@ -42,7 +42,7 @@ export class AutoplayDialog {
     this.jackpot = fixedStop('autoplay-jackpot', market.autoplay_requires_stop_on_jackpot);
     this.balance = fixedStop('autoplay-balance-change', market.autoplay_requires_stop_on_balance_change);
     // a title without jackpots has no jackpot stop to offer, unless the market requires it
-    const hasJackpots = Boolean(game.ui.pots?.length) || market.autoplay_requires_stop_on_jackpot;
+    const hasJackpots = Boolean(game.ui.potIds?.length) || market.autoplay_requires_stop_on_jackpot;
     const required = (on) => (on ? h('span', { class: 'required-note' }, ` (${t('autoplay.required')})`) : null);
     this.error = h('p', { class: 'form-error', role: 'alert' });
     const currency = game.market.currency;

@@ -1,14 +1,17 @@
 /**
  * One title's screen and its round flow, shared by every title: spin, free spins, the gamble,
- * autoplay, resume of an open round, errors. What differs between the kinds of title (bet
- * controls, reveals, gems and pots, ladders) lives in `titles/*.js` behind a small interface:
+ * autoplay, resume of an open round, errors. A step's answer is played from its events, each
+ * through its kind's presenter (`presenters/index.js`): the reels stopping, wins, cascades,
+ * gems, awards, ladder steps. What differs between titles (art and theme, bet controls, the
+ * panels the presenters draw on) lives in `titles/*.js` behind a small interface:
  *
  *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
  *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),
  *   setEnabled(on), onBetChange (set by the game), applyCarried(carried),
  *   betOptions() and chooseBet(bet) (the phones' total-bet picker, js/betpicker.js),
- *   presentSpin(resp, {startedAt}), showRound(round), roundWinMinor(round),
- *   winItems(round) -> [{line?, positions, text}], lastScreen(round), afterRound(resp)
+ *   showRound(round), roundWinMinor(round), winItems(round) (a resumed round and the
+ *   history, which replay no events), lastScreen(round), afterRound(resp),
+ *   and the presenters' hooks (each presenter module names the ones it calls)
  */
 import { ApiError } from './api.js';
 import { AutoplayDialog } from './autoplay.js';
@@ -23,6 +26,7 @@ import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
 import { sound } from './sound.js';
 import { mountMuteButton, mountSoundControls } from './soundui.js';
+import { newStage, playStep } from './presenters/index.js';
 import { mark } from './timeline.js';
 import { createTitle } from './titles/index.js';
 import { WinMeter } from './winmeter.js';
@@ -429,7 +433,7 @@ export class Game {
     this.setState('spinning');
     const startedAt = performance.now();
     mark('step-start', { kind: 'base' });
-    this.presenter.clear();
+    this.clearStage();
     this.grid.startSpin();
     this.sound.play('spin');
     this.app.gate.mark();
@@ -468,7 +472,7 @@ export class Game {
     this.setState('spinning');
     const startedAt = performance.now();
     mark('step-start', { kind: 'free' });
-    this.presenter.clear();
+    this.clearStage();
     this.grid.startSpin();
     this.sound.play('spin');
     let resp;
@@ -540,6 +544,14 @@ export class Game {
     return resp;
   }
 
+  /** Before a screen spins: the last one's wins and a cascade's multiplier go. */
+  clearStage() {
+    this.presenter.clear();
+    const multiplier = this.root.querySelector('#cascade-multiplier');
+    if (multiplier) multiplier.hidden = true;
+    delete this.root.dataset.cascadeStep;
+  }
+
   takeRound(resp) {
     this.round = resp.round;
     this.roundId = resp.round_id;
@@ -556,9 +568,9 @@ export class Game {
     // The balance shows the bet taken; a win paid in this step is added after it is shown.
     const paidNow = resp.status === 'complete' ? resp.win.minor : 0;
     this.app.setBalance(resp.balance.minor - paidNow);
-    await this.ui.presentSpin(resp, { startedAt });
+    const stage = await playStep(newStage(this, resp, { startedAt }));
     mark('step-landed');
-    await this.showWin(resp);
+    await this.showWin(resp, stage);
     this.app.setBalance(resp.balance.minor);
     this.app.setSessionNet(resp.session_net);
     if (resp.autoplay) this.updateAutoplay(resp.autoplay);
@@ -577,17 +589,19 @@ export class Game {
     );
   }
 
-  async showWin(resp) {
+  /** Show the step's win: the wins of the screen showing (`stage.items`, gathered by the
+   * presenters), the step's whole win on the meter. */
+  async showWin(resp, stage) {
     const round = resp.round;
     const total = this.ui.roundWinMinor(round);
     const celebrate =
       total > 0 && (resp.celebrate || this.market.celebrate_wins_not_above_stake || total > resp.bet.minor);
     // Where the market says so, a win that does not exceed the stake is shown, not celebrated.
     this.grid.element.classList.toggle('quiet', total > 0 && !celebrate);
-    const items = this.ui.winItems(round);
+    const items = stage.items;
     const spin = round.spins?.at(-1);
     const stepWin = spin ? this.ui.spinWinMinor(spin, round) : 0;
-    const shown = spin ? (this.ui.presentedMinor?.(spin, round) ?? 0) : 0;
+    const shown = stage.presentedMinor ?? 0;
     await this.presenter.present(resp, { total, stepWin, items, shown, celebrate });
     if (stepWin > 0) {
       announce(t('game.win_announce', { amount: this.money.format(stepWin), items: items.map((i) => i.text).join('. ') }));

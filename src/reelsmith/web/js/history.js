@@ -125,7 +125,7 @@ export class HistoryDialog {
       const gamble = step.action.startsWith('gamble') ? view.gambles?.at(-1) : null;
       grid.element.hidden = Boolean(gamble);
       if (spin && !gamble) {
-        grid.show(spin.screen);
+        grid.show(ui.lastScreen(view));
         grid.showWins(ui.winItems(view)); // lines are redrawn once the grid is laid out
       }
       detail.replaceChildren(...this.describeStep(step, view, spin, gamble));
@@ -166,7 +166,7 @@ export class HistoryDialog {
       );
     }
     if (spin && !gamble) {
-      const items = ui.winItems(view);
+      const items = ui.chainItems?.(view) ?? ui.winItems(view);
       out.push(h('p', {}, items.length ? t('history.this_spin', { items: items.map((i) => i.text).join('; ') }) : t('history.no_win')));
       for (const note of ui.spinNotes?.(spin, view) ?? []) out.push(h('p', {}, note));
       for (const gem of spin.gems ?? []) {

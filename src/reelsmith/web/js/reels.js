@@ -186,6 +186,48 @@ export class ReelGrid {
     return fresh;
   }
 
+  /**
+   * A cascade's fall: the cells `removed` ([row, reel]) vanish, then each reel shows its
+   * column of `screen` (the screen after the fall and refill) with the symbols that stayed
+   * falling from their old rows into their new ones and the new symbols dropping in from above
+   * the window, `ms` each. The survivors keep their order and land at the bottom of their reel
+   * (the cascade's rule), so each one's fall is the removed cells below it.
+   */
+  async cascade(removed, screen, { ms = 300 } = {}) {
+    this.mark(removed, 'vanish');
+    this.element.classList.add('is-cascading');
+    await sleep(ms);
+    this.screen = screen.map((row) => [...row]);
+    for (let reel = 0; reel < this.reels; reel += 1) {
+      const gone = new Set(removed.filter(([, r]) => r === reel).map(([row]) => row));
+      if (!gone.size) continue;
+      const { strip } = this.columns[reel];
+      strip.replaceChildren(
+        ...this.screen.map((row, r) => {
+          const el = this.cellElement(row[reel], reel, r);
+          // a refill drops the whole gap's height; a survivor the removed cells below it
+          const refill = r < gone.size;
+          el.classList.add(refill ? 'drop-in' : 'fall');
+          el.style.setProperty('--fall', String(refill ? gone.size : this.survivorFall(gone, r)));
+          return el;
+        }),
+      );
+    }
+    this.describe();
+    await sleep(ms);
+    for (const cell of this.element.querySelectorAll('.cell.fall, .cell.drop-in')) cell.classList.remove('fall', 'drop-in');
+    this.element.classList.remove('is-cascading');
+  }
+
+  /** How many rows the survivor now at row `row` fell: the removed cells below its old row
+   * (its old row is the `row - (removed above it)`-th surviving row). */
+  survivorFall(gone, row) {
+    const kept = [];
+    for (let r = 0; r < this.rows; r += 1) if (!gone.has(r)) kept.push(r);
+    const old = kept[row - gone.size];
+    return old === undefined ? 0 : row - old;
+  }
+
   /** Screen-reader description: the symbols row by row. */
   describe() {
     if (!this.screen) return;
@@ -210,7 +252,8 @@ export class ReelGrid {
   showWins(wins, { dimOthers = true } = {}) {
     this.clearLines();
     for (const cell of this.element.querySelectorAll('.cell.win')) cell.classList.remove('win');
-    this.element.classList.toggle('has-wins', dimOthers && wins.length > 0);
+    // a win with no cells (a cascade's chain named after its last screen) dims nothing
+    this.element.classList.toggle('has-wins', dimOthers && wins.some((win) => win.positions.length > 0));
     if (!wins.length) return;
     for (const win of wins) {
       this.mark(win.positions, 'win');

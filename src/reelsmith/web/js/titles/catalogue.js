@@ -1,9 +1,10 @@
 /**
- * Any catalogue title (a model file alone on the server): paylines / coins per line / coin
- * size, the trigger symbols landing, revealed awards, free spins with their counter and
- * multiplier (retriggers add to it), line and scatter wins, and the gamble where the title has
- * one. Everything shown comes from the round's events and the rules page: the round's logic
- * and controls live here once, for every catalogue title.
+ * Any catalogue title (a model file alone on the server, whatever mechanics it composes: lines
+ * or ways, cascades, scatters, free spins, the gamble): its bet controls (paylines where the
+ * player chooses them, coins per line, coin size), the free-spins panel it mounts
+ * (`presenters/free-spins.js`), the gamble offer where the title has one, and the round's view
+ * read back for a resumed round and the history. The round itself is drawn by the presenters
+ * (`presenters/`), one per event kind: nothing here asks what a title composes.
  *
  * A title's art and theme (`catalogue-art.js`) only draw it. A title whose art needs more than
  * a symbol file (Days of the Tsar, `tsar.js`) extends this class and sets these hooks, never
@@ -28,14 +29,12 @@
  *                          are shown (default: their number on the last trigger symbol).
  */
 import { symbolSvg } from '../art/sprite.js';
-import { announce, h, label, sleep } from '../dom.js';
+import { h, label } from '../dom.js';
 import { t } from '../messages.js';
-import { sceneLine, sceneTitle } from '../scenes.js';
-import { anticipationFrom } from '../reels.js';
+import { FreeSpinsPanel } from '../presenters/free-spins.js';
 import { Stepper } from '../stepper.js';
 import { catalogueArt } from './catalogue-art.js';
 import { GambleScreen } from './gamble.js';
-import { freeSpinsOutro } from './outro.js';
 import { stillScreen } from './screen.js';
 
 /** The catalogue's own words (message keys); see `words` above. */
@@ -47,9 +46,6 @@ const WORDS = {
   historyTrigger: 'history.trigger',
   historyRetrigger: 'history.retrigger',
 };
-
-/** Trigger cells in reel order, then row: the order their reveals are drawn in. */
-const inReelOrder = (a, b) => a[1] - b[1] || a[0] - b[0];
 
 export class CatalogueUi {
   constructor(game) {
@@ -222,6 +218,8 @@ export class CatalogueUi {
       allowed: (v) => this.fits({ coin_size: v }),
       onChange: (v) => this.changed('coin_size', v),
     });
+    // a title whose every bet plays the same lines (a ways title's cost) offers no choice
+    this.linesStepper.element.hidden = this.limits.lines.min === this.limits.lines.max;
     slot.append(this.linesStepper.element, this.coins.element, this.size.element);
   }
 
@@ -240,21 +238,8 @@ export class CatalogueUi {
   mountFeature(_top, side, overlay) {
     this.overlay = overlay;
     if (this.frameClass) this.game.root.classList.add(this.frameClass);
-    this.counter = h(
-      'div',
-      { class: 'fs-counter', id: 'free-spins', hidden: true },
-      h('span', { class: 'fs-title' }, t('fs.title')),
-      h(
-        'span',
-        { class: 'fs-figures' },
-        h('span', { class: 'fs-left' }, h('b', { id: 'free-spins-left', 'data-count': '0' }, '0'), t('fs.left')),
-        h('span', { class: 'fs-of' }, t('fs.of'), h('b', { id: 'free-spins-total' }, '0')),
-        h('span', { class: 'fs-plus', id: 'free-spins-plus', 'aria-live': 'polite' }),
-      ),
-      h('span', { class: 'fs-multiplier', id: 'free-spins-multiplier', hidden: true }),
-      h('span', { class: 'fs-win' }, `${t('fs.won')} `, h('output', { id: 'free-spins-win', 'data-minor': '0' }, this.money.format(0))),
-    );
-    side.append(this.counter);
+    this.freeSpins = new FreeSpinsPanel(this);
+    this.freeSpins.mount(side);
     if (this.hasGamble) {
       this.offer = h(
         'div',
@@ -268,98 +253,16 @@ export class CatalogueUi {
     }
   }
 
-  setCounter(round, { plus = '' } = {}) {
-    const active = round && round.free_spins_awarded > 0;
-    this.counter.hidden = !active;
-    this.game.root.classList.toggle('in-free-spins', Boolean(active));
-    if (!active) return;
-    // The counter's win is the round's, as the Win meter shows it: the trigger's win included.
-    this.renderCounter({
-      left: round.free_spins_remaining,
-      total: round.free_spins_awarded,
-      winMinor: round.spin_win_coins * round.coin_size_minor,
-      multiplier: round.free_spins_multiplier,
-      plus,
-    });
-  }
-
-  renderCounter({ left, total, winMinor, multiplier = 1, plus = '' }) {
-    this.counter.hidden = false;
-    const leftEl = this.counter.querySelector('#free-spins-left');
-    leftEl.textContent = this.money.count(left);
-    leftEl.dataset.count = String(left);
-    this.counter.querySelector('#free-spins-total').textContent = this.money.count(total);
-    const times = this.counter.querySelector('#free-spins-multiplier');
-    times.hidden = !(multiplier > 1);
-    times.textContent = `×${multiplier}`;
-    times.setAttribute('aria-label', t('fs.multiplier_label', { multiplier }));
-    const win = this.counter.querySelector('#free-spins-win');
-    win.textContent = this.money.format(winMinor);
-    win.dataset.minor = String(winMinor);
-    const pop = this.counter.querySelector('#free-spins-plus');
-    pop.textContent = plus;
-    pop.classList.remove('pop');
-    if (plus) {
-      void pop.offsetWidth;
-      pop.classList.add('pop');
-    }
-  }
-
-  hideCounter() {
-    this.counter.hidden = true;
-    this.game.root.classList.remove('in-free-spins');
-  }
-
   beforeSpin() {
     if (this.offer) this.offer.hidden = true;
-    if (!this.game.round || this.game.round.phase !== 'free_spins') this.hideCounter();
+    if (!this.game.round || this.game.round.phase !== 'free_spins') this.freeSpins.hide();
   }
 
-  /** The cells of the symbols that trigger free spins: the scatter's, else the bonus's. */
-  triggerCells(spin) {
-    if (this.scatter) return this.spinField(spin, 'scatter_positions');
-    const cells = [];
-    spin.screen.forEach((row, r) => row.forEach((symbol, reel) => this.bonus.includes(symbol) && cells.push([r, reel])));
-    return cells;
-  }
+  // -- the presenters' hooks (js/presenters/) --------------------------------------------
 
-  // -- presenting a spin ----------------------------------------------------------------
-
-  async presentSpin(resp, { startedAt }) {
-    const { game } = this;
-    const round = resp.round;
-    const spin = round.spins.at(-1);
-    const cells = this.triggerCells(spin);
-    const byReel = new Map(cells.map(([row, reel]) => [reel, row]));
-    let landed = 0;
-    const free = spin.kind === 'free';
-    const trigger = this.triggerSymbol();
-    await game.grid.land(spin.screen, {
-      startedAt,
-      minSpinMs: game.motion.ms(free ? 'freeMinSpin' : 'minSpin'),
-      gapMs: game.motion.ms(free ? 'freeReelGap' : 'reelGap'),
-      anticipateFrom: trigger ? anticipationFrom(spin.screen, (symbol) => symbol === trigger) : null,
-      anticipationMs: game.motion.ms('anticipation'),
-      onReelStop: (reel) => {
-        game.sound.play('reelStop', { reel });
-        if (!byReel.has(reel)) return;
-        landed += 1;
-        game.sound.play('scatter', { n: landed });
-        for (const [row, r] of cells) if (r === reel) game.grid.cellAt(row, reel)?.classList.add(this.marks.landed);
-      },
-    });
-    const ordered = [...cells].sort(inReelOrder);
-    if (spin.kind === 'base' && spin.reveals.length) {
-      await this.reveal(round, spin, ordered);
-    } else if (spin.kind === 'free' && spin.spins_added) {
-      for (const [row, reel, text] of this.retriggerBadges(spin, ordered)) game.grid.badge(row, reel, text, this.marks.extra);
-      this.setCounter(round, { plus: `+${spin.spins_added}` });
-      game.sound.play('extraSpin');
-      announce(t('fs.extra', { count: spin.spins_added }));
-      await sleep(game.motion.ms('reveal'));
-    } else {
-      this.setCounter(round);
-    }
+  /** The wild (its weight drawn per ways screen is shown on it). */
+  wildSymbol() {
+    return this.game.rules.symbols.find((s) => s.role === 'wild')?.id ?? null;
   }
 
   /** Where the spins a free spin's trigger symbols added are shown: their number on the
@@ -369,84 +272,23 @@ export class CatalogueUi {
     return last ? [[last[0], last[1], `+${spin.spins_added}`]] : [];
   }
 
-  /** A revealed award: each trigger symbol shows its spins, counted into the total. */
-  async reveal(round, spin, cells) {
-    const { game } = this;
-    const ms = game.motion.ms('reveal');
-    let total = 0;
-    this.renderCounter({ left: 0, total: 0, winMinor: 0, multiplier: round.free_spins_multiplier });
-    for (let i = 0; i < spin.reveals.length && i < cells.length; i += 1) {
-      await sleep(ms);
-      const [row, reel] = cells[i];
-      const value = spin.reveals[i];
-      total += value;
-      game.sound.play('reveal', { n: i });
-      const badge = game.grid.badge(row, reel, String(value), this.marks.reveal);
-      const name = this.say('revealBadge', { count: value });
-      if (name) badge?.setAttribute('aria-label', name);
-      this.renderCounter({ left: total, total, winMinor: 0, multiplier: round.free_spins_multiplier, plus: `+${value}` });
-    }
-    this.setCounter(round);
-    const revealed = this.say('revealed', { reveals: spin.reveals.join(', '), count: round.free_spins_awarded });
-    if (revealed) announce(revealed);
-    await sleep(ms);
+  // -- feature scenes (the free-spins panel's, js/presenters/free-spins.js) ----------------
+
+  featureIntro(round) {
+    return this.freeSpins.intro(round);
   }
 
-  // -- feature scenes ---------------------------------------------------------------------
-
-  triggerSymbol() {
-    return this.scatter ?? this.bonus[0] ?? null;
-  }
-
-  /** The trigger symbols a screen shows (the view's count, else its trigger cells'). */
-  triggerCount(spin) {
-    return this.spinField(spin, 'triggers') ?? this.triggerCells(spin).length;
-  }
-
-  /** The free spins won: the trigger symbols, the count and the multiplier; press Start. */
-  async featureIntro(round) {
-    const spin = round.spins[0];
-    const symbol = this.triggerSymbol();
-    const shown = Math.min(this.triggerCount(spin), 6);
-    const art = symbol
-      ? h('div', { class: 'scene-eggs' }, ...Array.from({ length: shown }, (_, i) =>
-          h('div', { class: 'scene-egg', html: symbolSvg(this.theme, symbol) },
-            spin.reveals[i] ? h('span', { class: 'scene-egg-value' }, String(spin.reveals[i])) : null)))
-      : null;
-    const multiplier = round.free_spins_multiplier;
-    const reveals = spin.reveals.length ? this.say('introReveals', { reveals: spin.reveals.join(' + ') }) : null;
-    await this.game.scenes.run({
-      id: 'free-spins-intro',
-      cls: `scene-feature theme-${this.theme}`,
-      data: multiplier === undefined ? { spins: round.free_spins_awarded } : { spins: round.free_spins_awarded, multiplier },
-      parts: [
-        art,
-        sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
-        reveals ? sceneLine(reveals) : null,
-        multiplier > 1 ? sceneLine(t('fs.intro_multiplier', { multiplier }), 'intro-multiplier') : null,
-      ].filter(Boolean),
-      button: t('scene.start'),
-      sound: 'featureIntro',
-    });
-    this.setCounter(round);
-  }
-
-  /** The free spins are over: the outro (`freeSpinsOutro`), then the counter goes away. */
-  async featureOutro(round) {
-    const size = round.coin_size_minor;
-    const total = round.spin_win_coins * size;
-    const freeWin = round.free_spins_win_coins * size;
-    await freeSpinsOutro(this, { total, freeWin, betMinor: round.bet_minor, spins: round.spins.length - 1 });
-    this.hideCounter();
+  featureOutro(round) {
+    return this.freeSpins.outro(round);
   }
 
   showRound(round) {
-    this.setCounter(round);
-    const spin = round.spins.at(-1);
-    if (spin?.kind === 'base' && spin.reveals.length) {
-      const cells = [...this.triggerCells(spin)].sort(inReelOrder);
-      cells.forEach(([row, reel], i) => spin.reveals[i] && this.game.grid.badge(row, reel, String(spin.reveals[i]), this.marks.reveal));
-    }
+    this.freeSpins.showRound(round);
+  }
+
+
+  triggerSymbol() {
+    return this.scatter ?? this.bonus[0] ?? null;
   }
 
   // -- wins -----------------------------------------------------------------------------
@@ -460,37 +302,65 @@ export class CatalogueUi {
     return spin.win_coins * round.coin_size_minor;
   }
 
+  /** A spin's last screen: a cascade's final one, else the screen it stopped on. */
+  lastPaid(spin) {
+    return spin.cascade?.length ? spin.cascade.at(-1) : spin;
+  }
+
+  /** The wins of a round's last screen, from the round's view (a resumed round and the
+   * history, which have no events to play): lines, ways and the scatter. */
   winItems(round) {
     const spin = round.spins?.at(-1);
+    return spin ? this.screenItems(this.lastPaid(spin), round) : [];
+  }
+
+  /** The wins of every screen of a round's last spin (a cascade's chain in order): what the
+   * history tells of the spin. */
+  chainItems(round) {
+    const spin = round.spins?.at(-1);
     if (!spin) return [];
+    return [spin, ...(spin.cascade ?? [])].flatMap((paid) => this.screenItems(paid, round));
+  }
+
+  /** The wins of one screen (a spin's, or a cascade step's) of `round`. */
+  screenItems(paid, round) {
     const size = round.coin_size_minor;
-    const items = spin.line_wins.map((w) => ({
+    const items = (paid.line_wins ?? []).map((w) => ({
       line: w.line,
       positions: w.positions,
       minor: w.coins * size,
       label: t('win.line', { line: w.line }),
       text: t('win.line_text', { line: w.line, count: w.count, symbol: this.name(w.symbol), amount: this.money.format(w.coins * size) }),
     }));
-    if (spin.scatter_win && this.scatter) {
+    for (const w of paid.way_wins ?? []) {
+      const ways = t('win.ways', { count: w.ways });
+      items.push({
+        positions: w.positions,
+        minor: w.coins * size,
+        label: `${w.count} × ${this.name(w.symbol)}`,
+        text: t('win.way_text', { count: w.count, symbol: this.name(w.symbol), ways, amount: this.money.format(w.coins * size) }),
+      });
+    }
+    if (paid.scatter_win && this.scatter) {
       const name = this.name(this.scatter);
       items.push({
-        positions: this.spinField(spin, 'scatter_positions'),
-        minor: spin.scatter_win.coins * size,
-        label: `${spin.scatter_win.count} × ${name}`,
-        text: t('win.scatter_text', { count: spin.scatter_win.count, symbol: name, amount: this.money.format(spin.scatter_win.coins * size) }),
+        positions: this.spinField(paid, 'scatter_positions'),
+        minor: paid.scatter_win.coins * size,
+        label: `${paid.scatter_win.count} × ${name}`,
+        text: t('win.scatter_text', { count: paid.scatter_win.count, symbol: name, amount: this.money.format(paid.scatter_win.coins * size) }),
       });
     }
     return items;
   }
 
   lastScreen(round) {
-    return round.spins.at(-1).screen;
+    return this.lastPaid(round.spins.at(-1)).screen;
   }
 
   /** What the history says of a spin beyond its wins: reveals, spins added, the multiplier. */
   spinNotes(spin, view) {
     const symbol = this.name(this.triggerSymbol() ?? '');
-    const triggers = this.triggerCount(spin);
+    const triggers = this.freeSpins.triggerCount(spin);
     const notes = [];
     if (spin.reveals?.length) notes.push(this.say('historyReveals', { symbol, triggers, reveals: spin.reveals.join(' + '), count: view.free_spins_awarded }));
     else if (spin.kind === 'base' && spin.spins_added) notes.push(this.say('historyTrigger', { symbol, triggers, count: spin.spins_added }));
@@ -523,6 +393,6 @@ export class CatalogueUi {
 
   afterRound() {
     if (this.offer) this.offer.hidden = true;
-    this.hideCounter();
+    this.freeSpins.hide();
   }
 }

@@ -6,6 +6,7 @@
 import { cardBack, cardFace, suitIcon } from '../art/cards.js';
 import { announce, h, sleep } from '../dom.js';
 import { t } from '../messages.js';
+import { PRESENTERS } from '../presenters/index.js';
 
 /** The choices' names: keys of the message catalogue. */
 const CHOICE_LABEL = {
@@ -139,23 +140,11 @@ export class GambleScreen {
       return;
     }
     const round = resp.round;
-    const last = round.gambles.at(-1);
-    this.card.classList.add('flip');
-    game.sound.play('card');
-    await sleep(game.motion.reduced ? 0 : 180);
-    this.card.innerHTML = cardFace(last.card);
-    this.card.dataset.card = last.card;
-    this.card.classList.remove('flip');
-    const won = last.won;
-    const text = won
-      ? `${last.card}: you win ${this.money.format(round.win_minor)}!`
-      : `${last.card}: the gamble is lost.`;
-    this.result.textContent = text;
-    this.result.className = `gamble-result ${won ? 'won' : 'lost'}`;
-    announce(text);
-    game.sound.play(won ? 'gambleWin' : 'gambleLose');
-    if (won) await game.win.countTo(round.win_minor, { ms: game.motion.ms('countUp') / 2, celebrate: true });
-    else game.win.set(0);
+    // the step's card is the answer's last gamble_card event, drawn by its presenter (turn)
+    const card = resp.events.filter((e) => e.type === 'gamble_card').at(-1);
+    const stage = { game, ui: game.ui, round, gamble: this };
+    await PRESENTERS.gamble_card(card, stage);
+    const { won, text } = stage.turned;
     if (round.phase === 'gamble') {
       this.update(round, { busy: true });
       await sleep(game.motion.ms('banner'));
@@ -177,6 +166,29 @@ export class GambleScreen {
     // a loss stays said over the reels, with the amount it cost, until the next spin
     if (!won) game.presenter.showLoss(before.win_minor);
     game.roundDone();
+  }
+
+  /** Turn the card of a `gamble_card` event: its face, the result said, the win counted up
+   * to what it stands at after the card (`result_minor`) or gone. */
+  async turn(event, stage) {
+    const { game } = this;
+    this.card.classList.add('flip');
+    game.sound.play('card');
+    await sleep(game.motion.reduced ? 0 : 180);
+    this.card.innerHTML = cardFace(event.card);
+    this.card.dataset.card = event.card;
+    this.card.classList.remove('flip');
+    const won = event.won;
+    const text = won
+      ? `${event.card}: you win ${this.money.format(event.result_minor)}!`
+      : `${event.card}: the gamble is lost.`;
+    this.result.textContent = text;
+    this.result.className = `gamble-result ${won ? 'won' : 'lost'}`;
+    announce(text);
+    game.sound.play(won ? 'gambleWin' : 'gambleLose');
+    if (won) await game.win.countTo(event.result_minor, { ms: game.motion.ms('countUp') / 2, celebrate: true });
+    else game.win.set(0);
+    stage.turned = { won, text };
   }
 
   async collect() {

@@ -1,0 +1,22 @@
+/**
+ * The round's own presenters. A round's start, its gamble cards and its end are drawn by the
+ * game's flow itself (`game.js`: the stake taken from the balance, the gamble screen that
+ * turns each card as its answer comes, the round closed or the next action offered), so
+ * these presenters record what they saw on the stage and draw nothing more.
+ */
+
+/** The round is staked: its cost, as the server counts it. */
+export function presentRoundStarted(event, stage) {
+  stage.totalMinor = event.total_minor;
+}
+
+/** A gamble card: the open gamble screen (`stage.gamble`, `titles/gamble.js`) turns it. A
+ * step that is not a gamble replays the round's earlier cards, which are already shown. */
+export async function presentGambleCard(event, stage) {
+  await stage.gamble?.turn(event, stage);
+}
+
+/** The round ended or waits for the player (`actions_offered`): the flow acts on it. */
+export function presentRoundEnd(event, stage) {
+  stage.end = event;
+}
