@@ -17,7 +17,7 @@ import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentLadderStep } from './ladder.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
 import { presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
-import { presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
+import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 
 /** Every event kind and its presenter. */
 export const PRESENTERS = {
@@ -28,6 +28,7 @@ export const PRESENTERS = {
   line_win: presentLineWin,
   wild_weights_drawn: presentWildWeights,
   way_win: presentWayWin,
+  count_win: presentCountWin,
   scatter_win: presentScatterWin,
   cascade: presentCascade,
   win_modified: presentWinModified,

@@ -37,6 +37,18 @@ export function presentWayWin(event, stage) {
   });
 }
 
+/** A symbol pays by its count anywhere on the screen: every cell counted lit (the wilds that
+ * counted for it included). */
+export function presentCountWin(event, stage) {
+  const name = stage.ui.name(event.symbol);
+  stage.items.push({
+    positions: event.positions,
+    minor: event.minor,
+    label: `${event.count} × ${name}`,
+    text: t('win.count_text', { count: event.count, symbol: name, amount: amount(stage, event.minor) }),
+  });
+}
+
 /** The scatter pays wherever it shows. */
 export function presentScatterWin(event, stage) {
   const name = stage.ui.name(event.symbol);

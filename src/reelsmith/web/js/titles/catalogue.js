@@ -341,6 +341,14 @@ export class CatalogueUi {
         text: t('win.way_text', { count: w.count, symbol: this.name(w.symbol), ways, amount: this.money.format(w.coins * size) }),
       });
     }
+    for (const w of paid.count_wins ?? []) {
+      items.push({
+        positions: w.positions,
+        minor: w.coins * size,
+        label: `${w.count} × ${this.name(w.symbol)}`,
+        text: t('win.count_text', { count: w.count, symbol: this.name(w.symbol), amount: this.money.format(w.coins * size) }),
+      });
+    }
     if (paid.scatter_win && this.scatter) {
       const name = this.name(this.scatter);
       items.push({
