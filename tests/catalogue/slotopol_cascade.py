@@ -153,8 +153,11 @@ def convert_counts(game: Path, folder: Path) -> dict[str, dict[str, Any]]:
             out.append(f"{name(symbol_text)} = {_toml(table)}")
     out += ["", "[wild]", f"symbol = {_toml(name(wild_id))}"]
     out.append(f"reels = {_toml(data['wild']['appears_on_reels'])}")
-    scatter_pays = data["count_pays"][str(scatter_id)]
-    pays = {str(n + 1): p for n, p in enumerate(scatter_pays) if p > 0}
+    # slotopol's scatter row is zero-filled to 7: a count past its last pay pays nothing (the
+    # scatters still disappear, from the least count that pays)
+    scatter_pays = data["count_pays"][str(scatter_id)] + [0] * (top - 5)
+    first = next(n for n, p in enumerate(scatter_pays) if p > 0)
+    pays = {str(n + 1): p for n, p in enumerate(scatter_pays) if n >= first}
     out += ["", "[scatter]", f"symbol = {_toml(name(scatter_id))}", f"pays = {_toml(pays)}"]
     out += ['pays_per = "coin"', f"reels = {_toml(data['scatter']['appears_on_reels'])}"]
     out.append(f"max_per_reel = {data['scatter']['max_per_reel_window']}")

@@ -50,7 +50,7 @@ from reelsmith.mechanics.anywhere.rules import (
     pays_nothing,
     screen_pays,
 )
-from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall
+from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall, least_paid
 from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
 
 #: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
@@ -126,6 +126,7 @@ def _screen(
     scatter_mask: npt.NDArray[np.bool_],
     scatter_pays: npt.NDArray[np.int64],
     scatter_unit: int,
+    scatter_least: int,
     trigger_symbol: int,
     trigger: int,
     trigger_mask: npt.NDArray[np.bool_],
@@ -205,7 +206,10 @@ def _screen(
         trigger_mask,
         required,
     )
-    if scatter >= 0 and (scatter_win > 0 or (trigger_symbol == scatter and triggers >= trigger)):
+    if scatter >= 0 and (
+        (scatter_least > 0 and count_symbol_on(grid, scatter, scatter_mask) >= scatter_least)
+        or (trigger_symbol == scatter and triggers >= trigger)
+    ):
         for reel in range(reels):
             if scatter_mask[reel]:
                 for row in range(rows):
@@ -481,6 +485,7 @@ def chain_sums(
     scatter_mask: npt.NDArray[np.bool_],
     scatter_pays: npt.NDArray[np.int64],
     scatter_unit: int,
+    scatter_least: int,
     scatter_reach: int,
     trigger_symbol: int,
     trigger: int,
@@ -647,6 +652,7 @@ def chain_sums(
                     scatter_mask,
                     scatter_pays,
                     scatter_unit,
+                    scatter_least,
                     -1 if scatter_final else trigger_symbol,
                     trigger,
                     trigger_mask,
@@ -740,12 +746,6 @@ def screens_of(model: GameModel) -> CascadeRules:
     return cascade_rules(model) if "cascade" in model.raw else ONE_SCREEN
 
 
-def _least(table: npt.NDArray[np.int64]) -> int:
-    """The least count a count table pays (0: none)."""
-    paying = np.flatnonzero(table > 0)
-    return int(paying[0]) if len(paying) else 0
-
-
 @cache
 def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True) -> ChainSums:
     """The full cycle's :class:`ChainSums` of the base game's reel set (``free`` False) or the
@@ -792,13 +792,13 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
     if pays_anywhere(model):
         counted = anywhere_rules(model)
         table = np.ascontiguousarray(screen_pays(model, free), dtype=np.int64)
-        least = np.array([_least(table[s]) for s in range(len(model.symbols))], dtype=np.int64)
+        least = np.array([least_paid(table[s]) for s in range(len(model.symbols))], dtype=np.int64)
         anywhere = Anywhere(
             True, table, counted.paying, counted.pure_wild, counted.wild_pays, least
         )
         paylines = np.zeros((0, model.reels), dtype=np.int8)
     scatter_pays = np.asarray(scatter_pays, dtype=np.int64)
-    paying_counts = [c for c in (_least(scatter_pays),) if c > 0]
+    paying_counts = [c for c in (least_paid(scatter_pays),) if c > 0]
     trigger_symbol, trigger = -1, 0
     spins = np.zeros(1, dtype=np.int64)
     required = np.zeros(model.reels, dtype=np.bool_)
@@ -848,6 +848,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         model.scatter_mask,
         scatter_pays,
         unit,
+        least_paid(scatter_pays),
         min(paying_counts) if paying_counts else 0,
         trigger_symbol,
         trigger,

@@ -9,7 +9,7 @@ import numpy.typing as npt
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases
-from reelsmith.mechanics.cascade.rules import cascade_rules
+from reelsmith.mechanics.cascade.rules import cascade_rules, least_paid
 
 
 def _multipliers(p: Phrases, table: npt.NDArray[np.int64]) -> str:
@@ -32,7 +32,12 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
     text = [p("cascade.removed")]
     scatter = model.scatter >= 0
     if scatter:
-        text.append(p("cascade.scatter_removed", scatter=p.symbol_at(model.scatter)))
+        least = least_paid(model.scatter_pays)
+        name = p.symbol_at(model.scatter)
+        if least:
+            text.append(p("cascade.scatter_removed_count", scatter=name, count=least))
+        else:
+            text.append(p("cascade.scatter_removed", scatter=name))
     text += [p("cascade.fall"), p("cascade.again"), p("cascade.limit", count=cascade.limit)]
     free = mechanics(model).free_spins if "free_spins" in model.raw else None
     constant = set(cascade.multipliers.tolist()) == {1}

@@ -16,7 +16,7 @@ from reelsmith.engine.evaluation import Position
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import Context, Part, Round, SpinSetup
 from reelsmith.engine.screen import Screen, to_screen
-from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall
+from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall, least_paid
 
 Read = Callable[[SpinSetup, npt.NDArray[np.int8]], tuple[dict[str, Any], int]]
 
@@ -91,9 +91,13 @@ class CascadePart(Part):
         self.free = found.free_spins if found is not None else None
         self.trigger_mask = found.trigger_mask if found is not None else None
 
-    def removed(self, records: dict[str, Any], grid: npt.NDArray[np.int8]) -> set[Position]:
-        """The cells the screen's wins remove: a line's counted run, a way's cells, and every
-        scatter where the scatter pays or starts (or adds) free spins."""
+    def removed(
+        self, records: dict[str, Any], grid: npt.NDArray[np.int8], least: int
+    ) -> set[Position]:
+        """The cells the screen's wins remove: a line's counted run, a way's or a count's
+        cells, and every scatter where its count reaches the least count its table pays (a
+        higher count the table pays nothing for included) or it starts (or adds) free
+        spins."""
         cells: set[Position] = set()
         for name, record in records.items():
             if name == "scatter" and self.rules.scatter_final:
@@ -105,7 +109,7 @@ class CascadePart(Part):
                     and self.free.symbol == self.model.scatter
                     and self.free.counted(grid, self.trigger_mask) >= self.free.trigger
                 )
-                if record.win is not None or triggers:
+                if (least > 0 and record.count >= least) or triggers:
                     cells.update(record.positions)
             else:
                 for win in getattr(record, "wins", ()):
@@ -137,7 +141,7 @@ class CascadePart(Part):
         screens = [grid]
         records, fallen = first, []
         for step in range(2, rules.limit + 1):
-            cells = self.removed(records, screen)
+            cells = self.removed(records, screen, least_paid(setup.scatter_pays))
             if not cells:
                 break
             mask = np.zeros(screen.shape, dtype=np.bool_)

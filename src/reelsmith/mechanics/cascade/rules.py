@@ -57,6 +57,13 @@ class CascadeRules:
         return int(table[screen - 1])
 
 
+def least_paid(table: Any) -> int:
+    """The least count a count table pays (0: it pays none): a screen's scatter disappears in
+    a cascade from that count on (a higher count the table pays nothing for included)."""
+    paying = np.flatnonzero(np.asarray(table) > 0)
+    return int(paying[0]) if len(paying) else 0
+
+
 def _table(value: Any, where: str, limit: int) -> npt.NDArray[np.int64]:
     if (
         not isinstance(value, list)
