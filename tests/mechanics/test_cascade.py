@@ -434,7 +434,7 @@ def test_a_valid_cascade_title(tmp_path: Path) -> None:
             "en",
             [
                 "the symbols of each winning combination disappear",
-                "Star symbols disappear when 3 or more of them show, or when they start free spins.",
+                "Star symbols disappear when 3 or more of them show, or when they start free",
                 "A spin pays at most 4 screens.",
                 "screen 1: ×1, screen 2: ×2 and screen 3 and every later one: ×3",
                 "In free spins the line wins of each screen are multiplied: screen 1: ×2",
