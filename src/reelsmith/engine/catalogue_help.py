@@ -588,7 +588,8 @@ def _gamble(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]
 def _payouts(p: Phrases, model: GameModel) -> list[str]:
     window = window_help(model)
     if window is not None:
-        return window.payouts(p, model)
+        sentences: list[str] = window.payouts(p, model)
+        return sentences
     three = min(3, model.reels)
     lows = [
         s for s in model.symbols if s.role == "regular" and int(model.line_pays[s.index, three])
