@@ -125,7 +125,9 @@ def test_serve_dev_starts_loudly_and_its_processes_take_forced_draws(tmp_path):
 def test_forced_rounds_are_marked_everywhere(api):
     player = api.player()
     api.login(player)
-    chance = api.spin(GAME, TSAR_BET).json()
+    answer = api.spin(GAME, TSAR_BET)
+    assert answer.status_code == 200, answer.text  # the reason, should a loaded machine refuse
+    chance = answer.json()
     while chance["status"] == "open":  # a win waiting for its collect: collect it
         chance = api.act(GAME, chance["round_id"], "collect").json()
     forced = api.spin(GAME, TSAR_BET, tsar_no_win()).json()
