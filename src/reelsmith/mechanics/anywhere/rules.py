@@ -33,6 +33,7 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.mechanics.ways.rules import whole
 
 ANYWHERE_KEYS = frozenset({"cost", "pure_wild_counts"})
 PURE_WILD = {"every_symbol": 0, "none": 1}
@@ -52,12 +53,6 @@ class AnywhereRules:
     def least(self) -> int:
         """The least count any row pays."""
         return int(np.flatnonzero(self.pays.any(axis=0))[0])
-
-
-def _whole(value: Any, where: str, low: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ModelError(f"{where} must be a whole number >= {low}, got {value!r}")
-    return value
 
 
 def count_range(key: str, where: str, cells: int) -> range:
@@ -109,7 +104,7 @@ def read(model: GameModel) -> AnywhereRules:
         raise ModelError(
             f"{where}: unknown key {unknown[0]!r}; the keys are: {', '.join(sorted(ANYWHERE_KEYS))}"
         )
-    cost = _whole(raw.get("cost"), f"{where}.cost", 1)
+    cost = whole(raw.get("cost"), f"{where}.cost", 1)
     mode = raw.get("pure_wild_counts", "every_symbol")
     if mode not in PURE_WILD:
         raise ModelError(

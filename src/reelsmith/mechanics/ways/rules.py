@@ -56,7 +56,8 @@ class WaysRules:
     paying: npt.NDArray[np.int64]  # the symbols that pay per way (not the wild's own row)
 
 
-def _whole(value: Any, where: str, low: int) -> int:
+def whole(value: Any, where: str, low: int) -> int:
+    """``value`` as a whole number of at least ``low``; ModelError naming ``where`` else."""
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise ModelError(f"{where} must be a whole number >= {low}, got {value!r}")
     return value
@@ -72,19 +73,19 @@ def read(model: GameModel) -> WaysRules:
         raise ModelError(
             f"{where}: unknown key {unknown[0]!r}; the keys are: {', '.join(sorted(WAYS_KEYS))}"
         )
-    cost = _whole(raw.get("cost"), f"{where}.cost", 1)
+    cost = whole(raw.get("cost"), f"{where}.cost", 1)
     pays = model.line_pays
     counts = [n for n in range(1, model.reels + 1) if pays[:, n].any()]
     if not counts:
         raise ModelError(f"{model.source or model.id}: ways_pays pays nothing")
-    min_run = _whole(raw.get("min_run", counts[0]), f"{where}.min_run", 1)
+    min_run = whole(raw.get("min_run", counts[0]), f"{where}.min_run", 1)
     if min_run > model.reels:
         raise ModelError(f"{where}.min_run {min_run} is more than the {model.reels} reels")
     weights_raw = raw.get("wild_weights", [1] * model.reels)
     if not isinstance(weights_raw, list) or len(weights_raw) != model.reels:
         raise ModelError(f"{where}.wild_weights must list {model.reels} weights, one per reel")
     weights = np.array(
-        [_whole(w, f"{where}.wild_weights[{r}]", 1) for r, w in enumerate(weights_raw)],
+        [whole(w, f"{where}.wild_weights[{r}]", 1) for r, w in enumerate(weights_raw)],
         dtype=np.int64,
     )
     mode = raw.get("pure_wild_ways", "every_symbol")
@@ -108,8 +109,8 @@ def read(model: GameModel) -> WaysRules:
             raise ModelError(f"{at}: reel {reel} is outside 1..{model.reels}")
         if not isinstance(law, Mapping) or not law:
             raise ModelError(f"{at} must be a table of weight = odds")
-        values = tuple(_whole(int(v) if str(v).isdigit() else v, at, 1) for v in law)
-        odds = tuple(_whole(o, f"{at}.{v}", 0) for v, o in law.items())
+        values = tuple(whole(int(v) if str(v).isdigit() else v, at, 1) for v in law)
+        odds = tuple(whole(o, f"{at}.{v}", 0) for v, o in law.items())
         if not sum(odds):
             raise ModelError(f"{at}: the odds are all 0")
         free[reel - 1] = (values, odds)
