@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_rtp
-from reelsmith.analysis.kernel import KernelGame
 from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import GameModel, load_model
@@ -121,11 +120,6 @@ def test_a_sound_title_is_valid_and_its_page_is_written(tmp_path: Path) -> None:
         text = " ".join(" ".join(v) for v in document["rules"].values() if isinstance(v, list))
         phrase = Phrases(model, language)("anywhere.anywhere")
         assert phrase in text
-
-
-def test_the_kernel_refuses_counts_by_name(model: GameModel) -> None:
-    with pytest.raises(ValueError, match="the simulation kernel does not play anywhere yet"):
-        KernelGame.build(model)
 
 
 def test_count_keys() -> None:

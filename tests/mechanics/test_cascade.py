@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from reelsmith.analysis.catalogue_exact import analyze_rtp
-from reelsmith.analysis.kernel import KernelGame
 from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import GameModel, load_model
@@ -413,12 +412,6 @@ def test_stop_weights_are_refused(tmp_path: Path) -> None:
     )
     problems = validate_folder(folder)
     assert any("stop_weights" in p and "counts every stop" in p for p in problems), problems
-
-
-def test_the_kernel_refuses_cascades_by_name(tmp_path: Path) -> None:
-    model = load_model(tiny(tmp_path / "t"))
-    with pytest.raises(ValueError, match="the simulation kernel does not play cascade yet"):
-        KernelGame.build(model)
 
 
 def test_a_valid_cascade_title(tmp_path: Path) -> None:

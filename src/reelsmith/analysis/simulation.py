@@ -178,8 +178,10 @@ class Simulation(KernelRun):
     batches: tuple[tuple[int, ...], ...] = ()
     batch_size: int = BATCH_ROUNDS
     exact: dict[str, Any] = field(default_factory=dict)
-    #: A ways game's: ``total_bet`` is its cost, and ``lines`` 0.
+    #: A ways or count game's: ``total_bet`` is its cost, and ``lines`` 0.
     ways: bool = False
+    #: What such a game's cost buys, as the report says it.
+    cost_buys: str = "every way"
 
     @property
     def carried(self) -> bool:
@@ -464,6 +466,9 @@ def simulate(
         results, game.n_stats, k.N_FLOAT_STATS, k.MAX_SLOTS
     )
     ladder = game.ladder
+    from reelsmith.mechanics import cost_buys
+
+    buys = cost_buys(model)
     return Simulation(
         game=model.id,
         variant=variant.id,
@@ -477,7 +482,8 @@ def simulate(
         kernel_seconds=kernel_seconds,
         total_bet=game.total_bet,
         lines=model.line_count,
-        ways=game.ways is not None,
+        ways=buys is not None,
+        cost_buys=buys or "",
         stats=stats,
         float_stats=float_stats,
         start=start,
@@ -556,7 +562,7 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
         f"[bold]{name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
         f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
         + (
-            f"({r.total_bet} coins a round, every way)"
+            f"({r.total_bet} coins a round, {r.cost_buys})"
             if r.ways
             else f"({r.lines} lines x 1 coin = {r.total_bet} coins per round)"
         ),

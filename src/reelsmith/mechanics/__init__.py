@@ -173,6 +173,28 @@ def features(model: GameModel) -> list[str]:
     return [m.name for m in declared(model.raw) if m.role in shown]
 
 
+def cost_buys(model: GameModel) -> str | None:
+    """What a round's cost buys where the model's evaluator prices it by a cost ("every
+    way"); None for a lines title (lines x coins)."""
+    for mechanic in declared(model.raw):
+        if mechanic.cost_buys is not None:
+            return mechanic.cost_buys
+    return None
+
+
+def own_kernel(model: GameModel) -> tuple[Any, Any] | None:
+    """The ``(build, play)`` functions of the simulation kernel a declared mechanic brings of
+    its own (the last one that has one: see :attr:`Mechanic.kernel`), or None when the round
+    loop plays the model."""
+    from reelsmith.mechanics.base import face
+
+    found = [m.kernel for m in declared(model.raw) if m.kernel is not None]
+    if not found:
+        return None
+    module = face(found[-1])
+    return module.build, module.play_chain_rounds
+
+
 def round_face(model: GameModel, face: str) -> str:
     """The reference of the round-wide ``face`` (``help``, ``exact``, ``simulate``, ``tuner``)
     of ``model``'s round: the last declared mechanic's that has one (a spin feature whose round

@@ -87,6 +87,14 @@ class Mechanic:
     #: Whether the simulation kernel plays this mechanic (``reelsmith simulate`` and the
     #: parity tests); one it does not is refused by name.
     in_kernel: bool = True
+    #: The mechanic's own simulation kernel, for a mechanic that plays a spin whole (a chain
+    #: of screens, a window counted anywhere): ``"module"`` with ``build(model, variant_id)``
+    #: (the tables, with ``args()`` and ``total_bet``) and ``play_chain_rounds`` (the rounds,
+    #: counted as the round loop counts them). None: the round loop plays it.
+    kernel: str | None = None
+    #: For an evaluator whose round is priced by a cost rather than lines x coins: what the
+    #: cost buys, as the lab's reports say it ("every way").
+    cost_buys: str | None = None
     #: Whether the lab's full analysis (the round's second moment, its hit frequency, the win
     #: distribution: ``reelsmith analyze``) has this mechanic's spin law; without it the lab
     #: gives the RTP route's figures alone and says so.

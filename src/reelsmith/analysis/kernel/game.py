@@ -159,7 +159,7 @@ class KernelGame:
 
     model: GameModel
     variant_id: str
-    tables: StackedTables
+    tables: StackedTables | None  # None: a chain title, played by its mechanic's own kernel
     scatter_pays: npt.NDArray[np.int64]  # [set, count]
     total_bet: int
     trigger: int  # the feature symbols that start the free spins; 0: no free spins
@@ -189,6 +189,11 @@ class KernelGame:
     )
     #: What a scatter's pay multiplies: the total bet, or one coin (``pays_per = "coin"``).
     scatter_unit: int = 0
+    #: A title whose spin a mechanic plays whole (a cascade's chain of screens, a window
+    #: counted anywhere): that mechanic's kernel game (``kernel_play``: the function playing
+    #: its rounds), which :meth:`play` hands the rounds to.
+    chain: Any = None
+    kernel_play: Any = None
 
     @classmethod
     def build(
@@ -196,9 +201,12 @@ class KernelGame:
     ) -> KernelGame:
         """Prepare ``variant_id`` of a model; ``depth`` forces the prefix depth (0: no prefix
         tables), else it is chosen per reel set."""
-        from reelsmith.mechanics import declared_names, round_face
+        from reelsmith.mechanics import declared_names, own_kernel, round_face
 
         round_face(model, "simulate")  # refuses a mechanic the kernel does not play, by name
+        spin_kernel = own_kernel(model)
+        if spin_kernel is not None:
+            return cls._build_chain(model, variant_id, spin_kernel)
         if "ladder" in declared_names(model):
             return cls._build_ladder(model, variant_id, depth)
         rules = mechanics(model)
@@ -269,6 +277,34 @@ class KernelGame:
         )
 
     @classmethod
+    def _build_chain(
+        cls, model: GameModel, variant_id: str | None, spin_kernel: tuple[Any, Any]
+    ) -> KernelGame:
+        build, play = spin_kernel
+        variant = model.variant(variant_id)
+        chain = build(model, variant.id)
+        empty = np.zeros(1, dtype=np.int64)
+        return cls(
+            model=model,
+            variant_id=variant.id,
+            tables=None,
+            scatter_pays=np.zeros((2, 1), dtype=np.int64),
+            total_bet=chain.total_bet,
+            trigger=0,
+            spins_table=empty,
+            revealed=False,
+            reveal_purpose="",
+            reveal_values=empty,
+            reveal_cumulative=empty,
+            retrigger=2,
+            retrigger_spins=empty,
+            spins_per_symbol=0,
+            max_spins=0,
+            chain=chain,
+            kernel_play=play,
+        )
+
+    @classmethod
     def _build_ladder(
         cls, model: GameModel, variant_id: str | None, depth: int | None
     ) -> KernelGame:
@@ -335,6 +371,7 @@ class KernelGame:
         """The game as :func:`~reelsmith.analysis.kernel.rounds.play_rounds` reads it (in the
         order it unpacks it)."""
         t = self.tables
+        assert t is not None, "a chain title's rounds are its mechanic's kernel's"
         ladder = self.ladder
         return (
             t.windows,
@@ -445,6 +482,11 @@ class KernelGame:
         if state is None and self.ladder is not None:
             raise ValueError(f"{self.model.id}: a ladder model's rounds need a carried state")
         carried = state if state is not None else _no_state()
+        if self.chain is not None:
+            played_chain: int = self.kernel_play(
+                rng, rounds, self.chain.args(), stats, float_stats, record, results, log, ends
+            )
+            return played_chain
         sums = batch_sums if batch_sums is not None else np.zeros(1, dtype=np.int64)
         args = self.kernel_args()
         run = (rng, rounds, args, carried, batch_size, sums, stats, float_stats)

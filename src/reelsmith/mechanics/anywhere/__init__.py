@@ -7,6 +7,7 @@ from reelsmith.mechanics.base import Mechanic
 MECHANIC = Mechanic(
     name="anywhere",
     role="evaluator",
+    cost_buys="counted anywhere",
     summary="pays anywhere: a symbol's count on the whole window, wilds included",
     tables=frozenset({"anywhere", "anywhere_pays"}),
     declared=lambda raw: "anywhere" in raw,
@@ -23,5 +24,6 @@ MECHANIC = Mechanic(
     help="reelsmith.engine.catalogue_help",
     exact="reelsmith.analysis.catalogue_exact",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
-    in_kernel=False,  # the simulation kernel does not count a window yet: simulate refuses it
+    simulate="reelsmith.analysis.catalogue:simulate_title",
+    kernel="reelsmith.mechanics.cascade.kernel",
 )

@@ -22,5 +22,5 @@ MECHANIC = Mechanic(
     help="reelsmith.engine.catalogue_help",
     exact="reelsmith.analysis.catalogue_exact",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
-    in_kernel=False,  # the simulation kernel does not play the chain: simulate refuses it
+    kernel="reelsmith.mechanics.cascade.kernel",
 )

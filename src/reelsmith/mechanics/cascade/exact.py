@@ -746,10 +746,41 @@ def screens_of(model: GameModel) -> CascadeRules:
     return cascade_rules(model) if "cascade" in model.raw else ONE_SCREEN
 
 
-@cache
-def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True) -> ChainSums:
-    """The full cycle's :class:`ChainSums` of the base game's reel set (``free`` False) or the
-    free spins' (True) of ``variant_id``; ``prune`` False reads every first screen in full."""
+class ScreenTables(NamedTuple):
+    """One reel set's screens as the enumeration and the simulation kernel read them: its
+    strips, its pay tables (a free spin's own), the rules of the wild, the scatter and the
+    trigger, the spins a trigger (base) or a retrigger (free) awards by count, and the
+    chain's multipliers by screen."""
+
+    padded: npt.NDArray[np.int8]
+    lengths: npt.NDArray[np.int64]
+    rows: int
+    paylines: npt.NDArray[np.int8]
+    line_pays: npt.NDArray[np.int64]
+    wild: int
+    substitutable: npt.NDArray[np.bool_]
+    wild_multiplier: int
+    ties_to_wild: bool
+    scatter: int
+    scatter_mask: npt.NDArray[np.bool_]
+    scatter_pays: npt.NDArray[np.int64]
+    scatter_unit: int
+    scatter_least: int  # the least scatter count the table pays (0: none)
+    trigger_symbol: int  # -1: no free spins
+    trigger: int
+    trigger_mask: npt.NDArray[np.bool_]
+    required: npt.NDArray[np.bool_]
+    spins: npt.NDArray[np.int64]
+    multipliers: npt.NDArray[np.int64]
+    limit: int
+    scatter_final: bool
+    ways: Ways
+    anywhere: Anywhere
+
+
+def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables:
+    """The :class:`ScreenTables` of the base game's reel set (``free`` False) or the free
+    spins' (True) of ``variant_id``."""
     rules = mechanics(model)
     cascade = screens_of(model)
     variant = model.variant(variant_id)
@@ -763,12 +794,6 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         reel_set = variant.reel_sets["base"]
         line_pays, scatter_pays = model.line_pays, model.scatter_pays
         multipliers = cascade.multipliers
-    if reel_set.weights is not None:
-        raise ModelError(
-            f"{model.id} {variant_id}: the cascade's exact law counts every stop once; its reel "
-            "sets take no stop_weights"
-        )
-    lines = total_coins(model)
     line_pays = np.asarray(line_pays, dtype=np.int64)
     paylines = model.paylines[: model.line_count]
     ways = Ways(False, np.zeros(0, dtype=np.int64), np.ones(model.reels, dtype=np.int64), 0, 0)
@@ -776,7 +801,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         found = ways_rules(model)
         if found.free_weights:
             raise ModelError(
-                f"{model.id} {variant_id}: the cascade's exact law takes fixed wild weights; "
+                f"{model.id} {variant_id}: the cascade's chain takes fixed wild weights; "
                 "ways.free_spins_wild_weights draws them"
             )
         ways = Ways(True, found.paying, found.weights, found.min_run, found.pure_wild)
@@ -798,18 +823,12 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         )
         paylines = np.zeros((0, model.reels), dtype=np.int8)
     scatter_pays = np.asarray(scatter_pays, dtype=np.int64)
-    paying_counts = [c for c in (least_paid(scatter_pays),) if c > 0]
     trigger_symbol, trigger = -1, 0
     spins = np.zeros(1, dtype=np.int64)
     required = np.zeros(model.reels, dtype=np.bool_)
     trigger_mask = np.ones(model.reels, dtype=np.bool_)
     if spins_rules is not None:
         trigger_symbol, trigger = spins_rules.symbol, spins_rules.trigger
-        if spins_rules.retrigger == RETRIGGER_PER_SYMBOL:
-            raise ModelError(
-                f"{model.id} {variant_id}: the cascade's exact law adds free spins by a count "
-                'table (retrigger = "table" or "none"), not per symbol shown'
-            )
         spins = spins_rules.spins
         if free:
             spins = (
@@ -820,59 +839,100 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         trigger_mask = rules.trigger_mask
         if spins_rules.required is not None:
             required = spins_rules.required
-        if trigger_symbol == model.scatter:
-            paying_counts.append(trigger)
+    return ScreenTables(
+        padded=reel_set.padded,
+        lengths=reel_set.lengths,
+        rows=model.rows,
+        paylines=paylines,
+        line_pays=line_pays,
+        wild=model.wild,
+        substitutable=model.substitutable,
+        wild_multiplier=model.wild_multiplier,
+        ties_to_wild=model.ties_to_wild,
+        scatter=model.scatter,
+        scatter_mask=model.scatter_mask,
+        scatter_pays=scatter_pays,
+        scatter_unit=1 if model.scatter_pays_per_coin else total_coins(model),
+        scatter_least=least_paid(scatter_pays),
+        trigger_symbol=trigger_symbol,
+        trigger=trigger,
+        trigger_mask=trigger_mask,
+        required=required,
+        spins=np.asarray(spins, dtype=np.int64),
+        multipliers=np.asarray(multipliers, dtype=np.int64),
+        limit=cascade.limit,
+        scatter_final=cascade.scatter_final,
+        ways=ways,
+        anywhere=anywhere,
+    )
+
+
+@cache
+def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True) -> ChainSums:
+    """The full cycle's :class:`ChainSums` of the base game's reel set (``free`` False) or the
+    free spins' (True) of ``variant_id``; ``prune`` False reads every first screen in full."""
+    spins_rules = mechanics(model).free_spins
+    variant = model.variant(variant_id)
+    reel_set = variant.reel_sets[spins_rules.reel_set if free and spins_rules else "base"]
+    if reel_set.weights is not None:
+        raise ModelError(
+            f"{model.id} {variant_id}: the cascade's exact law counts every stop once; its reel "
+            "sets take no stop_weights"
+        )
+    if spins_rules is not None and spins_rules.retrigger == RETRIGGER_PER_SYMBOL:
+        raise ModelError(
+            f"{model.id} {variant_id}: the cascade's exact law adds free spins by a count "
+            'table (retrigger = "table" or "none"), not per symbol shown'
+        )
+    t = screen_tables(model, variant_id, free)
+    paying_counts = [c for c in (t.scatter_least,) if c > 0]
+    if t.trigger_symbol >= 0 and t.trigger_symbol == model.scatter:
+        paying_counts.append(t.trigger)
     # the least run a payline pays: the depth of the first reels that decide a screen
-    runs = [n for n in range(1, model.reels + 1) if (line_pays[:, n] > 0).any()]
+    runs = [n for n in range(1, model.reels + 1) if (t.line_pays[:, n] > 0).any()]
     depth = min(runs) if runs else model.reels
-    if ways.on:
-        depth = min(max(depth, ways.min_run), model.reels)
-    if anywhere.on:
+    if t.ways.on:
+        depth = min(max(depth, t.ways.min_run), model.reels)
+    if t.anywhere.on:
         depth = model.reels - 1  # the last reel's cells decide a count; the others bound it
-    if model.scatter >= 0 and trigger_symbol >= 0 and trigger_symbol != model.scatter:
+    if model.scatter >= 0 and t.trigger_symbol >= 0 and t.trigger_symbol != model.scatter:
         depth = model.reels  # a bonus symbol's trigger: nothing decides a screen early
     most = int(model.raw.get("scatter", {}).get("max_per_reel", model.rows))
-    unit = 1 if model.scatter_pays_per_coin else lines
     sums, squares, reached, by_step = chain_sums(
-        reel_set.padded,
-        reel_set.lengths,
-        model.rows,
-        paylines,
-        line_pays,
-        model.wild,
-        model.substitutable,
-        model.wild_multiplier,
-        model.ties_to_wild,
+        t.padded,
+        t.lengths,
+        t.rows,
+        t.paylines,
+        t.line_pays,
+        t.wild,
+        t.substitutable,
+        t.wild_multiplier,
+        t.ties_to_wild,
         1,
-        model.scatter,
-        model.scatter_mask,
-        scatter_pays,
-        unit,
-        least_paid(scatter_pays),
+        t.scatter,
+        t.scatter_mask,
+        t.scatter_pays,
+        t.scatter_unit,
+        t.scatter_least,
         min(paying_counts) if paying_counts else 0,
-        trigger_symbol,
-        trigger,
-        trigger_mask,
-        required,
-        np.asarray(spins, dtype=np.int64),
-        np.asarray(multipliers, dtype=np.int64),
-        cascade.limit,
+        t.trigger_symbol,
+        t.trigger,
+        t.trigger_mask,
+        t.required,
+        t.spins,
+        t.multipliers,
+        t.limit,
         depth,
         most,
         prune,
-        ways,
-        anywhere,
+        t.ways,
+        t.anywhere,
         column_counts(
-            reel_set.padded,
-            reel_set.lengths,
-            model.rows,
-            len(model.symbols),
-            model.scatter,
-            model.scatter_mask,
+            t.padded, t.lengths, t.rows, len(model.symbols), model.scatter, model.scatter_mask
         )
-        if anywhere.on
+        if t.anywhere.on
         else np.zeros((model.reels, 1, len(model.symbols) + 1), dtype=np.int64),
-        cascade.scatter_final,
+        t.scatter_final,
     )
     total = sums.sum(axis=0)
     return ChainSums(

@@ -7,6 +7,7 @@ from reelsmith.mechanics.base import Mechanic
 MECHANIC = Mechanic(
     name="ways",
     role="evaluator",
+    cost_buys="every way",
     summary="ways to win left to right, paid per way",
     tables=frozenset({"ways", "ways_pays"}),
     declared=lambda raw: "ways" in raw,

@@ -1,0 +1,379 @@
+"""The simulation kernel of a spin read as a chain of screens: a cascade's (after each win its
+cells removed and the strip above falling in) or a pay-anywhere window's (one screen, counted
+whole). ``reelsmith simulate`` and the parity tests play such a title here.
+
+Each screen is paid by the one function the full-cycle enumeration calls
+(:func:`.exact._screen`: the line, way or count rule, the scatter and the trigger), the fall
+is :func:`.rules.fall`, and the free spins' awards are the engine's
+(:func:`~reelsmith.engine.catalogue.trigger_spins`, :func:`~reelsmith.engine.catalogue.
+award_spins`) summed over the screens of a chain as live play sums them. The draws are live
+play's: one reel stop per reel a spin (below the strip's length, or below the reel's total
+weight looked up in its cumulative weights), nothing else, since a spin's stops decide its
+whole chain. The statistics and the recorded results are the round loop's (the ``S_*``,
+``F_*`` and ``R_*`` slots of :mod:`reelsmith.analysis.kernel.rounds`), so a simulation of
+such a title is read and reported as any other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from reelsmith.analysis.kernel import rounds as r
+from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
+from reelsmith.engine.catalogue import award_spins, mechanics, trigger_spins
+from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.stops import stop_for_draw
+from reelsmith.mechanics.cascade.exact import ScreenTables, _counted, _screen, screen_tables
+from reelsmith.mechanics.cascade.rules import fall
+
+
+@dataclass(frozen=True, eq=False)
+class ChainGame:
+    """A chain title's variant as :func:`play_chain_rounds` reads it: the base reel set's and
+    the free spins' :class:`~.exact.ScreenTables` (the base one twice without free spins),
+    each reel set's stop weights, and the free spins' round rules."""
+
+    base: ScreenTables
+    free: ScreenTables
+    weighted: bool
+    cumulative: npt.NDArray[np.int64]  # [set, reel, stop]
+    totals: npt.NDArray[np.int64]  # [set, reel]
+    retrigger: int
+    per_symbol: int
+    max_spins: int
+    total_bet: int
+
+    def args(self) -> tuple[Any, ...]:
+        return (
+            self.base,
+            self.free,
+            self.weighted,
+            self.cumulative,
+            self.totals,
+            self.retrigger,
+            self.per_symbol,
+            self.max_spins,
+            r.band_edges_in_coins(self.total_bet),
+        )
+
+
+def build(model: GameModel, variant_id: str) -> ChainGame:
+    """The :class:`ChainGame` of ``variant_id``; ModelError naming what the kernel does not
+    play on a chain (an award revealed per symbol, multipliers set by the trigger's count)."""
+    rules = mechanics(model)
+    free = rules.free_spins
+    where = f"{model.source or model.id}"
+    if free is not None and free.reveal is not None:
+        raise ModelError(
+            f"{where}: free_spins.reveal: the simulation kernel does not play an award "
+            "revealed per symbol on a chain of screens or a count"
+        )
+    if free is not None and free.trigger_multipliers is not None:
+        raise ModelError(
+            f"{where}: free_spins.multipliers: the simulation kernel does not play multipliers "
+            "set by the trigger's count on a chain of screens or a count"
+        )
+    variant = model.variant(variant_id)
+    base = screen_tables(model, variant.id, False)
+    sets = [variant.reel_sets["base"]]
+    free_tables = base
+    if free is not None:
+        free_tables = screen_tables(model, variant.id, True)
+        sets.append(variant.reel_sets[free.reel_set])
+    else:
+        sets.append(sets[0])
+    width = max(int(s.lengths.max()) for s in sets)
+    cumulative = np.zeros((2, model.reels, width), dtype=np.int64)
+    totals = np.zeros((2, model.reels), dtype=np.int64)
+    for index, reel_set in enumerate(sets):
+        found = reel_set.cumulative
+        cumulative[index, :, : found.shape[1]] = found
+        cumulative[index, :, found.shape[1] :] = found[:, -1:]
+        totals[index] = reel_set.totals
+    from reelsmith.analysis.catalogue_exact import total_coins
+
+    return ChainGame(
+        base=base,
+        free=free_tables,
+        weighted=any(s.weights is not None for s in sets),
+        cumulative=cumulative,
+        totals=totals,
+        retrigger=free.retrigger if free is not None else 2,
+        per_symbol=free.spins_per_symbol if free is not None else 0,
+        max_spins=free.max_spins if free is not None else 0,
+        total_bet=total_coins(model),
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _chain(
+    t: ScreenTables,
+    screen: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    cells: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    tops: npt.NDArray[np.int64],
+    free: bool,
+    awarded: int,
+    retrigger: int,
+    per_symbol: int,
+    max_spins: int,
+) -> tuple[int, int, int, int]:
+    """One spin's chain from the screen ``screen`` shows (``tops``: its stops), in place:
+    (its win in coins, the scatter's part of it, the most trigger symbols a screen showed,
+    the free spins it awards: a base spin's trigger summed over the screens that reach it and
+    cut at the cap, a free spin's retriggers after ``awarded`` spins of the feature)."""
+    final = t.scatter_final
+    pay = 0
+    scattered = 0
+    most = 0
+    added = 0
+    for step in range(t.limit):
+        line_win, scatter_win, triggers = _screen(
+            screen,
+            removed,
+            t.paylines,
+            t.line_pays,
+            t.wild,
+            t.substitutable,
+            t.wild_multiplier,
+            t.ties_to_wild,
+            1,
+            -1 if final else t.scatter,
+            t.scatter_mask,
+            t.scatter_pays,
+            t.scatter_unit,
+            t.scatter_least,
+            -1 if final else t.trigger_symbol,
+            t.trigger,
+            t.trigger_mask,
+            t.required,
+            cells,
+            t.ways,
+            t.anywhere,
+            counts,
+            out,
+        )
+        pay += line_win * t.multipliers[step] + scatter_win
+        scattered += scatter_win
+        if not final and t.trigger_symbol >= 0:
+            most = max(most, triggers)
+            if free:
+                added += award_spins(
+                    retrigger, t.spins, per_symbol, triggers, awarded + added, max_spins
+                )
+            elif triggers >= t.trigger:
+                added += trigger_spins(t.spins, triggers, -1, max_spins)
+        if not removed.any():
+            break
+        if step + 1 < t.limit:
+            fall(screen, removed, t.padded, t.lengths, tops)
+    if final:
+        scatter_win, triggers = _counted(
+            screen,
+            t.scatter,
+            t.scatter_mask,
+            t.scatter_pays,
+            t.scatter_unit,
+            t.trigger_symbol,
+            t.trigger_mask,
+            t.required,
+        )
+        pay += scatter_win
+        scattered += scatter_win
+        if t.trigger_symbol >= 0:
+            most = triggers
+            if free:
+                added += award_spins(retrigger, t.spins, per_symbol, triggers, awarded, max_spins)
+            elif triggers >= t.trigger:
+                added += trigger_spins(t.spins, triggers, -1, max_spins)
+    if not free and max_spins > 0 and added > max_spins:
+        added = max_spins
+    return pay, scattered, most, added
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _draw_screen(
+    t: ScreenTables,
+    index: int,
+    stream: Any,
+    weighted: bool,
+    cumulative: npt.NDArray[np.int64],
+    totals: npt.NDArray[np.int64],
+    screen: npt.NDArray[np.int8],
+    tops: npt.NDArray[np.int64],
+    record: bool,
+    log: npt.NDArray[np.int64],
+    log_at: int,
+) -> tuple[Any, int]:
+    """Draw reel set ``index``'s stops as live play does (``tops``), show them on
+    ``screen`` and, with ``record``, log each draw; returns the stream and the log's end."""
+    rows = t.rows
+    for reel in range(t.lengths.shape[0]):
+        length = t.lengths[reel]
+        if weighted:
+            bound = totals[index, reel]
+            stream, value = stream_bounded(stream, bound)
+            stop = stop_for_draw(cumulative[index, reel], length, value)
+        else:
+            bound = length
+            stream, value = stream_bounded(stream, bound)
+            stop = value
+        tops[reel] = stop
+        for row in range(rows):
+            screen[row, reel] = t.padded[reel, stop + row]
+        if record:
+            log[log_at, 0] = r.DRAW_REEL_STOP
+            log[log_at, 1] = bound
+            log[log_at, 2] = value
+            log_at += 1
+    return stream, log_at
+
+
+@njit(cache=True, nogil=True)
+def play_chain_rounds(
+    rng: npt.NDArray[np.uint64],
+    n_rounds: int,
+    game: tuple[Any, ...],
+    stats: npt.NDArray[np.int64],
+    float_stats: npt.NDArray[np.float64],
+    record: bool,
+    results: npt.NDArray[np.int64],
+    log: npt.NDArray[np.int64],
+    log_ends: npt.NDArray[np.int64],
+) -> int:
+    """Play ``n_rounds`` rounds of a chain title (``game``: :meth:`ChainGame.args`), adding
+    their statistics to ``stats`` / ``float_stats`` as :func:`~reelsmith.analysis.kernel.
+    rounds.play_rounds` counts them; with ``record`` each round's ``R_*`` fields go to
+    ``results[i]`` and its draws to ``log`` ending at ``log_ends[i]``, a round that would
+    overflow ``log`` undone and the call returning early. Returns the rounds played."""
+    base, free, weighted, cumulative, totals, retrigger, per_symbol, max_spins, edges = game
+    reels = base.lengths.shape[0]
+    rows = base.rows
+    n_symbols = base.substitutable.shape[0]
+    screen = np.empty((rows, reels), dtype=np.int8)
+    removed = np.zeros((rows, reels), dtype=np.bool_)
+    cells = np.empty(reels, dtype=np.int8)
+    counts = np.zeros(n_symbols, dtype=np.int64)
+    width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
+    out = np.zeros((3, width), dtype=np.int64)
+    tops = np.zeros(reels, dtype=np.int64)
+    hit_triggers = base.trigger if base.trigger_symbol >= 0 else 1 << 62
+    top_band = edges.shape[0] - 1
+    bands = np.zeros(edges.shape[0], dtype=np.int64)
+    stream = load_stream(rng)
+    total = base_line_sum = base_scatter_sum = free_sum = 0
+    base_hits = round_hits = triggered = free_spins_sum = retriggers = capped = 0
+    max_win = max_free_spins = 0
+    win_sq = base_win_sq = 0.0
+    log_at = 0
+    played_rounds = 0
+    for i in range(n_rounds):
+        saved = stream
+        round_start = log_at
+        round_retriggers = 0
+        overflow = record and log_at + reels > log.shape[0]
+        if overflow:
+            break
+        stream, log_at = _draw_screen(
+            base, 0, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+        )
+        pay, base_scatter, base_triggers, awarded = _chain(
+            base, screen, removed, cells, counts, out, tops, False, 0, 0, 0, max_spins
+        )
+        base_line = pay - base_scatter
+        remaining = awarded
+        played = free_win = free_triggers = added_sum = 0
+        while remaining > 0:
+            if record and log_at + reels > log.shape[0]:
+                overflow = True
+                break
+            stream, log_at = _draw_screen(
+                free, 1, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+            )
+            spin_win, _scatter, shown, added = _chain(
+                free,
+                screen,
+                removed,
+                cells,
+                counts,
+                out,
+                tops,
+                True,
+                awarded,
+                retrigger,
+                per_symbol,
+                max_spins,
+            )
+            free_win += spin_win
+            free_triggers += shown
+            if added > 0:
+                round_retriggers += 1
+            awarded += added
+            added_sum += added
+            remaining += added - 1
+            played += 1
+        if overflow:  # undo the round: the next call draws it again
+            stream = saved
+            log_at = round_start
+            break
+        retriggers += round_retriggers
+        win = base_line + base_scatter + free_win
+        base_win = base_line + base_scatter
+        if record:
+            row = results[i]
+            row[r.R_WIN] = win
+            row[r.R_BASE_LINE] = base_line
+            row[r.R_BASE_SCATTER] = base_scatter
+            row[r.R_BASE_TRIGGERS] = base_triggers
+            row[r.R_AWARDED] = awarded - added_sum
+            row[r.R_FREE_SPINS] = played
+            row[r.R_FREE_WIN] = free_win
+            row[r.R_FREE_TRIGGERS] = free_triggers
+            row[r.R_ADDED] = added_sum
+            log_ends[i] = log_at
+        played_rounds += 1
+        total += win
+        base_line_sum += base_line
+        base_scatter_sum += base_scatter
+        base_win_sq += float(base_win) * float(base_win)
+        base_hits += (base_win > 0) | (base_triggers >= hit_triggers)
+        round_hits += win > 0
+        band = 0
+        for b in range(top_band):
+            band += win > edges[b]
+        bands[band] += 1
+        win_sq += float(win) * float(win)
+        max_win = max(max_win, win)
+        if played > 0:
+            triggered += 1
+            free_sum += free_win
+            free_spins_sum += played
+            max_free_spins = max(max_free_spins, played)
+            if max_spins > 0 and awarded >= max_spins:
+                capped += 1
+    store_stream(stream, rng)
+    stats[r.S_ROUNDS] += played_rounds
+    stats[r.S_WIN] += total
+    stats[r.S_BASE_LINE] += base_line_sum
+    stats[r.S_BASE_SCATTER] += base_scatter_sum
+    stats[r.S_FREE_WIN] += free_sum
+    stats[r.S_BASE_HITS] += base_hits
+    stats[r.S_ROUND_HITS] += round_hits
+    stats[r.S_TRIGGERS] += triggered
+    stats[r.S_FREE_SPINS] += free_spins_sum
+    stats[r.S_RETRIGGERS] += retriggers
+    stats[r.S_CAPPED] += capped
+    stats[r.S_MAX_WIN] = max(stats[r.S_MAX_WIN], max_win)
+    stats[r.S_MAX_FREE_SPINS] = max(stats[r.S_MAX_FREE_SPINS], max_free_spins)
+    for b in range(edges.shape[0]):
+        stats[r.S_BANDS + b] += bands[b]
+    float_stats[r.F_WIN_SQ] += win_sq
+    float_stats[r.F_BASE_WIN_SQ] += base_win_sq
+    return played_rounds
