@@ -3,8 +3,9 @@
 line wins played. Nothing raises, nothing violates the policy, the layout holds on element
 boxes (`test_layout.check_game`: nothing off screen, no bar controls overlapping, the reels
 clear of the head, panels, caption and bar), the bar's buttons are 44 px targets on a phone,
-and the reels use the screen: on an upright phone the reel window spans most of its width,
-and nowhere is the backdrop under the reels larger than the reels leave on a wide screen.
+Max bet is offered on phones and wide screens, and the reels use the screen: on an upright
+phone the reel window spans most of its width, and nowhere is the backdrop under the reels
+larger than a third of their height (or 120 px).
 
 The measured figures (the reel window per title and size, the first load's bytes on the wire)
 are written to ``artifacts/sizes.json`` and the screenshots to
@@ -88,6 +89,11 @@ def check_size(page: Page, size: str, where: str) -> dict[str, Any]:
             for b in targets[i + 1 :]:
                 assert not overlaps(a, b), f"{where}: {a['id']} overlaps {b['id']}"
         assert found["reels_w"] >= 0.75 * view["width"], f"{where}: reels {found}"
+        assert page.is_visible("#total-bet-open"), f"{where}: no total-bet picker"
+    if view["width"] < 600 or view["width"] >= 1000:
+        # Max bet on phones (the picker's) and beside the title's own controls on wide screens
+        (max_bet,) = page.evaluate(BOXES, {"it": "#total-bet-max"})["it"]
+        assert max_bet["w"] >= 44 and max_bet["h"] >= 44, f"{where}: Max bet {max_bet}"
     # the reels take the height the rest leaves: never a backdrop larger than a third of them
     assert found["under"] <= max(120, found["reels_h"] / 3), f"{where}: {found}"
     return found
