@@ -18,6 +18,7 @@
  *                revealed award (`reveal`) and of the spins a retrigger adds (`extra`)
  *   words        message keys for what a title words its own way (see `WORDS`)
  *   retrigger    `(spins, cells) -> [[row, reel, text]]`: where a retrigger's spins show
+ *   winTiers     the win tiers it sets over the market's (`celebration.js`)
  */
 import * as auroraFox from './art/aurora-fox-symbols.js';
 import { plainArt, plainGem, potColour } from './art/plain.js';

@@ -56,6 +56,8 @@ export class Title {
     this.potNames = Object.fromEntries(pots.map((p) => [p.id, p.pot]));
     this.hasFreeSpins = Boolean(rules.free_spins) && !this.levels;
     this.hasGamble = Boolean(rules.gamble);
+    // a look may set its own win tiers (celebration.js), over the market's
+    if (look.winTiers) this.winTiers = look.winTiers;
     this.bets = betsOf(game);
     this.carried = false;
   }
