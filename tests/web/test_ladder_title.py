@@ -78,7 +78,8 @@ def test_a_copied_ladder_title_opens_from_the_lobby_and_climbs_the_ladder(
     page.wait_for_selector(f".game[data-game='{COPY}']:not([data-state='loading'])")
     assert page.url.endswith(f"#/play/{COPY}")
     root = page.locator(".game")
-    assert set(root.get_attribute("class").split()) >= {"title-ladder", f"theme-{COPY}"}
+    classes = set(root.get_attribute("class").split())
+    assert classes >= {"with-ladder", "bet-single", f"theme-{COPY}"}
     assert page.inner_text(".game-title") == NAME
     assert all(href.startswith(f"#{COPY}-") for href in sprites_used(page, ".reels"))
     page.click("#turbo")

@@ -14,6 +14,7 @@ import pytest
 
 import reelsmith
 from reelsmith.mechanics import event_kinds, event_schema
+from reelsmith.server.registry import TITLE_FOLDERS
 
 WEB = Path(reelsmith.__file__).resolve().parent / "web"
 REGISTRY = WEB / "js" / "presenters" / "index.js"
@@ -82,3 +83,41 @@ def test_a_line_that_is_not_an_entry_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="not a 'kind: presenter' entry"):
         registry(source)
+
+
+# -- no code of a title's own --------------------------------------------------------------------
+
+JS = WEB / "js"
+#: Where a title may be named: its look (art and theme), chosen by game id.
+LOOKS = {JS / "look.js"}
+
+
+def modules() -> list[Path]:
+    return sorted(JS.rglob("*.js"))
+
+
+def test_no_module_but_the_looks_names_a_title() -> None:
+    """A title is played from its description and events: only its look (``look.js``, with
+    the art files it lists) is chosen by its id; a module of the round, the bet or the panels
+    naming a title is per-title code."""
+    named = {
+        path.relative_to(JS).as_posix(): sorted(
+            title for title in TITLE_FOLDERS if title in path.read_text(encoding="utf-8")
+        )
+        for path in modules()
+        if path not in LOOKS and path.parent != JS / "art"
+    }
+    assert not {path: titles for path, titles in named.items() if titles}
+    assert all(title in (JS / "look.js").read_text(encoding="utf-8") for title in TITLE_FOLDERS)
+
+
+def test_no_module_asks_what_kind_a_title_is() -> None:
+    """The game list's ``client`` (catalogue, ladder) is not read: one module (``title.js``)
+    plays every title, and the per-kind scripts are gone."""
+    assert not (JS / "titles").exists()
+    readers = [
+        path.relative_to(JS).as_posix()
+        for path in modules()
+        if re.search(r"\.client\b|\[['\"]client['\"]\]", path.read_text(encoding="utf-8"))
+    ]
+    assert not readers

@@ -2,8 +2,8 @@
  * One title's screen and its round flow, shared by every title: spin, free spins, the gamble,
  * autoplay, resume of an open round, errors. A step's answer is played from its events, each
  * through its kind's presenter (`presenters/index.js`): the reels stopping, wins, cascades,
- * gems, awards, ladder steps. What differs between titles (art and theme, bet controls, the
- * panels the presenters draw on) lives in `titles/*.js` behind a small interface:
+ * gems, awards, ladder steps. The title (`title.js`, one module for every title: its art and
+ * theme, bet controls and the panels the presenters draw on, from its description) offers:
  *
  *   theme, reels, rows, filler, cell(symbol, reel), name(symbol)
  *   mountControls(slot), mountFeature(top, side, overlay), bet(), betMinor(), setBet(json),
@@ -28,7 +28,7 @@ import { sound } from './sound.js';
 import { mountMuteButton, mountSoundControls } from './soundui.js';
 import { newStage, playStep } from './presenters/index.js';
 import { mark } from './timeline.js';
-import { createTitle } from './titles/index.js';
+import { createTitle } from './title.js';
 import { WinMeter } from './winmeter.js';
 
 /** The bar's icons (shown instead of the words where the bar is narrow). */

@@ -2,7 +2,7 @@
 import { symbolSvg } from './art/sprite.js';
 import { h } from './dom.js';
 import { language, t } from './messages.js';
-import { lookOf } from './titles/index.js';
+import { lookOf } from './look.js';
 
 export async function renderLobby(app, view) {
   const { games } = await app.api.get('/api/games');
@@ -27,7 +27,8 @@ async function lobbyCard(app, game) {
     app.api.get(`/api/games/${game.id}/rules?lang=${language()}`).catch(() => null),
     app.api.get(`/api/games/${game.id}/state`).catch(() => null),
   ]);
-  const { theme, hero } = lookOf(game, rules);
+  const { theme, art } = lookOf(game, rules);
+  const hero = art.hero ?? [];
   const open = state?.open_round;
   return h(
     'article',

@@ -9,7 +9,7 @@ import { installDevHook } from './dev.js';
 import { sleep } from './dom.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
-import { themeOf } from './titles/index.js';
+import { themeOf } from './look.js';
 import { describe, loadMessages, locale, Messages, t } from './messages.js';
 import { Money } from './money.js';
 import { Motion } from './motion.js';

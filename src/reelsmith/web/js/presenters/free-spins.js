@@ -4,17 +4,17 @@
  * badges and "+n"), each free spin played (`free_spin`), the counter beside the reels (spins
  * left, of how many, the multiplier, the win so far), the intro and the outro.
  *
- * The panel is mounted by a title script whose rounds play free spins (`ui.freeSpins`); the
- * script gives only how the title looks and speaks: `theme`, `marks` (the CSS classes of a
- * revealed award and of the spins a retrigger adds), `words` through `say(word, params)`,
- * `spinField(spin, key)` (the view's names), `scatter`/`bonus` and `triggerSymbol()` (the
- * symbols that trigger), `retriggerBadges(spin, cells)` (where the spins added are shown).
+ * The panel is mounted by the title (`title.js`) where its free spins are a count (`ui.freeSpins`); the
+ * title gives only how it looks and speaks: `theme`, `marks` (the CSS classes of a revealed
+ * award and of the spins a retrigger adds), `words` through `say(word, params)`,
+ * `triggerSymbol()` and `triggerCells(spin)` (the symbol that triggers and where it shows),
+ * `retriggerBadges(spins, cells)` (where the spins added are shown).
  */
 import { symbolSvg } from '../art/sprite.js';
 import { announce, h, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneLine, sceneTitle } from '../scenes.js';
-import { freeSpinsOutro } from '../titles/outro.js';
+import { freeSpinsOutro } from './outro.js';
 
 /** Trigger cells in reel order, then row: the order their reveals are drawn in. */
 const inReelOrder = (a, b) => a[1] - b[1] || a[0] - b[0];
@@ -31,7 +31,7 @@ export function presentFreeSpin(event, stage) {
 }
 
 export class FreeSpinsPanel {
-  /** The panel of title script `ui` (its game, money and look). */
+  /** The panel of title `ui` (`title.js`: its game, money and look). */
   constructor(ui) {
     this.ui = ui;
     this.game = ui.game;
@@ -99,12 +99,9 @@ export class FreeSpinsPanel {
     this.game.root.classList.remove('in-free-spins');
   }
 
-  /** The cells of the symbols that trigger free spins: the scatter's, else the bonus's. */
+  /** The cells of the symbols that trigger free spins, in reel order (the title's). */
   triggerCells(spin) {
-    if (this.ui.scatter) return this.ui.spinField(spin, 'scatter_positions');
-    const cells = [];
-    spin.screen.forEach((row, r) => row.forEach((symbol, reel) => this.ui.bonus.includes(symbol) && cells.push([r, reel])));
-    return cells;
+    return this.ui.triggerCells(spin);
   }
 
   /** Free spins awarded (`free_spins_awarded`): a base screen's revealed awards drawn one by
@@ -117,8 +114,7 @@ export class FreeSpinsPanel {
       await this.reveal(round, { ...spin, reveals: event.reveals }, ordered);
       stage.counted = true;
     } else if (spin.kind === 'free') {
-      const added = { ...spin, spins_added: event.spins };
-      for (const [row, reel, text] of this.ui.retriggerBadges(added, ordered)) game.grid.badge(row, reel, text, this.ui.marks.extra);
+      for (const [row, reel, text] of this.ui.retriggerBadges(event.spins, ordered)) game.grid.badge(row, reel, text, this.ui.marks.extra);
       this.setCounter(round, { plus: `+${event.spins}` });
       game.sound.play('extraSpin');
       announce(t('fs.extra', { count: event.spins }));
@@ -157,7 +153,7 @@ export class FreeSpinsPanel {
 
   /** The trigger symbols a screen shows (the view's count, else its trigger cells'). */
   triggerCount(spin) {
-    return this.ui.spinField(spin, 'triggers') ?? this.triggerCells(spin).length;
+    return spin.triggers ?? this.triggerCells(spin).length;
   }
 
   /** The free spins won: the trigger symbols, the count and the multiplier; press Start. */

@@ -3,8 +3,8 @@
  * round step by walking the step's events in order through their presenters (`playStep`),
  * whatever mechanics the title composes. The presenters own the panels they draw on (the
  * free-spins counter, the pots, the ladder and meter: `free-spins.js`, `pots.js`,
- * `ladder.js`), which a title's script (`titles/*.js`) mounts; the script gives its art, theme,
- * words and bet controls through the optional hooks each presenter module names.
+ * `ladder.js`), which the title (`title.js`) mounts where its description has the feature;
+ * it gives its art, theme and words through the optional hooks each presenter module names.
  *
  * Contract: `PRESENTERS` has an entry for every kind the server can send
  * (`reelsmith.mechanics.event_kinds()`; tests/web/test_presenters.py reads this file and
@@ -62,7 +62,7 @@ export function stepEvents(events, index) {
 }
 
 /**
- * The state of one step while its events play: the game, its title script and reels, the
+ * The state of one step while its events play: the game, its title (`title.js`) and reels, the
  * round's view (`round`, `spin`: the step's screen), when the spin started (`startedAt`, for
  * the reels' minimum spin time) and what the presenters gathered: `items` (the wins of the
  * screen showing, for the win presenter), `chainMinor` (the wins of a cascade's earlier

@@ -3,8 +3,8 @@
  * the free-spins ladder (levels, multipliers, spins left), a level up's moment, the free
  * spins' intro and outro (`ladder_step`, every screen of a ladder title).
  *
- * The panel is mounted by a title script whose rounds climb a ladder (`ui.ladder`); the script
- * gives `theme`, `bonus` (the symbol that fills the meter), `spots`, `meterFeed` (how many
+ * The panel is mounted by the title (`title.js`) where its free spins climb levels (`ui.ladder`); it
+ * gives `theme`, `ladderBonus` (the symbol that fills the meter), `spots`, `meterFeed` (how many
  * bonus symbols in a main-game spin fill a spot), `levels` (the rules page's), and
  * `spinWinMinor(spin, round)`.
  */
@@ -12,7 +12,7 @@ import { symbolSvg } from '../art/sprite.js';
 import { h, sleep } from '../dom.js';
 import { t } from '../messages.js';
 import { sceneArt, sceneLine, sceneMs, sceneTitle } from '../scenes.js';
-import { freeSpinsOutro } from '../titles/outro.js';
+import { freeSpinsOutro } from './outro.js';
 
 /** The screen's place on the ladder: the pots settled, the bonus symbols collected, the
  * level and a level up. */
@@ -22,7 +22,7 @@ export async function presentLadderStep(event, stage) {
 }
 
 export class LadderPanel {
-  /** The panel of title script `ui`. */
+  /** The panel of title `ui` (`title.js`). */
   constructor(ui) {
     this.ui = ui;
     this.game = ui.game;
@@ -34,7 +34,7 @@ export class LadderPanel {
   mount(side) {
     this.meter = h('div', { class: 'meter-spots', id: 'meter', dataset: { filled: '0' }, role: 'img' });
     for (let i = 0; i < this.ui.spots; i += 1) {
-      this.meter.append(h('span', { class: 'spot', html: symbolSvg(this.ui.theme, this.ui.bonus) }));
+      this.meter.append(h('span', { class: 'spot', html: symbolSvg(this.ui.theme, this.ui.ladderBonus) }));
     }
     this.list = h('ol', { class: 'ladder', id: 'ladder', hidden: true, 'aria-label': t('ladder.levels') });
     for (const level of this.ui.levels) {
@@ -127,7 +127,7 @@ export class LadderPanel {
   async intro(round) {
     const levelInfo = this.ui.levels[round.level - 1];
     const parts = [
-      sceneArt(symbolSvg(this.ui.theme, this.ui.bonus)),
+      sceneArt(symbolSvg(this.ui.theme, this.ui.ladderBonus)),
       sceneTitle(t('fs.intro_title', { count: round.level_spins_left })),
       sceneLine(t('fs.intro_level', { level: round.level, spins: levelInfo?.free_spins ?? round.level_spins_left, multiplier: `${round.multiplier}x` })),
       round.unlocked > round.level ? sceneLine(t('fs.intro_unlocked', { level: round.unlocked })) : null,
@@ -154,7 +154,7 @@ export class LadderPanel {
   async collectBonus(spin, round) {
     const { game } = this;
     const bonusCells = [];
-    spin.landed.forEach((row, r) => row.forEach((s, reel) => s === this.ui.bonus && bonusCells.push([r, reel])));
+    spin.landed.forEach((row, r) => row.forEach((s, reel) => s === this.ui.ladderBonus && bonusCells.push([r, reel])));
     // a free spin collects every bonus symbol; a main-game spin fills a spot with exactly the
     // meter's feed of them
     const collects = spin.kind === 'free' ? spin.bonus > 0 : spin.bonus === this.ui.meterFeed;

@@ -4,10 +4,10 @@
  * symbol, a wild, a wild reel or the jackpot spin (`gem_revealed`), the pots after a screen
  * (`pot_won`, and every screen's `ladder_step`). A pot won is a win item of its own.
  *
- * The panel is mounted by a title script whose rounds play gems and pots (`ui.pots`); the
- * script gives how the title looks and speaks: `theme`, `gem` and `gemOf(pot)` (the gem's
+ * The panel is mounted by the title (`title.js`) where a gem raises a pot above each reel
+ * (`ui.pots`); it gives how the title looks and speaks: `theme`, `gem` and `gemOf(pot)` (the gem's
  * sprite per pot), `pots` (the pot ids, reel by reel), `potName(pot)`, `art.potColours`,
- * `wild`, `overlay`, `current` (the bet, for the pots' caption).
+ * `wild`, `overlay`, `betMinor()` (the bet, for the pots' caption).
  */
 import { symbolSvg } from '../art/sprite.js';
 import { announce, h, sleep } from '../dom.js';
@@ -36,7 +36,7 @@ export function presentPotWon(event, stage) {
 }
 
 export class PotsPanel {
-  /** The panel of title script `ui`. */
+  /** The panel of title `ui` (`title.js`). */
   constructor(ui) {
     this.ui = ui;
     this.game = ui.game;
@@ -88,7 +88,7 @@ export class PotsPanel {
       this.potEls[i].querySelector('.pot-cap').replaceChildren(h('span', { class: 'pot-cap-label' }, t('ladder.won_before')), this.money.format(cap));
       this.potEls[i].dataset.capMinor = String(cap);
     });
-    this.potsCaption.textContent = t('ladder.pots_caption', { bet: this.money.formatDecimal(this.ui.current) });
+    this.potsCaption.textContent = t('ladder.pots_caption', { bet: this.money.format(this.ui.betMinor()) });
   }
 
   /** A gem's reveal on `spin` of `round`: a symbol, a wild reel (its moment) or the jackpot

@@ -10,7 +10,7 @@ export function presentRoundStarted(event, stage) {
   stage.totalMinor = event.total_minor;
 }
 
-/** A gamble card: the open gamble screen (`stage.gamble`, `titles/gamble.js`) turns it. A
+/** A gamble card: the open gamble screen (`stage.gamble`, `gamble.js`) turns it. A
  * step that is not a gamble replays the round's earlier cards, which are already shown. */
 export async function presentGambleCard(event, stage) {
   await stage.gamble?.turn(event, stage);

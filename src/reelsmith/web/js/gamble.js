@@ -3,10 +3,10 @@
  * colour and suit choices the server offers (`actions_allowed`), the gambles left and the
  * gamble limit, and Collect. The odds come from the rules page's `gamble` rules.
  */
-import { cardBack, cardFace, suitIcon } from '../art/cards.js';
-import { announce, h, sleep } from '../dom.js';
-import { t } from '../messages.js';
-import { PRESENTERS } from '../presenters/index.js';
+import { cardBack, cardFace, suitIcon } from './art/cards.js';
+import { announce, h, sleep } from './dom.js';
+import { t } from './messages.js';
+import { PRESENTERS } from './presenters/index.js';
 
 /** The choices' names: keys of the message catalogue. */
 const CHOICE_LABEL = {

@@ -7,7 +7,7 @@ import { tierOf } from '../celebration.js';
 import { t } from '../messages.js';
 import { sceneAmount, sceneLine, sceneTitle } from '../scenes.js';
 
-/** The outro of a title script `ui` (its game, money and theme): `total` the round's win,
+/** The outro of title `ui` (`title.js`: its game, money and theme): `total` the round's win,
  * `freeWin` the free spins' part of it and `betMinor` its bet, in minor units; `spins` the
  * free spins played. */
 export async function freeSpinsOutro(ui, { total, freeWin, betMinor, spins }) {
