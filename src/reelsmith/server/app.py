@@ -27,7 +27,7 @@ from reelsmith.server.metrics import Metrics
 from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, OneHost, RefuseNulPath
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.responses import JsonBodyRoute
-from reelsmith.server.routes import adopt, demo, free_rounds, operator, player, site
+from reelsmith.server.routes import adopt, demo, free_rounds, operator, player, reports, site
 from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
@@ -146,6 +146,7 @@ def create_app(
     )
     adopt(app.router, free_rounds.operator_router(service))
     adopt(app.router, free_rounds.player_router(service, group))
+    adopt(app.router, reports.router(service))
     describe_bets(app, bet_doc)
     routes_of_steps.update(step_routes(app.routes))
     return app
