@@ -258,6 +258,8 @@ wallet_calls = Table(
     Column("next_attempt_ms", BigInteger, nullable=False),
     Column("balance_minor", BigInteger, nullable=True),  # the operator's answer's balance
     Column("idempotency_key", String(128), nullable=True),  # a bet: its spin's key
+    # a free round's call (migration 0011): sent with is_free true (a bet of 0 and its wins)
+    Column("is_free", Boolean, nullable=False, server_default=false()),
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     Index("ix_wallet_calls_due", "state", "next_attempt_ms"),

@@ -4,6 +4,8 @@ the API key); the player lists theirs and plays them (behind a session token). S
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -117,6 +119,22 @@ def player_router(service: GameService, group: CommitGroup) -> APIRouter:
         """Play the campaign's next round (no bet charged): a spin's answer with
         ``free_round``, the campaign after it. Needs an Idempotency-Key."""
         claims, body, key = await step_request(request, FreeRoundPlay)
+        if service.seamless_spins is not None:
+            # calls to the operator's wallet: on its threads, never in a commit group
+            return reply(
+                await asyncio.get_running_loop().run_in_executor(
+                    service.seamless_spins.wallet.threads,
+                    functools.partial(
+                        free_rounds.play,
+                        claims.player_id,
+                        claims.session_id,
+                        campaign_id,
+                        body.model_dump(),
+                        key,
+                        fingerprint(request, body),
+                    ),
+                )
+            )
         return reply(
             await group.run(
                 free_rounds.play,

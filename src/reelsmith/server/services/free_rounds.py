@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import uuid
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from reelsmith.engine.bets import BetError
 from reelsmith.engine.errors import RuleError
 from reelsmith.money import MoneyError
 from reelsmith.rng import ReplayError
+from reelsmith.server import sessions
 from reelsmith.server.auth import acting_operator
 from reelsmith.server.errors import (
     ConflictError,
@@ -45,14 +47,19 @@ from reelsmith.server.errors import (
     RetryLaterError,
     not_found,
 )
-from reelsmith.server.jsontext import dumps
+from reelsmith.server.jsontext import Rendered, dumps
 from reelsmith.server.markets import Market, MarketError
 from reelsmith.server.services.context import Context
-from reelsmith.server.services.idempotency import Idempotency
+from reelsmith.server.services.idempotency import Idempotency, check_key
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.server.services.rounds import Rounds, closed, min_round_wait, time_ordered_id
+from reelsmith.server.services.seamless import refusal_of
 from reelsmith.server.services.stored import broken_start, load_state
-from reelsmith.store import audit, free_rounds, rounds
+from reelsmith.server.titles import Title
+from reelsmith.store import audit, free_rounds, idempotency, players, rounds
+from reelsmith.wallet.seamless import SeamlessWallet
+
+log = logging.getLogger("reelsmith.server")
 
 #: The most rounds one campaign gives.
 MAX_ROUNDS = 10_000
@@ -328,6 +335,123 @@ class FreeRounds:
 
     # -- the player ------------------------------------------------------------------------
 
+    def _ready(
+        self, connection: Connection, player: Player, campaign_id: str, now: int
+    ) -> tuple[Any, Market, Title, Any]:
+        """The checks before a campaign's round starts, under the player's lock: the campaign
+        is the player's and active, its title and bet still offered in the player's market,
+        no round of the title open and the market's time between rounds kept. The campaign's
+        row, the market, the title and the bet."""
+        context = self.context
+        row = free_rounds.campaign(connection, campaign_id)
+        if row is None or row["player_id"] != player.id:
+            raise not_found(f"free-round campaign {campaign_id}")
+        market = context.market_of(player.market, player.currency)
+        shown = campaign_json(market, row, now)
+        if shown["status"] != "active":
+            raise ConflictError(
+                f"campaign_{shown['status']}",
+                {
+                    "cancelled": f"campaign {campaign_id} was cancelled",
+                    "finished": f"campaign {campaign_id} has played all its"
+                    f" {shown['rounds']} rounds",
+                    "expired": f"campaign {campaign_id} expired at {shown['expires_at']}",
+                }[shown["status"]],
+                free_round=shown,
+            )
+        if market.closed:
+            raise closed(market)
+        game = str(row["game"])
+        title = context.title(game)
+        try:
+            market.game(game)
+            bet = title.parse_bet(market, json.loads(row["bet"]))
+        except MarketError as exc:
+            raise NotAllowedError("game_not_offered", str(exc)) from None
+        except (BetError, MoneyError) as exc:
+            raise NotAllowedError(
+                "bet_not_offered", f"the campaign's bet is no longer offered: {exc}"
+            ) from None
+        open_round = rounds.open_round(connection, player.id, game)
+        if open_round is not None:
+            raise ConflictError(
+                "round_open", "finish the open round of this game first", round_id=open_round["id"]
+            )
+        wait = min_round_wait(market.min_round_ms, player.last_round_ms, now)
+        if wait:
+            raise RetryLaterError(
+                "min_round_duration",
+                f"a round lasts at least {market.min_round_ms} ms in this market; wait {wait} ms",
+                retry_after_ms=wait,
+            )
+        return row, market, title, bet
+
+    def _start(
+        self,
+        connection: Connection,
+        player: Player,
+        session_id: str | None,
+        campaign_id: str,
+        source: Any,
+        gamble: bool,
+        forced: bool,
+        now: int,
+        round_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """Start and settle the campaign's next round (the checks of :meth:`_ready` made
+        again here, in the round's own transaction): the campaign counted, the round linked
+        to it, written with the campaign's stake and no bet posted. ``round_id``: the id
+        its bet at the operator was sent with (seamless), else a new one."""
+        settlement = self.rounds.settlement
+        row, market, title, bet = self._ready(connection, player, campaign_id, now)
+        game = str(row["game"])
+        number = int(row["played"]) + 1
+        if not free_rounds.count_play(connection, campaign_id, number, now):
+            raise ConflictError(
+                "campaign_changed", f"campaign {campaign_id} changed meanwhile; try again"
+            )
+        bet_minor = int(row["bet_minor"])
+        state = load_state(connection, player.id, title, bet)
+        try:
+            engine_round = title.start(market, bet, state, source, gamble)
+        except ReplayError as exc:
+            raise InvalidInputError("invalid_forced_draw", str(exc)) from None
+        except (RuleError, ValueError) as exc:
+            raise broken_start(player.id, game, state, exc) from None
+        round_id = round_id or time_ordered_id(now)
+        new_round = {
+            "player": player.id,
+            "number": player.rounds_played + 1,
+            "session": session_id,
+            "game": game,
+            "variant": market.game(game).variant,
+            "currency": player.currency,
+            "bet_minor": bet_minor,
+            "bet": row["bet"],
+            "before": player.balance_minor,
+            "autoplay": None,
+        }
+        # linked before it settles: a void of it (a fault) sees a free round
+        free_rounds.link(connection, round_id, campaign_id, number)
+        settled = settlement.settle(
+            connection,
+            player,
+            title.price(market.currency, bet_minor, engine_round),
+            title,
+            round_id,
+            engine_round,
+            "spin",
+            now,
+            started_with=0,  # the bet is not charged: the session's bets do not move
+            new_round=new_round,
+            forced=forced,
+        )
+        after = free_rounds.campaign(connection, campaign_id)
+        wins = free_rounds.wins_minor(connection, campaign_id)
+        shown_after = {**campaign_json(market, after, now, wins), "number": number}
+        extra = {"bet_lowered": None, "free_round": shown_after}
+        return 200, settlement.response(connection, market, round_id, settled, session_id, extra)
+
     def play(
         self,
         player_id: str,
@@ -338,115 +462,139 @@ class FreeRounds:
         fingerprint: str,
     ) -> tuple[int, dict[str, Any]]:
         """Play the campaign's next round: the answer a spin gives, with ``free_round`` (the
-        campaign after it). Idempotent under ``key`` like a spin."""
+        campaign after it). Idempotent under ``key`` like a spin. With the seamless wallet,
+        see :meth:`_play_seamless`."""
         context = self.context
-        if context.seamless is not None:
-            raise NotAllowedError(
-                "free_rounds_not_offered",
-                "free rounds are played with the transfer wallet only in this release",
-            )
         gamble = body.get("gamble", True)
         if not isinstance(gamble, bool):
             raise InvalidInputError("invalid_request", "gamble must be true or false")
         forced = body.get("forced_draws")
         source = self.rounds._source(forced)
-        settlement = self.rounds.settlement
+        if context.seamless is not None:
+            return self._play_seamless(
+                context.seamless,
+                player_id,
+                session_id,
+                campaign_id,
+                source,
+                gamble,
+                forced is not None,
+                key,
+                fingerprint,
+            )
 
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
-            player = locked
-            row = free_rounds.campaign(connection, campaign_id)
-            if row is None or row["player_id"] != player.id:
-                raise not_found(f"free-round campaign {campaign_id}")
             now = context.clock.now_ms()
-            market = context.market_of(player.market, player.currency)
-            shown = campaign_json(market, row, now)
-            if shown["status"] != "active":
-                raise ConflictError(
-                    f"campaign_{shown['status']}",
-                    {
-                        "cancelled": f"campaign {campaign_id} was cancelled",
-                        "finished": f"campaign {campaign_id} has played all its"
-                        f" {shown['rounds']} rounds",
-                        "expired": f"campaign {campaign_id} expired at {shown['expires_at']}",
-                    }[shown["status"]],
-                    free_round=shown,
-                )
-            if market.closed:
-                raise closed(market)
-            game = str(row["game"])
-            title = context.title(game)
-            try:
-                market.game(game)
-                bet = title.parse_bet(market, json.loads(row["bet"]))
-            except MarketError as exc:
-                raise NotAllowedError("game_not_offered", str(exc)) from None
-            except (BetError, MoneyError) as exc:
-                raise NotAllowedError(
-                    "bet_not_offered", f"the campaign's bet is no longer offered: {exc}"
-                ) from None
-            open_round = rounds.open_round(connection, player.id, game)
-            if open_round is not None:
-                raise ConflictError(
-                    "round_open",
-                    "finish the open round of this game first",
-                    round_id=open_round["id"],
-                )
-            wait = min_round_wait(market.min_round_ms, player.last_round_ms, now)
-            if wait:
-                raise RetryLaterError(
-                    "min_round_duration",
-                    f"a round lasts at least {market.min_round_ms} ms in this market; "
-                    f"wait {wait} ms",
-                    retry_after_ms=wait,
-                )
-            number = int(row["played"]) + 1
-            if not free_rounds.count_play(connection, campaign_id, number, now):
-                raise ConflictError(
-                    "campaign_changed", f"campaign {campaign_id} changed meanwhile; try again"
-                )
-            bet_minor = int(row["bet_minor"])
-            state = load_state(connection, player.id, title, bet)
-            try:
-                engine_round = title.start(market, bet, state, source, gamble)
-            except ReplayError as exc:
-                raise InvalidInputError("invalid_forced_draw", str(exc)) from None
-            except (RuleError, ValueError) as exc:
-                raise broken_start(player.id, game, state, exc) from None
-            round_id = time_ordered_id(now)
-            new_round = {
-                "player": player.id,
-                "number": player.rounds_played + 1,
-                "session": session_id,
-                "game": game,
-                "variant": market.game(game).variant,
-                "currency": player.currency,
-                "bet_minor": bet_minor,
-                "bet": row["bet"],
-                "before": player.balance_minor,
-                "autoplay": None,
-            }
-            # linked before it settles: a void of it (a fault) sees a free round
-            free_rounds.link(connection, round_id, campaign_id, number)
-            settled = settlement.settle(
-                connection,
-                player,
-                title.price(market.currency, bet_minor, engine_round),
-                title,
-                round_id,
-                engine_round,
-                "spin",
-                now,
-                started_with=0,  # the bet is not charged: the session's bets do not move
-                new_round=new_round,
-                forced=forced is not None,
-            )
-            after = free_rounds.campaign(connection, campaign_id)
-            wins = free_rounds.wins_minor(connection, campaign_id)
-            shown_after = {**campaign_json(market, after, now, wins), "number": number}
-            extra = {"bet_lowered": None, "free_round": shown_after}
-            return 200, settlement.response(
-                connection, market, round_id, settled, session_id, extra
+            return self._start(
+                connection, locked, session_id, campaign_id, source, gamble, forced is not None, now
             )
 
         return self.idempotency.for_player(player_id, session_id, key, fingerprint, work)
+
+    def _play_seamless(
+        self,
+        wallet: SeamlessWallet,
+        player_id: str,
+        session_id: str | None,
+        campaign_id: str,
+        source: Any,
+        gamble: bool,
+        forced: bool,
+        key: str | None,
+        fingerprint: str,
+    ) -> tuple[int, dict[str, Any]]:
+        """A free round with the seamless wallet, in the three steps of a seamless spin
+        (`reelsmith.server.services.seamless`): a bet of 0 with ``is_free: true`` is written
+        and sent (it opens the round at the operator and moves nothing; its wins reference
+        it, and go with ``is_free: true`` too), and the round is played once the operator
+        acknowledged it. A bet with no usable answer is rolled back and nothing is played."""
+        context = self.context
+        db = context.db
+        checked = check_key(key)
+        scope = f"player:{player_id}"
+        with db.write() as connection:
+            player = read_player(connection, player_id, db.is_sqlite, lock=True)
+            now = context.clock.now_ms()
+            if session_id is not None:
+                ended = sessions.refusal(players.session(connection, session_id), player_id, now)
+                if ended is not None:
+                    raise ended
+            found = idempotency.find(connection, scope, checked)
+            if found is not None:
+                if found["request_hash"] != fingerprint:
+                    raise ConflictError(
+                        "idempotency_key_reused",
+                        "this Idempotency-Key was used with a different request",
+                    )
+                stored = str(found["response"])
+                return int(found["status_code"]), Rendered(json.loads(stored), stored)
+            row, _market, _title, _bet = self._ready(connection, player, campaign_id, now)
+            game = str(row["game"])
+            earlier = wallet.earlier_bet(connection, player.id, game, checked)
+            if earlier is not None and earlier["idempotency_key"] == checked:
+                if earlier["state"] == "pending":
+                    raise RetryLaterError(
+                        "wallet_bet_in_flight",
+                        "this round's bet is still with the operator; retry shortly",
+                        retry_after_ms=1000,
+                    )
+                raise refusal_of(str(earlier["state"]), earlier["status"])
+            if earlier is not None:
+                raise RetryLaterError(
+                    "wallet_bet_in_flight",
+                    "another round of this game is waiting for the operator's answer",
+                    retry_after_ms=1000,
+                )
+            token = wallet.operator_token(connection, session_id)
+            if token is None:
+                raise NotAllowedError(
+                    "no_operator_token",
+                    "this session has no operator token: the operator gives one when it starts"
+                    " the session (docs/operator-integration.md)",
+                )
+            round_id = time_ordered_id(now)
+            bet_id = wallet.insert_call(
+                connection,
+                "bet",
+                player.id,
+                player.external_ref,
+                game,
+                round_id,
+                player.currency,
+                0,
+                now,
+                idempotency_key=checked,
+                is_free=True,
+            )
+        placed = wallet.place_bet(bet_id, token)
+        if placed.outcome != "acknowledged":
+            raise refusal_of(placed.outcome, placed.status)
+        assert placed.balance_minor is not None
+        balance = placed.balance_minor
+
+        def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
+            assert locked is not None
+            now = context.clock.now_ms()
+            if not wallet.acknowledge_bet(connection, bet_id, balance, now, round_id, True):
+                raise refusal_of("unanswered", None)
+            locked.balance_minor = balance
+            return self._start(
+                connection, locked, session_id, campaign_id, source, gamble, forced, now, round_id
+            )
+
+        try:
+            status, response = self.idempotency.for_player(
+                player_id, session_id, key, fingerprint, work
+            )
+        except BaseException:
+            wallet.abandon_bet(bet_id, "the round could not be played")
+            raise
+        if status != 200:
+            wallet.abandon_bet(bet_id, "the round was refused after the bet")
+            return status, response
+        try:
+            wallet.deliver_round(round_id)
+        except Exception:  # the outbox sends it later; the round is played and committed
+            log.exception("sending the wins of round %s failed; the outbox retries", round_id)
+        return status, response

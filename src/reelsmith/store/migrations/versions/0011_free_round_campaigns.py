@@ -8,6 +8,9 @@ campaign gave to it, unique by the round's number in the campaign so that a camp
 gives more rounds than it holds, however its plays race. Rounds played before this revision
 are paid rounds: no row here.
 
+``wallet_calls.is_free`` marks the seamless wallet's calls for a free round (sent to the
+operator with ``is_free: true``); every call before this revision was a paid round's.
+
 Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-04 03:00:00
@@ -61,8 +64,14 @@ def upgrade() -> None:
         sa.Column("number", sa.Integer(), nullable=False),
         sa.UniqueConstraint("campaign_id", "number", name="uq_free_round_plays_number"),
     )
+    op.add_column(
+        "wallet_calls",
+        sa.Column("is_free", sa.Boolean(), server_default=sa.false(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("wallet_calls") as batch:
+        batch.drop_column("is_free")
     op.drop_table("free_round_plays")
     op.drop_table("free_round_campaigns")
