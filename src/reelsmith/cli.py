@@ -1109,6 +1109,7 @@ def report_daily(
             f" {row['rtp_theoretical']}, {band})",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
 
 
@@ -1129,10 +1130,12 @@ def report_monitor(
         _print_json(result)
     else:
         console.print(
-            f"{result['checked']} titles checked from {result['from']} to {result['to']}: "
+            f"{result['checked']} title{'' if result['checked'] == 1 else 's'} checked from"
+            f" {result['from']} to {result['to']}: "
             + ("every realised RTP within its 99% band" if result["ok"] else "some outside"),
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
         for row in result["flagged"]:
             console.print(
@@ -1142,6 +1145,7 @@ def report_monitor(
                 f" {row['rtp_theoretical']})",
                 markup=False,
                 highlight=False,
+                soft_wrap=True,
             )
     if not result["ok"]:
         raise typer.Exit(1)

@@ -349,6 +349,7 @@ class FreeRounds:
         market = context.market_of(player.market, player.currency)
         shown = campaign_json(market, row, now)
         if shown["status"] != "active":
+            shown = campaign_json(market, row, now, free_rounds.wins_minor(connection, row["id"]))
             raise ConflictError(
                 f"campaign_{shown['status']}",
                 {

@@ -20,12 +20,13 @@ their stakes, free rounds included at their campaign's stake (their mathematics 
 and rounds with forced draws (dev mode) left out (their outcomes were chosen). The variant's
 ``[figures]`` give the theoretical ``rtp_theoretical`` and the standard deviation σ of one
 round's return in bets; the realised figure of ``n`` rounds of equal stakes falls within
-``rtp_theoretical ± 2.576·σ/√n`` 99 times in 100. With stakes of different sizes the same
-holds with the effective count ``n = (Σ stake)² / Σ stake²`` (equal to the rounds for equal
-stakes), since each round's return weighs as its stake. ``in_band`` is false when the realised
-figure lies outside. The monitor (:func:`monitor`) checks the whole period per title,
-variant, market and currency (each day's row carries its own ``in_band`` too; at 99% about
-one day in a hundred falls outside by chance).
+``rtp_theoretical ± 2.576·σ/√n`` 99 times in 100 (the band's lower end no lower than 0).
+With stakes of different sizes the same holds with the effective count
+``n = (Σ stake)² / Σ stake²`` (equal to the rounds for equal stakes), since each round's
+return weighs as its stake. ``in_band`` is false when the realised figure lies outside. The
+monitor (:func:`monitor`) checks the whole period per title, variant, market and currency
+(each day's row carries its own ``in_band`` too; at 99% about one day in a hundred falls
+outside by chance).
 """
 
 from __future__ import annotations
@@ -202,7 +203,8 @@ def _row(key: tuple[str, ...], sums: _Sums, figures: tuple[float, float] | None)
     if figures is not None and sums.stake and sums.stake_sq:
         effective = sums.stake**2 / sums.stake_sq
         half = Z_99 * figures[1] / math.sqrt(effective)
-        low, high = figures[0] - half, figures[0] + half
+        # a return is never below 0: the band's lower end neither
+        low, high = max(0.0, figures[0] - half), figures[0] + half
     out["rtp_band_low"] = None if low is None else round(low, 6)
     out["rtp_band_high"] = None if high is None else round(high, 6)
     out["in_band"] = (
