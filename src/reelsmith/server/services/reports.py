@@ -303,7 +303,9 @@ def daily_report(
         if row.free and row.kind in ("win", "jackpot_win"):
             found.free_round_wins -= amount
     for game in _pot_games(titles):
-        for row in connection.execute(text(_POT_ROUNDS), {**params, "game": game}):
+        # each round's view is read (the gems are in it): streamed, never the period at once
+        streamed = text(_POT_ROUNDS).execution_options(stream_results=True, max_row_buffer=500)
+        for row in connection.execute(streamed, {**params, "game": game}):
             view = json.loads(row.view)
             gems = sum(len(spin.get("gems") or ()) for spin in view.get("spins") or ())
             sums[key_of(row)].jackpot_contributions += gems * int(row.bet_minor)
