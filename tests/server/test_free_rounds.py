@@ -244,3 +244,20 @@ def test_a_voided_free_round_returns_no_stake(tmp_path):
         assert body["status"] == "voided", body
         assert api.balance(player) == 100
         audits_pass(api)
+
+
+def test_no_free_round_starts_above_the_balance_cap(api):
+    """As for a spin: a free round's win may take the wallet past its cap, after which no round
+    starts (the campaign keeps its rounds) until a withdrawal."""
+    player = api.player(deposit="10000000000000.00")  # the cap: 10^15 cents
+    campaign(api, player, campaign_id="capped", rounds=2)
+    api.login(player)
+    won = play(api, "capped", forced_draws=tsar_win(), gamble=False)
+    assert won.status_code == 200 and won.json()["win"]["minor"] > 0
+    refused = play(api, "capped", forced_draws=tsar_no_win())
+    assert refused.status_code == 409 and refused.json()["code"] == "balance_limit"
+    state = api.op("GET", "/operator/free-rounds/capped", key=None).json()
+    assert state["played"] == 1 and state["remaining"] == 1
+    withdraw = api.op("POST", f"/operator/players/{player}/withdraw", {"amount": "100.00"})
+    assert withdraw.status_code == 200
+    assert play(api, "capped", forced_draws=tsar_no_win()).status_code == 200

@@ -57,6 +57,7 @@ from reelsmith.server.services.seamless import refusal_of
 from reelsmith.server.services.stored import broken_start, load_state
 from reelsmith.server.titles import Title
 from reelsmith.store import audit, free_rounds, idempotency, players, rounds
+from reelsmith.wallet import ledger
 from reelsmith.wallet.seamless import SeamlessWallet
 
 log = logging.getLogger("reelsmith.server")
@@ -377,6 +378,14 @@ class FreeRounds:
         if open_round is not None:
             raise ConflictError(
                 "round_open", "finish the open round of this game first", round_id=open_round["id"]
+            )
+        if context.seamless is None and player.balance_minor > ledger.MAX_BALANCE_MINOR:
+            # as for a spin: the wallet's cap leaves room for one round's win, no more
+            raise ConflictError(
+                "balance_limit",
+                f"the balance is above the cap of "
+                f"{market.currency.to_decimal(ledger.MAX_BALANCE_MINOR)} {player.currency}"
+                "; a round starts only below it (withdraw first)",
             )
         wait = min_round_wait(market.min_round_ms, player.last_round_ms, now)
         if wait:
