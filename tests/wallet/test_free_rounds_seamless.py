@@ -112,3 +112,54 @@ def test_free_rounds_charge_nothing_at_the_operator_and_pay_their_wins_as_free(
         )
         assert audit.returncode == 0, audit.stdout + audit.stderr
         assert json.loads(audit.stdout)["payouts"]["checked"] == ROUNDS + 1
+
+
+def test_an_unanswered_free_bet_plays_nothing_and_counts_nothing(tmp_path: Path) -> None:
+    """The free round's bet of 0 unanswered: rolled back, no round, the campaign's round kept;
+    its wins failing at first: retried until acknowledged, still free."""
+    with running(tmp_path, "sqlite", seamless_timeout_seconds="0.5") as (sim, server, url):
+        sim.player("gina", START)
+        game = GameClient(server.url)
+        created = game.operator(
+            "POST", "/operator/players", {"external_ref": "gina", "currency": "EUR"}
+        )
+        player_id = created.json()["id"]
+        token = game.operator(
+            "POST", f"/operator/players/{player_id}/sessions", {"operator_token": "tok"}
+        ).json()["token"]
+        expiry = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+        assert (
+            game.operator(
+                "POST",
+                f"/operator/players/{player_id}/free-rounds",
+                {
+                    "campaign_id": "g",
+                    "game": TSAR,
+                    "bet": TSAR_BET,
+                    "rounds": 3,
+                    "expires_at": expiry,
+                },
+            ).status_code
+            == 201
+        )
+        sim.faults(fail_rate=1.0, modes=["timeout"], calls=["bet"])
+        refused = game.http.post(
+            "/api/free-rounds/g/play",
+            json={"gamble": False},
+            headers={"Authorization": f"Bearer {token}", "Idempotency-Key": str(uuid.uuid4())},
+        )
+        assert refused.status_code == 503 and refused.json()["code"] == "wallet_unavailable"
+        assert game.operator("GET", "/operator/free-rounds/g").json()["played"] == 0
+        assert query(url, "SELECT COUNT(*) FROM rounds")[0][0] == 0
+        sim.faults(fail_rate=1.0, modes=["error"], calls=["win"])
+        for _ in range(3):
+            play_free(game, token, "g")
+        sim.faults(fail_rate=0.0)
+        settle(url)
+        state = game.operator("GET", "/operator/free-rounds/g").json()
+        assert state["played"] == 3 and state["status"] == "finished"
+        assert sim.balance("gina") == (START_MINOR + state["wins"]["minor"]) * SUB
+        wins = [tx for tx in sim.transactions() if tx["kind"] == "win"]
+        assert len(wins) >= 3 and all(tx["is_free"] for tx in wins)
+        code, result = reconcile(sim, url)
+        assert code == 0, result
