@@ -13,7 +13,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
+from reelsmith.store.db import Database
 from tests.reliability.live import REELSMITH
 from tests.wallet.sim import SUB, TSAR, TSAR_BET, GameClient
 from tests.wallet.test_seamless import START, START_MINOR, query, reconcile, running, settle
@@ -103,7 +105,28 @@ def test_free_rounds_charge_nothing_at_the_operator_and_pay_their_wins_as_free(
         last_bet = [tx for tx in sim.transactions() if tx["kind"] == "bet"][-1]
         assert last_bet["amount"] == 25 * SUB and not last_bet["is_free"]
         code, result = reconcile(sim, url)
-        assert code == 0, result
+        assert code == 0, result["differences"]
+        # planted: a free round's win the game records as paid
+        win_id = query(
+            url, "SELECT id FROM wallet_calls WHERE kind = 'win' ORDER BY created_ms LIMIT 1"
+        )[0][0]
+        db = Database(url, pool_size=1)
+        with db.write() as connection:
+            connection.execute(
+                text("UPDATE wallet_calls SET is_free = :no WHERE id = :id"),
+                {"no": False, "id": win_id},
+            )
+        db.dispose()
+        code, found = reconcile(sim, url)
+        assert code == 1
+        assert [(d["kind"], d["transaction_uuid"]) for d in found["differences"]] == [
+            ("free_differs", win_id)
+        ]
+        with Database(url, pool_size=1).write() as connection:
+            connection.execute(
+                text("UPDATE wallet_calls SET is_free = :yes WHERE id = :id"),
+                {"yes": True, "id": win_id},
+            )
         audit = subprocess.run(
             [str(REELSMITH), "audit", "verify", "--database-url", url, "--json"],
             capture_output=True,
@@ -162,4 +185,4 @@ def test_an_unanswered_free_bet_plays_nothing_and_counts_nothing(tmp_path: Path)
         wins = [tx for tx in sim.transactions() if tx["kind"] == "win"]
         assert len(wins) >= 3 and all(tx["is_free"] for tx in wins)
         code, result = reconcile(sim, url)
-        assert code == 0, result
+        assert code == 0, result["differences"]
