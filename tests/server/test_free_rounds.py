@@ -133,10 +133,15 @@ def test_free_rounds_are_not_charged_and_their_wins_are_paid(api):
     # each round records its campaign: the operator's recall and the audit see it
     recalled = api.op("GET", f"/operator/rounds/{lost.json()['round_id']}", key=None)
     assert recalled.status_code == 200
+    assert recalled.json()["free_round"] == {"campaign_id": "c1", "number": 1}
+    mine = api.as_player("GET", f"/api/history/rounds/{won['round_id']}").json()
+    assert mine["free_round"] == {"campaign_id": "c1", "number": 2}
     audits_pass(api)
     # the player's paid spins still charge the bet
     paid = api.spin(GAME, TSAR_BET, tsar_no_win()).json()
     assert paid["balance"]["minor"] == api.balance(player) == 1000 + after["wins"]["minor"] - 250
+    paid_round = api.op("GET", f"/operator/rounds/{paid['round_id']}", key=None).json()
+    assert paid_round["free_round"] is None
 
 
 def test_a_retry_with_the_same_key_plays_nothing_twice(api):

@@ -108,3 +108,15 @@ def is_free(connection: Connection, round_id: str) -> bool:
         )
         is not None
     )
+
+
+def play_of(connection: Connection, round_id: str) -> dict[str, Any] | None:
+    """The campaign and number of a round a free-round campaign gave, else None."""
+    found = sql.one(
+        connection,
+        "SELECT campaign_id, number FROM free_round_plays WHERE round_id = :id",
+        {"id": round_id},
+    )
+    if found is None:
+        return None
+    return {"campaign_id": str(found["campaign_id"]), "number": int(found["number"])}
