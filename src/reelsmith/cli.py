@@ -1029,6 +1029,128 @@ def reconcile(
         raise typer.Exit(1)
 
 
+report_app = typer.Typer(
+    help="The operator's reports: per day, title, market and currency, and the RTP monitor.",
+    no_args_is_help=True,
+)
+app.add_typer(report_app, name="report")
+
+FromOpt = Annotated[str, typer.Option("--from", help="The first day, YYYY-MM-DD (UTC).")]
+ToOpt = Annotated[
+    str | None, typer.Option("--to", help="The last day, included (default: --from).")
+]
+ReportDbOpt = Annotated[
+    str | None, typer.Option("--database-url", help="SQLAlchemy URL (default: the server's).")
+]
+
+
+def _report(database_url: str | None, start: str, end: str | None, extra: Any) -> Any:
+    """The daily report of the server's database for the period (exit 2 naming a bad date or
+    an unreadable database)."""
+    import os
+
+    from reelsmith.server.services import reports
+    from reelsmith.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
+    from reelsmith.store.db import Database, redact_text, redact_url
+
+    try:
+        first, last = reports.period(start, end)
+    except reports.ReportError as exc:
+        fail(str(exc))
+    registry = _registry(extra)
+    url = database_url or os.environ.get("REELSMITH_DATABASE_URL", DEFAULT_DATABASE_URL)
+    password_file = os.environ.get("REELSMITH_DATABASE_PASSWORD_FILE", "")
+    try:
+        connect = Settings(database_url=url, database_password_file=password_file).connect_url()
+    except SettingsError as exc:
+        fail(str(exc))
+    try:
+        db = Database(connect)
+        with db.read() as connection:
+            found = reports.daily_report(connection, registry, first, last)
+        db.dispose()
+    except Exception as exc:  # a missing or unreadable database
+        fail(f"cannot read {redact_url(url)}: {redact_text(str(exc), connect)}")
+    return found
+
+
+@report_app.command("daily")
+def report_daily(
+    start: FromOpt,
+    end: ToOpt = None,
+    database_url: ReportDbOpt = None,
+    extra: TitlesDirOpt = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="The day rows as CSV.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per day, title, variant, market and currency: rounds, bets, wins, GGR, jackpot
+    contributions and wins, free-round wins, and the realised RTP beside the theoretical with
+    its 99% band (docs/operator-guide.md)."""
+    found = _report(database_url, start, end, extra)
+    if as_csv:
+        sys.stdout.write(found.to_csv())
+        return
+    if as_json:
+        _print_json(found.to_json())
+        return
+    for row in [*found.days, *found.totals]:
+        band = (
+            "no band"
+            if row["in_band"] is None
+            else f"band {row['rtp_band_low']:.4f}..{row['rtp_band_high']:.4f}"
+            + ("" if row["in_band"] else " OUTSIDE")
+        )
+        console.print(
+            f"{row['day'] or 'period'} {row['game']} {row['variant']} {row['market']}"
+            f" {row['currency']}: {row['rounds']} rounds ({row['free_rounds']} free), bets"
+            f" {row['bets']['amount']}, wins {row['wins']['amount']}, jackpots"
+            f" {row['jackpot_wins']['amount']}, GGR {row['ggr']['amount']}, RTP"
+            f" {row['rtp'] if row['rtp'] is not None else '-'} (theory"
+            f" {row['rtp_theoretical']}, {band})",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+@report_app.command("monitor")
+def report_monitor(
+    start: FromOpt,
+    end: ToOpt = None,
+    database_url: ReportDbOpt = None,
+    extra: TitlesDirOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check each title's realised RTP over the period against its 99% band. Exit status 1
+    when one lies outside (for an alert)."""
+    from reelsmith.server.services import reports
+
+    result = reports.monitor(_report(database_url, start, end, extra))
+    if as_json:
+        _print_json(result)
+    else:
+        console.print(
+            f"{result['checked']} title{'' if result['checked'] == 1 else 's'} checked from"
+            f" {result['from']} to {result['to']}: "
+            + ("every realised RTP within its 99% band" if result["ok"] else "some outside"),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        for row in result["flagged"]:
+            console.print(
+                f"  {row['game']} {row['variant']} {row['market']} {row['currency']}: RTP"
+                f" {row['rtp']} over {row['rtp_rounds']} rounds, outside"
+                f" {row['rtp_band_low']:.4f}..{row['rtp_band_high']:.4f} (theory"
+                f" {row['rtp_theoretical']})",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+    if not result["ok"]:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console-script entry
     app()
 

@@ -63,6 +63,10 @@ ELSEWHERE: dict[str, list[Elsewhere]] = {
         Elsewhere("reelsmith analyze days-of-the-tsar --report", EXTRAS),
         Elsewhere("reelsmith serve", SERVER),
         Elsewhere("reelsmith audit verify", "reads the database of a server session"),
+        Elsewhere(
+            "reelsmith report monitor",
+            "reads the database of a server session (tests/server/test_reports.py runs it)",
+        ),
     ],
 }
 #: Paths of this checkout the examples of a document name, copied into its folder.

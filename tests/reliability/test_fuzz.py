@@ -61,6 +61,18 @@ def fuzz(kind: str, tmp_path: Any, target: int) -> Counter[int]:
                 ).json()["id"]
             ],
         }
+        valid["campaign_id"] = [
+            api.op(
+                "POST",
+                f"/operator/players/{player}/free-rounds",
+                {
+                    "game": "days-of-the-tsar",
+                    "bet": TSAR_BET,
+                    "rounds": 50,
+                    "expires_at": "2026-01-08T00:00:00Z",
+                },
+            ).json()["campaign_id"]
+        ]
         other = api.player(deposit="10.00")
         api.login(other)
         valid["round_id"].append(

@@ -59,18 +59,25 @@ OTHER_QUERY = ["%ED%A0%80", "%FF", "9" * 40]
 
 
 def parameters(api: Any) -> dict[str, str]:
-    """A real value for every path parameter: the player's open round, autoplay, session."""
+    """A real value for every path parameter: the player's open round, autoplay, session and
+    free-round campaign."""
     player = api.player()
     api.login(player)
     round_id = api.spin(TSAR, TSAR_BET, tsar_win()).json()["round_id"]  # open: gamble offered
     autoplay = api.as_player("POST", f"/api/games/{TSAR}/autoplay", {"bet": TSAR_BET, "rounds": 3})
     session = api.op("POST", f"/operator/players/{player}/sessions", key=None).json()
+    campaign = api.op(
+        "POST",
+        f"/operator/players/{player}/free-rounds",
+        {"game": TSAR, "bet": TSAR_BET, "rounds": 3, "expires_at": "2026-01-08T00:00:00Z"},
+    )
     return {
         "game": TSAR,
         "player_id": player,
         "round_id": round_id,
         "autoplay_id": autoplay.json()["id"],
         "session_id": session["session_id"],
+        "campaign_id": campaign.json()["campaign_id"],
     }
 
 

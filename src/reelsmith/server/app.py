@@ -27,7 +27,7 @@ from reelsmith.server.metrics import Metrics
 from reelsmith.server.middleware import BodyLimit, CatchAll, Observe, OneHost, RefuseNulPath
 from reelsmith.server.registry import TitleError, TitleRegistry
 from reelsmith.server.responses import JsonBodyRoute
-from reelsmith.server.routes import adopt, demo, operator, player, site
+from reelsmith.server.routes import adopt, demo, free_rounds, operator, player, reports, site
 from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
@@ -144,6 +144,9 @@ def create_app(
         app.router,
         player.router(service, settings, group, readers, live_sessions, demo_player, bet_doc),
     )
+    adopt(app.router, free_rounds.operator_router(service))
+    adopt(app.router, free_rounds.player_router(service, group))
+    adopt(app.router, reports.router(service))
     describe_bets(app, bet_doc)
     routes_of_steps.update(step_routes(app.routes))
     return app

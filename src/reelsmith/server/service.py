@@ -19,6 +19,7 @@ from reelsmith.server.registry import TitleRegistry
 from reelsmith.server.services.autoplay import Autoplays
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.demo import Demo
+from reelsmith.server.services.free_rounds import FreeRounds
 from reelsmith.server.services.idempotency import Idempotency
 from reelsmith.server.services.payouts import PayoutReport, verify_payouts
 from reelsmith.server.services.players import Players
@@ -64,6 +65,7 @@ class GameService:
         self.autoplays = Autoplays(self.context, idempotency)
         self.rounds = Rounds(self.context, idempotency, self.settlement, self.autoplays)
         self.recall = Recall(self.context)
+        self.free_rounds = FreeRounds(self.context, idempotency, self.rounds)
         self.resolver = Resolver(self.context, self.settlement)
         self.demo = Demo(self.context, self.players)
         self.seamless_spins: SeamlessSpins | None = None

@@ -258,6 +258,8 @@ wallet_calls = Table(
     Column("next_attempt_ms", BigInteger, nullable=False),
     Column("balance_minor", BigInteger, nullable=True),  # the operator's answer's balance
     Column("idempotency_key", String(128), nullable=True),  # a bet: its spin's key
+    # a free round's call (migration 0011): sent with is_free true (a bet of 0 and its wins)
+    Column("is_free", Boolean, nullable=False, server_default=false()),
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     Index("ix_wallet_calls_due", "state", "next_attempt_ms"),
@@ -274,4 +276,43 @@ wallet_sessions = Table(
     Column("session_id", String(36), primary_key=True),
     Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
     Column("operator_token", Text, nullable=False),
+)
+
+# Free-round campaigns (migration 0011): rounds an operator gives a player at a fixed bet of
+# a title, played without charging the bet (their wins are paid). ``id`` is the operator's
+# campaign id (or one the server made from the request's Idempotency-Key); ``request_hash``
+# the hash of the request that created it, so that the same id with another request is
+# refused. ``played`` counts the rounds started; ``status`` is active, finished (every round
+# started) or cancelled; an active campaign past ``expires_ms`` is answered as expired.
+free_round_campaigns = Table(
+    "free_round_campaigns",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("bet", Text, nullable=False),  # the title's bet as JSON
+    Column("bet_minor", BigInteger, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("played", Integer, nullable=False, server_default=text("0")),
+    Column("status", String(16), nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Column("request_hash", String(64), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Column("cancelled_ms", BigInteger, nullable=True),
+    CheckConstraint("rounds > 0", name="ck_free_round_campaigns_rounds"),
+    CheckConstraint("played >= 0 AND played <= rounds", name="ck_free_round_campaigns_played"),
+    Index("ix_free_round_campaigns_player", "player_id", "status"),
+)
+
+# Each round a campaign gave (migration 0011): its ``number`` within the campaign is unique,
+# so two plays of the campaign's last round can never both be written.
+free_round_plays = Table(
+    "free_round_plays",
+    metadata,
+    Column("round_id", String(36), primary_key=True),
+    Column("campaign_id", String(64), ForeignKey("free_round_campaigns.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    UniqueConstraint("campaign_id", "number", name="uq_free_round_plays_number"),
 )

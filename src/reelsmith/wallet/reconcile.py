@@ -9,6 +9,8 @@ What agreeing means, call by call (a call belongs to the period by when the game
   or rolled back, and its rollback (if it needed one) is acknowledged;
 - a **win** acknowledged is at the operator with the same amount; the wins of a round sum to
   what the game's ledger paid for it;
+- a bet or win of a free round is at the operator as free (``is_free``), and a paid round's
+  as not free, where the operator's transactions say;
 - nothing is still **pending** (a call in flight or waiting for the outbox is listed: on a
   quiet system a difference, in a busy one the reason to run again later);
 - every operator transaction of the period is one of the game's calls.
@@ -76,7 +78,7 @@ def game_calls(connection: Connection, since_ms: int, until_ms: int) -> list[dic
     rows = connection.execute(
         text(
             "SELECT id, kind, player_id, user_ref, round_id, reference_id, currency,"
-            " amount_minor, state, status FROM wallet_calls"
+            " amount_minor, state, status, is_free FROM wallet_calls"
             " WHERE created_ms >= :since AND created_ms < :until ORDER BY created_ms"
         ),
         {"since": since_ms, "until": until_ms},
@@ -194,6 +196,20 @@ def reconcile(
                 )
         elif kind == "rollback" and state == "refused":
             differ("rollback_refused", call, f"the operator refused it ({call['status']})")
+        if (
+            kind != "rollback"
+            and at_operator is not None
+            and at_operator["kind"] == kind  # (a remembered rollback holds an unknown bet's id)
+            and at_operator.get("is_free") is not None
+            and bool(at_operator["is_free"]) != bool(call["is_free"])
+        ):
+            # a free round's call taken as a paid one (or the reverse): a bonus misbooked
+            differ(
+                "free_differs",
+                call,
+                f"the game sent is_free {bool(call['is_free'])}, the operator recorded"
+                f" {bool(at_operator['is_free'])}",
+            )
     for round_id, bet in played_rounds.items():
         moved = ledger.get(round_id, {"bet": 0, "paid": 0})
         if moved["bet"] != int(bet["amount_minor"]):

@@ -210,7 +210,7 @@ class BetResult:
 CALL_COLUMNS = (
     "id, request_uuid, kind, player_id, user_ref, game, round_id, reference_id, currency,"
     " amount_minor, round_closed, state, status, attempts, next_attempt_ms, balance_minor,"
-    " idempotency_key, created_ms, updated_ms"
+    " idempotency_key, created_ms, updated_ms, is_free"
 )
 
 
@@ -239,7 +239,7 @@ class SeamlessWallet:
         # round's wins): each saves a read; a miss reads the database
         self._lock = threading.Lock()
         self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._acknowledged: OrderedDict[str, str] = OrderedDict()
+        self._acknowledged: OrderedDict[str, tuple[str, bool]] = OrderedDict()
 
     @classmethod
     def from_settings(
@@ -277,8 +277,10 @@ class SeamlessWallet:
         reference_id: str | None = None,
         round_closed: bool = False,
         idempotency_key: str | None = None,
+        is_free: bool = False,
     ) -> str:
-        """Write one call's intent (pending, due now); its transaction_uuid."""
+        """Write one call's intent (pending, due now); its transaction_uuid. ``is_free``: the
+        call belongs to a free round (a campaign's): sent with ``is_free: true``."""
         call_id = str(uuid.uuid4())
         params = {
             "id": call_id,
@@ -293,6 +295,7 @@ class SeamlessWallet:
             "amount": amount_minor,
             "closed": round_closed,
             "key": idempotency_key,
+            "free": is_free,
             "now": now,
         }
         if kind == "bet":  # what `place_bet` sends, without reading it back
@@ -309,6 +312,7 @@ class SeamlessWallet:
                     "currency": currency,
                     "amount_minor": amount_minor,
                     "round_closed": round_closed,
+                    "is_free": is_free,
                 }
                 while len(self._written) > 4096:
                     self._written.popitem(last=False)
@@ -316,9 +320,9 @@ class SeamlessWallet:
             connection,
             "INSERT INTO wallet_calls (id, request_uuid, kind, player_id, user_ref, game,"
             " round_id, reference_id, currency, amount_minor, round_closed, state, attempts,"
-            " next_attempt_ms, idempotency_key, created_ms, updated_ms) VALUES (:id, :request,"
-            " :kind, :player, :user, :game, :round, :reference, :currency, :amount, :closed,"
-            " 'pending', 0, :now, :key, :now, :now)",
+            " next_attempt_ms, idempotency_key, created_ms, updated_ms, is_free) VALUES (:id,"
+            " :request, :kind, :player, :user, :game, :round, :reference, :currency, :amount,"
+            " :closed, 'pending', 0, :now, :key, :now, :now, :free)",
             params,
         )
         return call_id
@@ -336,21 +340,23 @@ class SeamlessWallet:
         now: int,
     ) -> str | None:
         """Write a round step's win (in the step's transaction): the amount it paid, and
-        whether it closed the round. The win references the round's acknowledged bet; a round
-        with none (played before the deployment went seamless) queues nothing."""
+        whether it closed the round. The win references the round's acknowledged bet, and is
+        free when that bet was (a free round's); a round with none (played before the
+        deployment went seamless) queues nothing."""
         with self._lock:
-            bet_id = self._acknowledged.get(round_id)
-        if bet_id is None:
+            known = self._acknowledged.get(round_id)
+        if known is None:
             bet = sql.one(
                 connection,
-                "SELECT id FROM wallet_calls WHERE round_id = :round AND kind = 'bet'"
+                "SELECT id, is_free FROM wallet_calls WHERE round_id = :round AND kind = 'bet'"
                 " AND state = 'acknowledged'",
                 {"round": round_id},
             )
             if bet is None:
                 log.error("round %s has no acknowledged bet: its win is not sent", round_id)
                 return None
-            bet_id = str(bet["id"])
+            known = (str(bet["id"]), bool(bet["is_free"]))
+        bet_id, is_free = known
         return self.insert_call(
             connection,
             "win",
@@ -363,6 +369,7 @@ class SeamlessWallet:
             now,
             reference_id=bet_id,
             round_closed=round_closed,
+            is_free=is_free,
         )
 
     def earlier_bet(self, connection: Connection, player_id: str, game: str, key: str) -> Any:
@@ -384,9 +391,11 @@ class SeamlessWallet:
         balance_minor: int,
         now: int,
         round_id: str | None = None,
+        is_free: bool = False,
     ) -> bool:
         """Mark a pending bet acknowledged, in the transaction that plays its round: False
-        when it is no longer pending (the outbox took it as abandoned and rolls it back)."""
+        when it is no longer pending (the outbox took it as abandoned and rolls it back).
+        ``is_free``: the bet is a free round's (its wins go as free)."""
         moved = sql.run(
             connection,
             "UPDATE wallet_calls SET state = 'acknowledged', status = 'RS_OK', attempts = 1,"
@@ -397,7 +406,7 @@ class SeamlessWallet:
             # kept for the round's wins; should this transaction roll back, no round of this
             # id exists, so no win ever looks it up
             with self._lock:
-                self._acknowledged[round_id] = bet_id
+                self._acknowledged[round_id] = (bet_id, is_free)
                 while len(self._acknowledged) > 4096:
                     self._acknowledged.popitem(last=False)
         return moved == 1
@@ -451,7 +460,7 @@ class SeamlessWallet:
             {
                 "currency": currency.code,
                 "amount": to_sub_units(int(row["amount_minor"]), currency),
-                "is_free": False,
+                "is_free": bool(row["is_free"]),
                 "is_aggregated": False,
             }
         )

@@ -9,7 +9,8 @@ record through the title (as recall does), settles it at its own price (:class:`
 requires the player's wallet postings for the round (under the seamless wallet, the operator's
 house account's), by kind, to be exactly those amounts:
 
-- ``bet``: the bet the round was taken at (``rounds.bet_minor``), once;
+- ``bet``: the bet the round was taken at (``rounds.bet_minor``), once; none for a round a
+  free-round campaign gave (its stake was not charged);
 - ``win``, ``jackpot_win``, ``refund``: the round's outcome at its price (an open round has
   none yet; a voided round returns its bet and pays nothing, its fault being outside its
   draws);
@@ -35,9 +36,12 @@ from reelsmith.wallet.seamless import ACCOUNT as SEAMLESS_ACCOUNT
 #: Rounds read per page (their postings are read with them, in one query).
 PAGE = 500
 
+# ``free``: the round is one a free-round campaign gave (no bet was taken for it)
 _ROUNDS = (
-    "SELECT id, player_id, game, status, currency, bet_minor, win_minor, record, forced"
-    " FROM rounds WHERE id > :after ORDER BY id LIMIT :page"
+    "SELECT r.id, r.player_id, r.game, r.status, r.currency, r.bet_minor, r.win_minor,"
+    " r.record, r.forced, f.campaign_id IS NOT NULL AS free"
+    " FROM rounds r LEFT JOIN free_round_plays f ON f.round_id = r.id"
+    " WHERE r.id > :after ORDER BY r.id LIMIT :page"
 )
 # The player's side of every ledger transaction of the page's rounds, by round and kind: the
 # player's wallet, or under the seamless wallet the operator's house account (a round has one
@@ -81,7 +85,7 @@ class PayoutReport:
 
 def _expected(title: Title, row: Any) -> dict[str, int]:
     """What the ledger must hold for ``row``'s round, by kind, in minor units."""
-    bet = int(row["bet_minor"])
+    bet = 0 if row["free"] else int(row["bet_minor"])
     if row["status"] == "voided":
         return {"bet": -bet, "win": 0, "jackpot_win": 0, "refund": bet}
     round_ = restore(title, row)
@@ -145,7 +149,7 @@ def _check(
         want = expected.get(kind, 0)
         if amount != want:
             problems.append(f"{kind}: the ledger moved {amount}, the round's draws give {want}")
-        elif kind == "bet" and moves != 1:
+        elif kind == "bet" and moves != (0 if row["free"] else 1):
             problems.append(f"bet: taken {moves} times")
     paid = expected["win"] + expected["jackpot_win"]
     if row["status"] != "open" and int(row["win_minor"]) != paid:

@@ -13,7 +13,7 @@ from reelsmith.server.jsontext import Rendered
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import read_player
 from reelsmith.server.services.stored import restore, stored_price
-from reelsmith.store import history, rounds
+from reelsmith.store import free_rounds, history, rounds
 
 
 def round_json(
@@ -48,6 +48,8 @@ def round_json(
             }
             for s in rounds.steps(connection, row["id"])
         ]
+        # the campaign that gave the round, if a free-round campaign did (None: a paid round)
+        data["free_round"] = free_rounds.play_of(connection, row["id"])
     if operator:
         data["record"] = json.loads(row["record"])
         data["player_id"] = row["player_id"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Connection
@@ -16,7 +17,7 @@ from reelsmith.server.markets import Market
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import Player
 from reelsmith.server.titles import Price, Title
-from reelsmith.store import audit, players, rounds, sql
+from reelsmith.store import audit, free_rounds, players, rounds, sql
 from reelsmith.wallet import ledger
 from reelsmith.wallet.seamless import ACCOUNT
 
@@ -88,6 +89,10 @@ class Settlement:
         forced draws (dev mode); the round is marked forced for good, and so is the step's
         audit entry."""
         outcome = title.outcome(price, engine_round)
+        if outcome.refund_minor and free_rounds.is_free(connection, round_id):
+            # a voided round a free-round campaign gave: its stake was never taken, so
+            # nothing is returned (a read on voids alone, never on a spin's path)
+            outcome = replace(outcome, refund_minor=0)
         game_account = self.context.house_account(
             connection, f"game:{title.game_id}", player.currency
         )

@@ -1,17 +1,19 @@
 /** The lobby: every title the player's market offers, with a note when a round is open. */
 import { symbolSvg } from './art/sprite.js';
 import { h } from './dom.js';
+import { freeRoundsPanel } from './freerounds.js';
 import { language, t } from './messages.js';
 import { lookOf } from './look.js';
 
 export async function renderLobby(app, view) {
   const { games } = await app.api.get('/api/games');
-  const cards = await Promise.all(games.map((game) => lobbyCard(app, game)));
+  const [cards, freeRounds] = await Promise.all([Promise.all(games.map((game) => lobbyCard(app, game))), freeRoundsPanel(app, games)]);
   view.replaceChildren(
     h(
       'section',
       { class: 'lobby', 'aria-labelledby': 'lobby-title' },
       h('h1', { id: 'lobby-title', class: 'lobby-title' }, t('lobby.title')),
+      freeRounds,
       h('div', { class: 'lobby-grid' }, ...cards),
     ),
   );
