@@ -1,7 +1,8 @@
 """Full-cycle enumeration speed of a cascade game, beside baselines measured in the same run: the
 same compiled enumeration reading every first screen in full (no payline or scatter decided
 from the first reels), and the live engine's composed round (Python) played at stop
-combinations of the cycle, its rate extrapolated to the cycle.
+combinations of the cycle, its rate extrapolated to the cycle; and the simulation kernel's
+rounds (free spins played out) per CPU second beside live play's base spins.
 
 The game is a reel set of the external cascade corpus (``../shared/external/slotopol-cascade/``
 or ``REELSMITH_SHARED_DIR``), converted at run time: CT Win Storm (5x3, 30 lines, a paying
@@ -22,6 +23,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 
+from reelsmith.analysis import kernel as k
+from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import load_model
@@ -34,6 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = "ct-winstorm"
 #: Stop combinations live play is timed on (spread over the cycle).
 LIVE_SAMPLE = 20_000
+#: Rounds the simulation kernel plays (free spins played out).
+KERNEL_ROUNDS = 2_000_000
 
 
 def converter() -> ModuleType:
@@ -93,6 +98,12 @@ def main() -> None:
 
         _, live_wall, live_cpu = timed(live)
         live_rate = len(combos) / live_cpu
+        game = k.KernelGame.build(model, key)
+        game.run(stream_state(0), 1_000)  # compiled or loaded before it is timed
+        (stats, _squares, _), kernel_wall, kernel_cpu = timed(
+            lambda: game.run(stream_state(1), KERNEL_ROUNDS)
+        )
+        simulated = stats[k.S_WIN] / (KERNEL_ROUNDS * game.total_bet) * 100
         print(f"  RTP {rtp:.6f}% (stated {stated[key]['rtp_pct']:.6f}%)")
         print(
             f"  enumeration, first reels decide:  {wall:6.1f} s wall, {cpu:6.1f} s CPU, "
@@ -107,6 +118,11 @@ def main() -> None:
             f"{live_rate:>13,.0f} combinations per CPU s; the cycle would take "
             f"{cycle / live_rate / 3600:,.1f} CPU hours (x{cycle / live_rate / cpu:,.0f} the "
             "enumeration)"
+        )
+        print(
+            f"  simulation kernel ({KERNEL_ROUNDS:,} rounds, RTP {simulated:.4f}%): "
+            f"{kernel_wall:6.1f} s wall, {KERNEL_ROUNDS / kernel_cpu:>13,.0f} rounds per CPU s "
+            f"(x{KERNEL_ROUNDS / kernel_cpu / live_rate:,.0f} live play's base spins)"
         )
 
 
