@@ -233,3 +233,33 @@ def test_the_cap_is_refused_beside_a_ladder_or_cascade(tmp_path: Path) -> None:
     raw["cascade"] = {"limit": 2, "multipliers": [1, 1]}
     found = composition_problems(raw, "m")
     assert any("cascade and max_win" in line for line in found), found
+
+
+def test_a_capped_ways_title_replays_and_is_not_called_exact(tmp_path: Path) -> None:
+    """The tiny ways title of the ways tests with a cap of 2 x its bet of 10 coins: the kernel
+    caps its rounds (base spins and free spins with drawn wild weights) as live play does, and
+    ``simulate`` sets no exact capped RTP beside them (the lab has no full analysis of ways)."""
+    from tests.mechanics.test_ways import tiny
+
+    folder = tiny(tmp_path / "ways")
+    path = folder / "model.toml"
+    path.write_text(path.read_text() + "\n[max_win]\nmultiplier = 2\n", encoding="utf-8")
+    model = load_model(folder)
+    game = k.KernelGame.build(model)
+    assert game.cap_coins == 20
+    rounds = 2_000
+    results, draws, stats, _ = game.trace(stream_state(5), rounds)
+    bet, stake = CoinBet(10, 1, Decimal("0.01")), core.Stake(10, 1)
+    comp = composition(model)
+    for i in range(rounds):
+        source = ReplaySource(game.draws_of(draws[i]))
+        played = core.finish(
+            comp, core.start_round(comp, bet, stake, source, parts=NO_GAMBLE), source
+        )
+        assert source.remaining == 0 and observed(played) == tuple(int(x) for x in results[i])
+        assert played.win_coins <= 20
+    assert stats[k.S_CAP_HITS] > 100
+    result = simulate(model, 50_000, 3, workers=1)
+    assert result.exact["rtp"] is None and result.exact["max_win_multiplier"] == 2
+    assert "ways" in result.exact["why_not_exact"]
+    assert result.stats[k.S_MAX_WIN] == 20

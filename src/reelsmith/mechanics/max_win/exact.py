@@ -89,6 +89,11 @@ class CapFigures:
 
 def why_not_carried(model: GameModel) -> str | None:
     """Why the lab does not carry ``model``'s round win law whole (None: it does)."""
+    if "ways" in model.raw:
+        return (
+            "the round's win law is not carried here: the lab's full analysis of ways (the "
+            "whole law of a screen's win) is not written yet, only its mean"
+        )
     if "free_spins" in model.raw:
         return (
             "the round's win law is not carried here: free spins are composed by Wald's "
