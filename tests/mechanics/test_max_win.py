@@ -263,3 +263,34 @@ def test_a_capped_ways_title_replays_and_is_not_called_exact(tmp_path: Path) -> 
     assert result.exact["rtp"] is None and result.exact["max_win_multiplier"] == 2
     assert "ways" in result.exact["why_not_exact"]
     assert result.stats[k.S_MAX_WIN] == 20
+
+
+def test_the_gamble_never_takes_a_round_past_its_cap(tmp_path: Path) -> None:
+    """With a gamble on the capped title: a win at the cap is paid without a gamble; below
+    it, only the choices whose win stays within the cap are offered."""
+    folder = capped_title(tmp_path / "gamble")
+    path = folder / "model.toml"
+    path.write_text(
+        path.read_text() + '\n[gamble]\nmax_gambles = 5\nwin_limit_credits = "1000.00"\n',
+        encoding="utf-8",
+    )
+    model = load_model(folder)
+    comp = composition(model)
+    reel_set = model.variant().reel_sets["base"]
+    lengths = [int(n) for n in reel_set.lengths]
+    offered: dict[int, set[str]] = {}
+    for stops in itertools.product(*(range(n) for n in lengths)):
+        draws = [Draw("reel_stop", n, s) for n, s in zip(lengths, stops, strict=True)]
+        played = core.start_round(
+            comp, BET, STAKE, ReplaySource(draws), parts={OPTIONS: RoundOptions()}
+        )
+        choices = {a.split()[1] for a in core.actions(comp, played) if a.startswith("gamble")}
+        offered.setdefault(played.win_coins, set()).update(choices)
+        if played.part("max_win").reached:
+            assert played.phase == core.COMPLETE and played.win_coins == 30
+    assert offered[30] == set()
+    for win, choices in offered.items():
+        colour = {"red", "black"} <= choices
+        suit = bool(choices - {"red", "black"})
+        assert colour == (0 < win * 2 <= 30) and suit == (0 < win * 4 <= 30), (win, choices)
+    assert any(0 < w * 2 <= 30 < w * 4 for w in offered)  # a win offered colour and not suit
