@@ -294,3 +294,30 @@ def test_the_gamble_never_takes_a_round_past_its_cap(tmp_path: Path) -> None:
         suit = bool(choices - {"red", "black"})
         assert colour == (0 < win * 2 <= 30) and suit == (0 < win * 4 <= 30), (win, choices)
     assert any(0 < w * 2 <= 30 < w * 4 for w in offered)  # a win offered colour and not suit
+
+
+@pytest.mark.parametrize("free_spins", [False, True])
+def test_the_par_sheet_states_the_cap_and_its_odds(tmp_path: Path, free_spins: bool) -> None:
+    pytest.importorskip("matplotlib")
+    model = _model(tmp_path, free_spins=free_spins)
+    html = analysis_report(analyze(model)).to_html()
+    assert "max win cap" in html and "10x bet" in html
+    assert "RTP (capped)" in html and "P(round reaches the cap)" in html
+    assert "RTP (uncapped)" in html
+    if free_spins:
+        assert "simulated, 1,000,000 rounds; not exact" in html
+    else:
+        assert "exact (the round&#x27;s win law, capped)" in html or "exact (the round" in html
+
+
+def test_the_terminal_says_the_round_reached_its_maximum(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    folder = capped_title(tmp_path / "play", free_spins=True)
+    result = CliRunner().invoke(
+        app, ["play", str(folder), "--seed", "3", "--balance", "50"], input="s\n" * 8 + "q\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Maximum win reached: 10x the bet, 30 coins" in result.output
