@@ -274,7 +274,7 @@ def test_rules_in_german_format_numbers_for_german_readers():
     ("args", "message"),
     [
         (["--lang", "fr"], "--lang: no rules page in language 'fr'; the languages are en, de"),
-        (["--market", "xx"], "--market: no market 'xx'; the markets are default, gb, jp"),
+        (["--market", "xx"], "--market: no market 'xx'; the markets are de, default, gb, jp"),
         (
             ["--market", "gb", "--variant", "94.00"],
             "--variant with --market: the market decides the variant days-of-the-tsar plays",

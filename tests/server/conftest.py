@@ -130,7 +130,7 @@ class Api:
         market: str = "default",
         deposit: str | None = "100.00",
     ) -> str:
-        currency = {"default": "EUR", "gb": "GBP", "jp": "JPY"}[market]
+        currency = {"default": "EUR", "de": "EUR", "gb": "GBP", "jp": "JPY"}[market]
         response = self.op(
             "POST",
             "/operator/players",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -132,7 +132,126 @@ def analysis_report(a: Analysis) -> LabReport:
         doc = free_spins_document(a)
         text = _free_spins_text(a)
         parts = partial(_free_spins_sheet, a, doc)
+        if "max_win" in a.model.raw:
+            from reelsmith.mechanics.max_win.exact import cap_figures
+
+            cap = cap_figures(a)
+            assert cap is not None
+            doc = capped_document(doc, cap)
+            text = capped_text(text, cap)
+            parts = partial(capped_sheet, parts, cap)
     return LabReport(doc, _text(text), partial(_sheet, a.model, a.variant_id, a.seconds, parts), a)
+
+
+# ---------------------------------------------------------------------------------------
+# A capped round ([max_win])
+# ---------------------------------------------------------------------------------------
+
+
+def _cap_lines(cap: Any) -> list[str]:
+    """What the report says of the cap: its figures exact, or why not and the simulated ones."""
+    head = f"max win capped at {cap.multiplier:,}x bet ({cap.cap_coins:,} coins)"
+    if cap.exact is not None:
+        law = cap.exact
+        return [
+            f"{head}: capped RTP {pct(law.rtp)} exact; P(a round reaches the cap) "
+            f"{float(law.probability):.6g} ({one_in(float(law.probability))} rounds) exact; "
+            f"capped standard deviation {law.std_dev:.4f} (the award shares below are uncapped)"
+        ]
+    sim = cap.simulated
+    low, high = sim["rtp_ci99"]
+    p_low, p_high = sim["probability_ci99"]
+    return [
+        f"{head}: the capped RTP and the cap's odds are NOT exact for this title: "
+        f"{cap.why_not_exact}; the RTP, standard deviation and max wins below are uncapped",
+        f"simulated, {sim['rounds']:,} rounds (seed {sim['seed']}): capped RTP {sim['rtp']:.4%} "
+        f"(99% CI {low:.4%} - {high:.4%}); P(a round reaches the cap) {sim['probability']:.6g} "
+        f"(99% CI {p_low:.6g} - {p_high:.6g})",
+    ]
+
+
+def capped_document(doc: dict[str, Any], cap: Any) -> dict[str, Any]:
+    """``analyze --json`` of a capped model: ``max_win`` holds the cap and its figures; where
+    they are exact, ``rtp`` and ``std_dev`` are the capped round's (the uncapped ones kept
+    under ``uncapped``); where not, ``rtp`` and ``std_dev`` are null (no uncapped figure read
+    as the capped one) and ``uncapped`` holds the exact uncapped figures."""
+    out = dict(doc)
+    out["uncapped"] = {"rtp": doc.get("rtp"), "std_dev": doc.get("std_dev")}
+    out["max_win"] = cap.to_json()
+    if cap.exact is not None:
+        out["rtp"] = float(cap.exact.rtp)
+        out["std_dev"] = cap.exact.std_dev
+    else:
+        out["rtp"] = None
+        out["std_dev"] = None
+    return out
+
+
+def capped_text(text: TextParts, cap: Any) -> TextParts:
+    """The headline of a capped model: the title line, the cap's lines, then the uncapped
+    figures each labelled so."""
+    first, *rest = text.headline
+    relabelled = [
+        f"uncapped {line}"
+        if isinstance(line, str) and line.startswith(("RTP ", "standard deviation ", "max win "))
+        else line
+        for line in rest
+    ]
+    # the RTP band of a capped round: from the capped law where exact, else from the
+    # simulated capped figures (said so); never the uncapped round's
+    if cap.exact is not None:
+        rtp, std, note = float(cap.exact.rtp), cap.exact.std_dev, " (capped, exact)"
+    else:
+        rtp, std = cap.simulated["rtp"], cap.simulated["std_dev"]
+        note = " (capped, from the simulated figures)"
+    bands = [
+        (rtp - Z_95 * std / math.sqrt(n), rtp + Z_95 * std / math.sqrt(n)) for n in CONFIDENCE_SPINS
+    ]
+    return replace(
+        text,
+        headline=(first, *_cap_lines(cap), *relabelled),
+        band=band_text(bands, "spins", note),
+    )
+
+
+def capped_sheet(parts: Callable[[], SheetParts], cap: Any) -> SheetParts:
+    """The PAR sheet of a capped model: the cap's rows first in the summary, the uncapped
+    figures labelled so."""
+    found = parts()
+    summary = [
+        (
+            f"{name} (uncapped)" if name in ("RTP", "standard deviation per unit bet") else name,
+            value,
+            method,
+        )
+        for name, value, method in found.summary
+    ]
+    rows_: list[tuple[str, str, str]] = [("max win cap", f"{cap.multiplier:,}x bet", "model")]
+    if cap.exact is not None:
+        law = cap.exact
+        rows_ += [
+            ("RTP (capped)", pct(law.rtp, 6), "exact (the round's win law, capped)"),
+            (
+                "P(round reaches the cap)",
+                f"{float(law.probability):.6g} ({one_in(float(law.probability))})",
+                "exact",
+            ),
+            ("standard deviation (capped)", f"{law.std_dev:.4f}", "exact"),
+        ]
+    else:
+        sim = cap.simulated
+        low, high = sim["rtp_ci99"]
+        p_low, p_high = sim["probability_ci99"]
+        note = f"simulated, {sim['rounds']:,} rounds; not exact: {cap.why_not_exact}"
+        rows_ += [
+            ("RTP (capped)", f"{sim['rtp']:.4%} (99% CI {low:.4%} - {high:.4%})", note),
+            (
+                "P(round reaches the cap)",
+                f"{sim['probability']:.6g} (99% CI {p_low:.6g} - {p_high:.6g})",
+                note,
+            ),
+        ]
+    return replace(found, summary=rows_ + summary)
 
 
 def _text(parts: TextParts) -> tuple[TextBlock, ...]:

@@ -438,6 +438,12 @@ def simulate(
 
         # refuses a model that is not the catalogue's free spins, and free spins that never end
         exact = exact_figures(analyze_rtp(model, variant.id))
+        if "max_win" in model.raw:
+            # the kernel caps its rounds: the exact RTP beside them is the capped one where
+            # the lab carries the round's law, else none (never the uncapped one as the RTP)
+            from reelsmith.mechanics.max_win.exact import simulation_exact
+
+            exact |= simulation_exact(model, variant.id, exact["rtp"])
     game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
     batch_size = batch_size_for(rounds)
     chunks = plan_chunks(rounds, chunk_size)
@@ -529,12 +535,19 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
     r = result
     d = r.to_json()
     d["exact"] = exact
-    d["exact_inside_ci99"] = inside(r.interval(Z_99), exact["rtp"])
+    capped = "max_win_multiplier" in exact
+    known = exact["rtp"] is not None
+    d["exact_inside_ci99"] = inside(r.interval(Z_99), exact["rtp"]) if known else None
     low, high = d["rtp_ci99"]
     breakdown = d["rtp_breakdown"]
     per_trigger = r.free_spins_per_trigger
+    exact_rtp = f"{exact['rtp']:.4%}" if known else "not exact (capped)"
     figures = [
-        ("RTP", f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})", f"{exact['rtp']:.4%}"),
+        (
+            "RTP, capped" if capped else "RTP",
+            f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})",
+            exact_rtp,
+        ),
         *(
             (f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
             for key in ("line_wins", "scatter", "free_spins")
@@ -553,11 +566,33 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
     ]
     if r.stats[k.S_CAPPED]:
         figures.append(("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", ""))
+    if capped:
+        hits = r.stats[k.S_CAP_HITS]
+        d["cap_hits"] = hits
+        d["cap_probability"] = hits / r.rounds
+        p = exact["cap_probability"]
+        figures += [
+            (
+                f"rounds reaching the {exact['max_win_multiplier']:,}x cap",
+                f"{hits:,} ({hits / r.rounds:.6g})",
+                f"{p:.6g}" if p is not None else "not exact",
+            ),
+            ("uncapped RTP", "-", f"{exact['uncapped_rtp']:.4%}"),
+        ]
     figures += [
         ("standard deviation", f"{r.std_dev:.4f}", ""),
         ("max round win", f"{d['max_win_x_bet']:,.1f}x bet", ""),
     ]
-    where = "inside" if d["exact_inside_ci99"] else "[red]outside[/]"
+    if not known:
+        verdict = (
+            f"the capped RTP is not exact for this title ({exact['why_not_exact']}): the "
+            "simulated capped figures stand alone"
+        )
+    else:
+        where = "inside" if d["exact_inside_ci99"] else "[red]outside[/]"
+        verdict = (
+            f"the exact {'capped ' if capped else ''}RTP is {where} the simulated 99% interval"
+        )
     text: tuple[TextBlock, ...] = (
         f"[bold]{name}[/] variant {r.variant} - {r.rounds:,} simulated rounds, "
         f"seed {r.seed}, {r.chunks} chunk(s) of {r.chunk_size:,}, {r.backend} "
@@ -571,7 +606,7 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
             ("round win", "probability"),
             ((band["win_x_bet"], f"{band['probability']:.6f}") for band in d["win_distribution"]),
         ),
-        f"the exact RTP is {where} the simulated 99% interval",
+        verdict,
         speed_line(r, "rounds"),
     )
     return LabReport(d, text, None, result)

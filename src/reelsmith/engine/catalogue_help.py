@@ -315,6 +315,12 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
     text += [p("general.malfunction"), p("general.malfunction_refund")]
     text.append(p("general.rtp", rtp=p.number(model.variant(variant_id).rtp_percent(), 2)))
     text += window.max_win(p, model) if window is not None else _max_win(p, model)
+    if "max_win" in model.raw:
+        # the cap's own sentences in place of "every win is paid in full"
+        from reelsmith.mechanics.max_win.help import rules as cap_rules
+
+        uncapped = p("max_win.uncapped")
+        text = [line for line in text if line != uncapped] + cap_rules(p, model, terms)
     text += settled_rules(p, terms)
     return text
 

@@ -214,6 +214,8 @@ class Terms:
     bets_minor: tuple[int, ...] = ()  # bet-size titles
     gamble_limit: Decimal | None = None
     credit_value: Decimal = Decimal(1)  # coin-bet titles: one credit of the model's in money
+    #: The market's cap on a round's win in total bets, where it sets one (None: the model's).
+    max_win_multiplier: int | None = None
 
 
 def play_rules(phrases: Phrases, terms: Terms | None, how: str) -> list[str]:

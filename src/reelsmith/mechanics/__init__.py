@@ -27,6 +27,7 @@ from reelsmith.mechanics import (
     gamble,
     ladder,
     levels,
+    max_win,
     paylines,
     plugin,
     pots,
@@ -53,6 +54,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     plugin.MECHANIC,
     free_spins.MECHANIC,
     ladder.MECHANIC,
+    max_win.MECHANIC,
     gamble.MECHANIC,
     view.MECHANIC,
 )
@@ -169,7 +171,14 @@ LAB_FACES = frozenset({"exact", "simulate", "tuner"})
 def features(model: GameModel) -> list[str]:
     """What the model plays, as ``reelsmith titles`` lists it: its evaluators, modifiers and
     features (its bet, window and presentation left out)."""
-    shown = ("window modifier", "evaluator", "win modifier", "spin feature", "closing")
+    shown = (
+        "window modifier",
+        "evaluator",
+        "win modifier",
+        "spin feature",
+        "round limit",
+        "closing",
+    )
     return [m.name for m in declared(model.raw) if m.role in shown]
 
 

@@ -20,8 +20,8 @@ from reelsmith.engine.model import GameModel
 #: The roles a mechanic plays in a round, in the order the round meets them (the stage of its
 #: live part): how the round is staked, the window the reels show, what changes the window,
 #: what pays it, what reads more screens of one spin (a cascade), what changes the pay, the
-#: feature whose spins follow the base spin, and what may hold the round once its spins are
-#: over.
+#: feature whose spins follow the base spin, what limits the round's whole win (a cap), and
+#: what may hold the round once its spins are over.
 ROLES = (
     "bet",
     "window",
@@ -30,6 +30,7 @@ ROLES = (
     "spin modifier",
     "win modifier",
     "spin feature",
+    "round limit",
     "closing",
     "presentation",
 )

@@ -1,6 +1,8 @@
 """Market profiles: currency and formatting, allowed bets and max stake, autoplay and what it
 must stop on, turbo, gamble, minimum round duration, reality checks, RTP variant, the client's
-win tiers — one TOML file per market in ``markets/``.
+win tiers, a cap on a round's win (``max_win_multiplier``: lower than a title's own, never
+higher) and whether titles with local jackpots may be offered (``jackpots``) — one TOML file per
+market in ``markets/``.
 
 A title bet in bet levels (its model's ``[bet] levels``: whole stake units, the bet spread over
 its paylines) is priced here: the market names the value of one stake unit in its currency
@@ -112,6 +114,12 @@ class Market:
     #: No longer served (its file removed): its players' rounds finish at their own terms and
     #: their money can be withdrawn, but it offers no game and takes no deposit.
     closed: bool = False
+    #: The market's cap on a round's win, in total bets (None: each title's own cap, if any):
+    #: a round is capped at the lower of this and the title's ``[max_win]``.
+    max_win_multiplier: int | None = None
+    #: Whether the market offers titles with local jackpots (pots); a market file that sets it
+    #: false and lists such a title is refused when it loads, naming the title.
+    jackpots: bool = True
 
     def game(self, game_id: str) -> GameRules:
         if self.closed:
@@ -157,6 +165,8 @@ class Market:
             ),
             "win_tiers": {name: float(at) for name, at in self.win_tiers.items()},
             "closed": self.closed,
+            "max_win_multiplier": self.max_win_multiplier,
+            "jackpots": self.jackpots,
             "games": {
                 game: {
                     "variant": rules.variant,
@@ -315,6 +325,25 @@ def _reality_check_minutes(raw: dict[str, Any], where: str) -> int:
     return value
 
 
+def _max_win_multiplier(raw: dict[str, Any], where: str) -> int | None:
+    value = raw.get("max_win_multiplier")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise MarketError(
+            f"{where}: max_win_multiplier must be a whole number of total bets above 0, "
+            f"not {value!r}"
+        )
+    return value
+
+
+def _has_jackpots(model: GameModel) -> bool:
+    """Whether a title plays local jackpots (the pots mechanic)."""
+    from reelsmith.mechanics import declared_names
+
+    return "pots" in declared_names(model)
+
+
 def shipped_models() -> dict[str, GameModel]:
     return {game_id: load_game(game_id) for game_id in TITLE_FOLDERS}
 
@@ -330,6 +359,7 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
         raise MarketError(f"{where}: {exc}") from None
     try:
         currency = _currency(raw, where)
+        jackpots = _flag(raw, "jackpots", where) if "jackpots" in raw else True
         games: dict[str, GameRules] = {}
         for game_id, table in raw.get("games", {}).items():
             at = f"{where}: games.{game_id}"
@@ -337,6 +367,11 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
                 known = ", ".join(sorted(models))
                 raise MarketError(f"{at}: unknown game; the games served are {known}")
             model = models[game_id]
+            if not jackpots and _has_jackpots(model):
+                raise MarketError(
+                    f"{at}: {game_id} plays local jackpots, which this market does not offer "
+                    "(jackpots = false)"
+                )
             variant = str(table["variant"])
             if variant not in model.variants:
                 raise MarketError(
@@ -383,6 +418,8 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
                 raw, "autoplay_requires_stop_on_balance_change", where
             ),
             win_tiers=_win_tiers(raw.get("win_tiers"), where),
+            max_win_multiplier=_max_win_multiplier(raw, where),
+            jackpots=jackpots,
         )
     except KeyError as exc:
         raise MarketError(f"{where}: missing key {exc.args[0]!r}") from None

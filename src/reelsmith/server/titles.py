@@ -176,6 +176,7 @@ class Title:
             bets_minor=self.rules_bets_minor(market),
             gamble_limit=rules.gamble_limit,
             credit_value=rules.credit_value,
+            max_win_multiplier=market.max_win_multiplier,
         )
         return rules_document(self.model, rules.variant, language=lang, locale=locale, terms=terms)
 

@@ -146,6 +146,14 @@ _NO_WAYS = (
 )
 
 
+def _cap_coins(model: GameModel, total_bet: int) -> int:
+    """The model's cap on a round's win in coins at a bet of ``total_bet`` coins (0: none)."""
+    from reelsmith.mechanics.max_win.rules import model_cap
+
+    cap = model_cap(model)
+    return 0 if cap is None else cap.cap_coins(total_bet)
+
+
 def _no_state() -> Carried:
     """The carried state of a catalogue model: none (empty pots, a meter never read)."""
     return _NONE, _NONE, np.zeros(1, dtype=np.int64)
@@ -194,6 +202,8 @@ class KernelGame:
     #: its rounds), which :meth:`play` hands the rounds to.
     chain: Any = None
     kernel_play: Any = None
+    #: The model's cap on a round's win (``[max_win]``) in coins at this bet; 0: no cap.
+    cap_coins: int = 0
 
     @classmethod
     def build(
@@ -274,6 +284,7 @@ class KernelGame:
             required=required,
             present=present,
             scatter_unit=1 if model.scatter_pays_per_coin else total_bet,
+            cap_coins=_cap_coins(model, total_bet),
         )
 
     @classmethod
@@ -437,6 +448,7 @@ class KernelGame:
             self.present,
             self.scatter_unit if self.scatter_unit else self.total_bet,
             w.shown if w else wilds,
+            self.cap_coins,
         )
 
     def start_state(self, rng: npt.NDArray[np.uint64], start: str = "stationary") -> Carried:

@@ -112,8 +112,10 @@ N_BANDS = 10
 #: What the plug-in adds to the base spins' wins (0 without one): the base spin's win is
 #: ``S_BASE_LINE + S_BASE_SCATTER + S_BASE_PLUGIN``.
 S_BASE_PLUGIN = S_BANDS + N_BANDS
+#: Rounds whose win reached the model's cap (``[max_win]``) and were paid the cap.
+S_CAP_HITS = S_BASE_PLUGIN + 1
 #: The slots of every title; a ladder model's blocks follow (:class:`StatSlots`).
-N_INT_STATS = S_BASE_PLUGIN + 1
+N_INT_STATS = S_CAP_HITS + 1
 #: Slots merged by maximum rather than by sum.
 MAX_SLOTS = (S_MAX_WIN, S_MAX_FREE_SPINS)
 #: float64 slots: sums of squared round wins and base-spin wins, in the game's square unit
@@ -240,6 +242,8 @@ def stationary_state(
 G_WEIGHTED = 5
 G_LADDER = 27
 G_WAYS = 36
+#: Where the game tuple holds the cap on a round's win in coins (0: no cap).
+G_CAP = 53
 
 
 @njit(cache=True, nogil=True)
@@ -410,7 +414,13 @@ def _round_loop(
     ``plugin_in_free`` say it acts) after its lines and scatter are paid, its draw made and
     recorded as live play makes it (before any reveal). A free spin's line or way wins are
     multiplied by the multiplier its trigger's count set; a required reel without the trigger
-    symbol keeps a screen from triggering or retriggering."""
+    symbol keeps a screen from triggering or retriggering. Where the model caps a round's win
+    (``cap_coins`` > 0, the game's last entry), a round whose total reaches the cap is paid the
+    cap and ends after that screen, as live play's cap does
+    (:mod:`reelsmith.mechanics.max_win.live`): a base spin at the cap plays none of the free
+    spins it triggered (its reveals drawn), a free spin at the cap ends the feature, and the
+    free win recorded is what the free spins paid up to the cap. A title without a cap pays one
+    comparison per screen, on a value constant over the run."""
     (
         rng,
         n_rounds,
@@ -479,6 +489,7 @@ def _round_loop(
         present,
         scatter_unit,
         way_shown,
+        cap_coins,
     ) = game
     reels = windows.shape[1]
     rows = windows.shape[3]
@@ -524,6 +535,7 @@ def _round_loop(
     base_hits = round_hits = triggered = free_spins_sum = retriggers = capped = 0
     max_win = max_free_spins = 0
     base_plugin_sum = 0
+    cap_hits = 0
     win_sq = base_win_sq = 0.0
     log_at = round_start = 0
     played_rounds = 0
@@ -770,6 +782,8 @@ def _round_loop(
                     awarded = trigger_spins(spins_table, shown, revealed_sum, max_spins)
                     round_multiplier = spins_by_count(trigger_multipliers, shown)
                 remaining = awarded
+                if cap_coins > 0 and spin_win >= cap_coins:
+                    remaining = 0  # the base spin reached the cap: no free spin is played
                 reel_set = 1
             else:
                 # a free spin: its win, and the trigger symbols it shows may add spins
@@ -784,6 +798,11 @@ def _round_loop(
                 added_sum += added
                 remaining += added - 1
                 played += 1
+                if cap_coins > 0:
+                    so_far = base_line + base_scatter + base_plugin + free_win
+                    if so_far >= cap_coins:  # the round reached its cap: the feature ends here
+                        free_win -= so_far - cap_coins
+                        remaining = 0
             if remaining <= 0:
                 break
         if overflow:  # undo the round: its draws and counts are made again by the next call
@@ -808,6 +827,9 @@ def _round_loop(
             win += base_plugin
             base_win += base_plugin
             base_plugin_sum += base_plugin
+        if cap_coins > 0 and win >= cap_coins:
+            win = cap_coins  # a base spin above the cap (a free spin's excess is cut above)
+            cap_hits += 1
         if ladder:
             win += round_jackpot * total_bet
             base_win += base_jackpot * total_bet
@@ -873,6 +895,7 @@ def _round_loop(
     stats[S_FREE_SPINS] += free_spins_sum
     stats[S_RETRIGGERS] += retriggers
     stats[S_CAPPED] += capped
+    stats[S_CAP_HITS] += cap_hits
     stats[S_MAX_WIN] = max(stats[S_MAX_WIN], max_win)
     stats[S_MAX_FREE_SPINS] = max(stats[S_MAX_FREE_SPINS], max_free_spins)
     for b in range(band_edges.shape[0]):

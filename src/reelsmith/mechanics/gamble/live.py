@@ -3,7 +3,8 @@ the suit (x4) of a card from a fair deck (one ``gamble_card`` draw each), up to 
 count and amount limits, or collected.
 
 The round's options (``Round.parts["options"]``, given at its start) say whether the market
-and the player allow the gamble, and may set its limits in place of the model's."""
+and the player allow the gamble, and may set its limits in place of the model's. Where the
+model caps a round's win (``[max_win]``), no choice is offered whose win would pass the cap."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ from reelsmith.engine.rounds import replaced
 from reelsmith.rng import RandomSource, RecordingSource
 
 GAMBLE = "gamble"
+#: The round's cap, where the model declares one (its part's state: ``cap_coins``), set
+#: before the gamble's own state.
+ROUND_CAP = "max_win"
 COLLECT = "collect"
 OPTIONS = "options"
 
@@ -29,11 +33,14 @@ OPTIONS = "options"
 @dataclass(frozen=True)
 class RoundOptions:
     """Settings fixed when a round starts (the market's and the player's say over the
-    gamble)."""
+    gamble, and the market's cap on the round's win where it is lower than the model's)."""
 
     gamble_allowed: bool = True
     gamble_limit_credits: Decimal | None = None  # None: the model's default
     max_gambles: int | None = None  # None: the model's default
+    #: The market's cap on a round's win in total bets (None: the model's cap alone). Kept in
+    #: the round's record so a replay caps as the round did.
+    max_win_multiplier: int | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -42,6 +49,12 @@ class RoundOptions:
             if self.gamble_limit_credits is None
             else str(self.gamble_limit_credits),
             "max_gambles": self.max_gambles,
+            # written only where a market set it: every record before the cap reads the same
+            **(
+                {"max_win_multiplier": self.max_win_multiplier}
+                if self.max_win_multiplier is not None
+                else {}
+            ),
         }
 
     @classmethod
@@ -51,6 +64,7 @@ class RoundOptions:
             gamble_allowed=bool(data.get("gamble_allowed", True)),
             gamble_limit_credits=None if limit is None else Decimal(limit),
             max_gambles=data.get("max_gambles"),
+            max_win_multiplier=data.get("max_win_multiplier"),
         )
 
 
@@ -100,7 +114,11 @@ class GamblePart(Part):
             limit = Decimal(self.rules.win_limit_credits)
         coin_size: Decimal = round_.bet.coin_size
         most = self.rules.max_gambles if options.max_gambles is None else options.max_gambles
-        return round_.with_part(self.name, Gambles(math.floor(limit / coin_size), most))
+        limit_coins = math.floor(limit / coin_size)
+        cap = round_.part(ROUND_CAP)
+        if cap is not None:  # a gamble never takes the round's win past its cap
+            limit_coins = min(limit_coins, cap.cap_coins)
+        return round_.with_part(self.name, Gambles(limit_coins, most))
 
     def choices(self, round_: Round, stake: int | None = None) -> tuple[str, ...]:
         """The gamble choices offered now: none past the gamble count, none whose win would

@@ -16,13 +16,15 @@ from reelsmith.server.markets import Market
 def round_options(model: GameModel, market: Market, gamble: bool) -> RoundOptions:
     """The options a coin-bet round starts with in ``market``: the gamble where the model has
     one, the market allows it and the player did not decline it; the market's gamble limit (in
-    its money) in credits in place of the model's."""
+    its money) in credits in place of the model's; the market's cap on a round's win, where it
+    sets one (the round applies it where the model caps its rounds)."""
     rules = market.game(model.id)
     limit = rules.gamble_limit  # in the market's money; the engine's limit is in credits
     has_gamble = composition(model).named(GAMBLE) is not None
     return RoundOptions(
         gamble_allowed=market.gamble and gamble and has_gamble,
         gamble_limit_credits=None if limit is None else limit / rules.credit_value,
+        max_win_multiplier=market.max_win_multiplier,
     )
 
 
