@@ -225,6 +225,9 @@ def test_the_readme_operator_and_player_sessions_run_as_printed(live_server) -> 
     ]
     assert "ledger: 4 transactions, balanced" in audit.printed, audit.printed
     assert result.stdout.splitlines() == printed, (result.stdout, printed)
+    # the operator guide shows the same audit of the same session
+    guide = (ROOT / "docs" / "operator-guide.md").read_text(encoding="utf-8")
+    assert "\n".join([f"$ {audit.command}", *audit.printed]) in guide
 
 
 def test_the_readme_server_says_where_it_serves_as_printed(live_server) -> None:
