@@ -101,3 +101,67 @@ def test_warm_refuses_an_unknown_title_before_compiling_anything() -> None:
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "no-such-title" in lines[0]
     assert "compiling" not in result.output and "ready" not in result.output
+
+
+def cli(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reelsmith.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_play_compiles_the_live_engine_before_the_first_spin_and_says_so(tmp_path: Path) -> None:
+    env = environment(NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
+    args = ["play", "days-of-the-tsar", "--seed", "1", "--balance", "50.00"]
+    first = cli(args, env, "s\nc\nq\n")
+    assert first.returncode == 0, first.stderr
+    assert re.fullmatch(
+        r"compiling the live engine of days-of-the-tsar \(first use; cached in ~/numba\) "
+        r"\.\.\. \d+\.\d s\n",
+        first.stderr,
+    ), first.stderr
+    second = cli(args, env, "s\nc\nq\n")
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    # the throwaway session before the game takes no draw of the player's seeded session
+    assert second.stdout == first.stdout
+    assert "1 rounds played" in second.stdout
+
+
+def test_serve_compiles_the_live_engine_before_it_says_it_is_serving(tmp_path: Path) -> None:
+    from tests.reliability.live import free_port
+
+    env = environment(NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
+    env = {k: v for k, v in env.items() if not k.startswith("REELSMITH_")}
+
+    def start() -> tuple[list[str], list[str]]:
+        """What ``reelsmith serve`` printed up to its serving line: stderr's lines, stdout's."""
+        process = subprocess.Popen(
+            [sys.executable, "-m", "reelsmith.cli", "serve", "--port", str(free_port())],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert process.stdout is not None and process.stderr is not None
+            serving = process.stdout.readline()
+        finally:
+            process.terminate()
+            _, errors = process.communicate(timeout=60)
+        return [line for line in errors.splitlines() if line.startswith("compiling")], [serving]
+
+    announced, serving = start()
+    assert serving[0].startswith("reelsmith serving on http://127.0.0.1:"), serving
+    assert announced, "the first start compiled the live engine without saying so"
+    for line in announced:
+        assert re.fullmatch(
+            r"compiling the live engine of [a-z-]+ \(first use; cached in .*\) \.\.\. \d+\.\d s",
+            line,
+        ), line
+    again, _ = start()
+    assert again == [], again

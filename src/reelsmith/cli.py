@@ -417,8 +417,13 @@ def play(
             raise EOFError
         return line.rstrip("\n")
 
+    from reelsmith.compiled import compiling, phase_cached
     from reelsmith.terminal.game import TerminalGame
+    from reelsmith.terminal.warm import live_phase, play_throwaway_session
 
+    if not phase_cached(live_phase(loaded)):  # compiled before the first spin, announced
+        with compiling(f"the live engine of {loaded.id}", live_phase(loaded), err_console):
+            play_throwaway_session(loaded, variant)
     TerminalGame(loaded, console, rng, start, read, variant=variant).run()
 
 
@@ -655,6 +660,7 @@ def serve(
             "set REELSMITH_SECRET_KEY and REELSMITH_OPERATOR_API_KEY"
         )
     _check_listen(host, port)
+    _compile_live_engine(served, offered)
     from reelsmith.store.db import redact_url
 
     if database_url and make_url_password(database_url):
@@ -717,6 +723,20 @@ def serve(
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         return
     uvicorn.run(host=host, port=port, workers=workers, **uvicorn_config)
+
+
+def _compile_live_engine(served: Any, offered: Any) -> None:
+    """Compile, announced, the live engine's code of each served title whose code is not
+    cached yet, before the server says it is serving (its workers then load it from the
+    cache as they warm up, and no first spin waits minutes)."""
+    from reelsmith.compiled import compiling, phase_cached
+    from reelsmith.server.warm import live_phase, play_throwaway_rounds
+
+    for game, title in served.items():
+        if phase_cached(live_phase(game)):
+            continue
+        with compiling(f"the live engine of {game}", live_phase(game), err_console):
+            play_throwaway_rounds({game: title}, offered)
 
 
 def _check_listen(host: str, port: int) -> None:

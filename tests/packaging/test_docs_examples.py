@@ -32,7 +32,7 @@ README = ROOT / "README.md"
 #: Examples run by another test or not runnable in a test, by the start of their command.
 ELSEWHERE = {
     "reelsmith serve": "starts a server: tests/packaging/test_readme.py runs the API sessions",
-    "reelsmith audit verify": "reads the database of the README's server session",
+    "reelsmith audit verify": "reads the database of the README's server session: test_readme.py",
     "reelsmith play": "an interactive session whose input is typed between the printed lines",
     "reelsmith analyze days-of-the-tsar --report": "its refusal depends on the extras installed",
     "reelsmith simulate my_title": "named in a sentence, not an example with output",

@@ -41,7 +41,7 @@ class Elsewhere:
         )
 
 
-SERVER = "starts a server: tests/packaging/test_readme.py runs the API sessions"
+SERVER = "starts a server: test_server_examples.py starts the guide's and runs its curl lines"
 EXTRAS = "its output depends on the extras installed (the wheel smoke checks the refusal)"
 ELSEWHERE: dict[str, list[Elsewhere]] = {
     "math-lab.md": [
@@ -61,8 +61,14 @@ ELSEWHERE: dict[str, list[Elsewhere]] = {
     ],
     "operator-guide.md": [
         Elsewhere("reelsmith analyze days-of-the-tsar --report", EXTRAS),
-        Elsewhere("reelsmith serve", SERVER),
-        Elsewhere("reelsmith audit verify", "reads the database of a server session"),
+        Elsewhere("reelsmith serve --port 8000", SERVER),
+        Elsewhere("reelsmith serve --titles ./my-titles", "a server over folders of the reader's"),
+        Elsewhere("reelsmith serve --titles /srv/", "its refusal names a folder under /srv"),
+        Elsewhere("reelsmith serve --host 0.0.0.0", "workers over the reader's PostgreSQL host"),
+        Elsewhere(
+            "reelsmith audit verify",
+            "the README's session's database: test_readme.py runs it and checks the guide's",
+        ),
         Elsewhere(
             "reelsmith report monitor",
             "reads the database of a server session (tests/server/test_reports.py runs it)",

@@ -7,6 +7,9 @@ README exports. Each printed answer is compared with the real one: exactly, exce
 new server makes up (ids, tokens, expiry times) and what the reels decide (a spin's win and
 balance), which must still have the README's shape. The README's own ids are swapped for the
 live ones as they appear, so ``PLAYER=...`` and the round's replay use this run's values.
+The first line the server prints is the README's (on the test's port), and the README's
+``reelsmith audit verify`` of that session's database prints what the README shows, the
+ledger's count of transactions counting this run's wins in place of the README's.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -112,6 +116,17 @@ def assignment(command: str, ids: dict[str, str]) -> tuple[str, str] | None:
     return name, ids.get(value, value)
 
 
+@dataclass
+class LiveServer:
+    """A ``reelsmith serve`` started as the README starts it: where it answers, the folder it
+    runs in (its SQLite database is ``var/reelsmith.db`` there) and the first line it printed."""
+
+    base: str
+    port: int
+    folder: Path
+    first_line: str
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     if not (shutil.which("curl") and shutil.which("jq")):
@@ -126,9 +141,12 @@ def live_server(tmp_path_factory):
         [sys.executable, "-m", "reelsmith.cli", "serve", "--port", str(port)],
         cwd=folder,
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        text=True,
     )
+    assert process.stdout is not None
+    first_line = process.stdout.readline().rstrip("\n")
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
@@ -138,12 +156,20 @@ def live_server(tmp_path_factory):
         assert process.poll() is None, "reelsmith serve exited"
         assert time.monotonic() < deadline, "reelsmith serve did not answer in 120 s"
         time.sleep(0.25)
-    yield base
+    yield LiveServer(base, port, folder, first_line)
     process.terminate()
     process.wait(timeout=30)
 
 
-def run_section(title: str, base: str, env: dict[str, str], ids: dict[str, str]) -> int:
+def run_section(
+    title: str,
+    base: str,
+    env: dict[str, str],
+    ids: dict[str, str],
+    answers: list[Any] | None = None,
+) -> int:
+    """Run a section's examples against ``base``; returns how many ran, and appends each
+    real answer to ``answers``."""
     ran = 0
     for example in examples(section(title)):
         command = substitute(example.command, ids)
@@ -160,6 +186,8 @@ def run_section(title: str, base: str, env: dict[str, str], ids: dict[str, str])
         real = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
         printed = [json.loads(line) for line in example.printed]
         assert len(real) == len(printed), (command, result.stdout)
+        if answers is not None:
+            answers.extend(real)
         for printed_doc, real_doc in zip(printed, real, strict=True):
             compare(printed_doc, real_doc, command[:60], "/spin" in command, ids)
         ran += 1
@@ -169,10 +197,48 @@ def run_section(title: str, base: str, env: dict[str, str], ids: dict[str, str])
 def test_the_readme_operator_and_player_sessions_run_as_printed(live_server) -> None:
     env = {"PATH": os.environ["PATH"]}
     ids: dict[str, str] = {}
-    ran = run_section("Create, fund and launch a player (operator)", live_server, env, ids)
-    ran += run_section("Spin through the API (player)", live_server, env, ids)
+    ran = run_section("Create, fund and launch a player (operator)", live_server.base, env, ids)
+    answers: list[Any] = []
+    ran += run_section("Spin through the API (player)", live_server.base, env, ids, answers)
     # create, deposit, session, a wrong key; two spins, a reused key, a replay
     assert ran == 8
+    # then the audit of that session, as the README runs it in the server's folder; the
+    # ledger holds the deposit, each spin's bet and each win the reels drew (the README's
+    # spins: one win), so its count is the README's with this run's wins for its own
+    spins = [a for a in answers if "bet" in a and "win" in a]
+    assert len(spins) == 2, answers
+    wins = sum(spin["win"]["minor"] > 0 for spin in spins)
+    audit = examples(section("Check the audit log and the ledger").split("\n## ")[0])[0]
+    assert audit.command.startswith("reelsmith audit verify "), audit.command
+    result = subprocess.run(
+        [sys.executable, "-m", "reelsmith.cli", *shlex.split(audit.command)[1:]],
+        cwd=live_server.folder,
+        env={k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = [
+        line.replace("ledger: 4 transactions", f"ledger: {1 + len(spins) + wins} transactions")
+        for line in audit.printed
+    ]
+    assert "ledger: 4 transactions, balanced" in audit.printed, audit.printed
+    assert result.stdout.splitlines() == printed, (result.stdout, printed)
+    # the operator guide shows the same audit of the same session
+    guide = (ROOT / "docs" / "operator-guide.md").read_text(encoding="utf-8")
+    assert "\n".join([f"$ {audit.command}", *audit.printed]) in guide
+
+
+def test_the_readme_server_says_where_it_serves_as_printed(live_server) -> None:
+    """The line ``reelsmith serve`` prints first, as the README shows it, on the port the test
+    chose in place of the README's 8000 (a compile announcement goes to stderr)."""
+    (serve,) = [
+        e for e in examples(section("Run the game server")) if "reelsmith serve" in e.command
+    ]
+    assert "[--port 8000]" in serve.command
+    (printed,) = serve.printed
+    assert live_server.first_line == printed.replace(":8000/", f":{live_server.port}/")
 
 
 def test_the_readme_names_the_make_targets_that_do_what_it_says() -> None:

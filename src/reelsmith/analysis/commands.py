@@ -421,8 +421,9 @@ def warm(
         ),
     ] = None,
 ) -> None:
-    """Compile the lab's kernels for the titles now (simulation and exact analysis), into the
-    cache the next processes load them from: a fresh install's first use is then fast."""
+    """Compile the lab's kernels for the titles now (simulation and exact analysis) and the
+    live engine's code (play, serve), into the cache the next processes load them from: a
+    fresh install's first use is then fast."""
     from reelsmith.analysis.enumeration import MAX_LINES
     from reelsmith.analysis.warm import (
         analysis_phase,
@@ -432,6 +433,7 @@ def warm(
     )
     from reelsmith.compiled import cache_dir, compiling, shown
     from reelsmith.games import TITLE_FOLDERS
+    from reelsmith.terminal.warm import live_phase, play_throwaway_session
 
     # every title is checked before anything compiles: a bad name costs no minutes
     models = [_title(game, None) for game in (titles or sorted(TITLE_FOLDERS))]
@@ -449,6 +451,8 @@ def warm(
                     err_console,
                 ):
                     prepare_analysis(model)
+            with compiling(f"the live engine of {model.id}", live_phase(model), err_console):
+                play_throwaway_session(model, None)  # what play and serve run live
         except ModelError as exc:
             fail(str(exc))
         console.print(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reelsmith.rng import RandomSource, SeededSource, SystemSource
+from reelsmith.rng import RandomSource, SystemSource
 from reelsmith.server.clock import Clock
 from reelsmith.server.markets import Market
 from reelsmith.server.metrics import Metrics
@@ -85,27 +85,9 @@ class GameService:
         (no database, seeded draws), until a few have gone through free spins and the
         gamble: the first call of each compiled kernel loads it (a quarter of a second or
         more), which a player's first spin would otherwise wait for. Returns the rounds."""
-        rng = SeededSource(2026)
-        played = 0
-        for market in self.context.markets.values():
-            for game, title in self.context.titles.items():
-                if game not in market.games:
-                    continue
-                bet = title.sample_bet(market)
-                featured = 0
-                for _ in range(2000):
-                    round_ = title.start(market, bet, title.load_state(None), rng)
-                    played += 1
-                    title.view(title.market_price(market, round_), round_)
-                    title.record(round_)
-                    if title.actions(round_):
-                        featured += 1
-                        while "free_spin" in title.actions(round_):
-                            round_ = title.act(round_, "free_spin", rng)
-                        title.finish(round_, rng)
-                    if featured >= 3:
-                        break
-        return played
+        from reelsmith.server.warm import play_throwaway_rounds
+
+        return play_throwaway_rounds(self.context.titles, self.context.markets)
 
     def verify_ledger(self) -> ledger.LedgerReport:
         with self.context.db.read() as connection:
