@@ -16,7 +16,7 @@ import { presentCascade, presentSpinStopped, presentWildWeights } from './reels.
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentLadderStep } from './ladder.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
-import { presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
+import { presentCapReached, presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
 import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 
 /** Every event kind and its presenter. */
@@ -35,6 +35,7 @@ export const PRESENTERS = {
   free_spin: presentFreeSpin,
   free_spins_awarded: presentFreeSpinsAwarded,
   ladder_step: presentLadderStep,
+  cap_reached: presentCapReached,
   spin_won: presentSpinWon,
   gamble_card: presentGambleCard,
   actions_offered: presentRoundEnd,

@@ -4,6 +4,7 @@
  * turns each card as its answer comes, the round closed or the next action offered), so
  * these presenters record what they saw on the stage and draw nothing more.
  */
+import { t } from '../messages.js';
 
 /** The round is staked: its cost, as the server counts it. */
 export function presentRoundStarted(event, stage) {
@@ -19,4 +20,12 @@ export async function presentGambleCard(event, stage) {
 /** The round ended or waits for the player (`actions_offered`): the flow acts on it. */
 export function presentRoundEnd(event, stage) {
   stage.end = event;
+}
+
+/** The round reached its maximum win (`[max_win]`): it pays the cap and ends here. The player
+ * is told at once (a notice beside the win display), and the stage keeps the event so the
+ * outro and the history can say why the free spins stopped. */
+export function presentCapReached(event, stage) {
+  stage.capReached = event;
+  stage.game.app?.messages?.notice(t('game.cap_reached', { multiplier: event.multiplier }), 6000);
 }
