@@ -295,7 +295,7 @@ def pinned_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[G
 def _recorded_slots(stats: list[int]) -> list[int]:
     """The slots the figures were recorded with: every one before ``S_BASE_PLUGIN``, the slot
     added since for a plug-in's part of the base spins, which a model without one leaves 0."""
-    assert len(stats) - 1 == k.S_BASE_PLUGIN and stats[k.S_BASE_PLUGIN] == 0
+    assert len(stats) == k.N_INT_STATS and stats[k.S_BASE_PLUGIN] == stats[k.S_CAP_HITS] == 0
     return stats[: k.S_BASE_PLUGIN]
 
 
