@@ -21,24 +21,11 @@ from rich.text import Text
 
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases, Terms
+from reelsmith.mechanics import window_help
 
 
 def _pays(row: Any, reels: int) -> dict[str, int]:
     return {str(k): int(row[k]) for k in range(1, reels + 1) if int(row[k]) > 0}
-
-
-def count_tiers(table: Any) -> list[tuple[str, int]]:
-    """A pay-anywhere table's columns: ``(key, count)`` for each count from which some row
-    pays differently, a key naming the counts it covers (``"5"``, ``"8-9"``, the last
-    ``"12+"``), each read at ``count``."""
-    top = table.shape[1] - 1
-    starts = [c for c in range(1, top + 1) if (table[:, c] != table[:, c - 1]).any()]
-    tiers = []
-    for i, low in enumerate(starts):
-        high = starts[i + 1] - 1 if i + 1 < len(starts) else top
-        key = str(low) if low == high else f"{low}+" if high == top else f"{low}-{high}"
-        tiers.append((key, low))
-    return tiers
 
 
 def _pay_counts(paytable: list[dict[str, Any]], reels: int) -> list[str]:
@@ -89,29 +76,12 @@ def rules_document(
         for s in model.symbols
         if s.role in ("regular", "wild") and int(model.line_pays[s.index].sum()) > 0
     ]
-    if "anywhere" in model.raw:
-        from reelsmith.mechanics.anywhere.rules import anywhere_rules
-
-        table = anywhere_rules(model).pays
-        tiers = count_tiers(table)
-        paytable = [
-            {
-                "symbol": s.id,
-                "name": p.symbol(s.id),
-                "role": s.role,
-                "pays": {k: int(table[s.index, c]) for k, c in tiers if table[s.index, c] > 0},
-            }
-            for s in model.symbols
-            if s.role in ("regular", "wild") and int(table[s.index].sum()) > 0
-        ]
-    ways = "ways" in model.raw
-    unit_label = (
-        "labels.count_pay_unit"
-        if "anywhere" in model.raw
-        else "labels.way_pay_unit"
-        if ways
-        else "labels.line_pay_unit"
-    )
+    # an evaluator that pays the whole window gives its own pay unit, section and, where it
+    # pays by count rather than by run, its own paytable
+    window = window_help(model)
+    own: dict[str, Any] = window.page(model, p) if window is not None else {}
+    paytable = own.get("paytable", paytable)
+    unit_label = own.get("unit_label", "labels.line_pay_unit")
     unit_key = "title.line_pay_unit"
     document: dict[str, Any] = {
         "game": model.id,
@@ -131,22 +101,7 @@ def rules_document(
         "pay_counts": _pay_counts(paytable, model.reels),
         "paylines": model.paylines.tolist(),
     }
-    if ways:
-        from reelsmith.mechanics.ways.help import most_ways
-        from reelsmith.mechanics.ways.rules import ways_rules
-
-        rules = ways_rules(model)
-        document["ways"] = {
-            "ways": most_ways(model),
-            "cost": rules.cost,
-            "min_run": rules.min_run,
-            "wild_weights": rules.weights.tolist(),
-        }
-    if "anywhere" in model.raw:
-        from reelsmith.mechanics.anywhere.rules import anywhere_rules
-
-        counted = anywhere_rules(model)
-        document["anywhere"] = {"cost": counted.cost, "least_count": counted.least}
+    document.update(own.get("sections", {}))
     if model.scatter >= 0:
         document["scatter"] = {
             "symbol": model.symbols[model.scatter].id,

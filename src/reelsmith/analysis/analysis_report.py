@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reelsmith.analysis.catalogue_awards import spins_bands
-from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, by_full_cycle, initial_law
+from reelsmith.analysis.catalogue_exact import CatalogueAnalysis, initial_law
 from reelsmith.analysis.chunks import band_labels
 from reelsmith.analysis.exact import symbol_counts, symbol_weights
 from reelsmith.analysis.ladder_exact import GLI_MIN_PROBABILITY, LadderAnalysis
@@ -51,6 +51,7 @@ from reelsmith.analysis.report import (
 from reelsmith.analysis.volatility import CONFIDENCE_SPINS, Z_90, Z_95, describe_classes
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.mechanics import full_cycle_report
 
 if TYPE_CHECKING:
     from reelsmith.analysis.analyzer import Analysis
@@ -108,10 +109,10 @@ def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict
     distribution of a ladder-and-pots round, added when given."""
     if isinstance(a, LadderAnalysis):
         return ladder_document(a, sample)
-    if by_full_cycle(a.model):
-        from reelsmith.mechanics.cascade.report import document
-
-        return document(a)  # type: ignore[arg-type]
+    own = full_cycle_report(a.model)
+    if own is not None:
+        found: dict[str, Any] = own.document(a)
+        return found
     return free_spins_document(a)
 
 
@@ -119,10 +120,10 @@ def analysis_report(a: Analysis) -> LabReport:
     """``analyze``'s result for any model's variant: JSON, text and the PAR sheet (drawn only
     when asked for). The sections are those of what ``a`` contains; a ladder-and-pots round
     adds its seeded sample of the round-win distribution, labelled as simulated."""
-    if by_full_cycle(a.model):
-        from reelsmith.mechanics.cascade.report import report
-
-        return report(a)  # type: ignore[arg-type]
+    own = full_cycle_report(a.model)
+    if own is not None:
+        written: LabReport = own.report(a)
+        return written
     if isinstance(a, LadderAnalysis):
         sample = sample_win_distribution(a)
         doc = ladder_document(a, sample)

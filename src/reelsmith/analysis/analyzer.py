@@ -28,7 +28,7 @@ family the same contribution names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from reelsmith.engine.model import GameModel, ModelError
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from reelsmith.analysis.ladder_exact import LadderAnalysis
 
     #: What :func:`analyze` returns: the analysis type of the model's round law.
-    Analysis = CatalogueAnalysis | LadderAnalysis
+    Analysis: TypeAlias = CatalogueAnalysis | LadderAnalysis
 
 
 class NoRoundLawError(ModelError):

@@ -70,6 +70,7 @@ from reelsmith.engine.catalogue import (
 from reelsmith.engine.lines import NO_SYMBOL, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
 from reelsmith.engine.plugins import Plugin
+from reelsmith.mechanics import by_full_cycle, evaluation, evaluator, own_rtp, window_help
 
 
 @njit(cache=True)
@@ -445,49 +446,18 @@ def _plugin_gains(model: GameModel, rules: Mechanics, variant_id: str) -> tuple[
     return gain(base, False), gain(free, True) if free is not None else Fraction(0)
 
 
-def pays_ways(model: GameModel) -> bool:
-    """Whether the model pays by ways (:mod:`reelsmith.mechanics.ways`) rather than paylines."""
-    return "ways" in model.raw
-
-
-def pays_anywhere(model: GameModel) -> bool:
-    """Whether the model pays anywhere by count (:mod:`reelsmith.mechanics.anywhere`)."""
-    return "anywhere" in model.raw
-
-
-def by_full_cycle(model: GameModel) -> bool:
-    """Whether the lab's full analysis of ``model`` enumerates its reel sets' full cycles
-    (:mod:`reelsmith.mechanics.cascade.exact`): a cascade's chains, or a pay-anywhere window,
-    whose counts no per-reel walk carries."""
-    return "cascade" in model.raw or pays_anywhere(model)
-
-
 def total_coins(model: GameModel) -> int:
-    """The coins a spin costs at one coin per unit: the paylines, or a ways or pay-anywhere
-    game's cost."""
-    if pays_ways(model):
-        from reelsmith.mechanics.ways.rules import ways_rules
-
-        return ways_rules(model).cost
-    if pays_anywhere(model):
-        from reelsmith.mechanics.anywhere.rules import anywhere_rules
-
-        return anywhere_rules(model).cost
-    return model.line_count
+    """The coins a spin costs at one coin per unit: the paylines, or the cost of an evaluator
+    that pays the whole window (:attr:`reelsmith.mechanics.base.Mechanic.evaluation`)."""
+    cost: int = evaluation(model).cost(model)
+    return cost
 
 
 def pay_rtp(model: GameModel, reel_set: ReelSet, pays: Any, free: bool = False) -> Fraction:
-    """What one screen of ``reel_set`` returns per unit bet from its evaluator: the paylines'
-    (every payline's law is the same walk) or the ways' (:mod:`reelsmith.mechanics.ways.exact`)."""
-    if pays_ways(model):
-        from reelsmith.mechanics.ways.exact import mean_pay
-
-        return mean_pay(model, reel_set, pays, free) / total_coins(model)
-    if pays_anywhere(model):
-        from reelsmith.mechanics.anywhere.exact import mean_pay as mean_count_pay
-
-        return mean_count_pay(model, reel_set, free) / total_coins(model)
-    return line_figures(model, reel_set, pays).rtp
+    """What one screen of ``reel_set`` returns per unit bet from the model's evaluator (its
+    ``screen_rtp``: the paylines' walk, the ways' per-reel counts, a count's law)."""
+    rtp: Fraction = evaluation(model).screen_rtp(model, reel_set, pays, free)
+    return rtp
 
 
 def trigger_ways(model: GameModel, reel_set: ReelSet, rules: Mechanics) -> list[int]:
@@ -532,12 +502,15 @@ def analyze_rtp(model: GameModel, variant_id: str | None = None) -> CatalogueFig
     rules = mechanics(model)
     variant = model.variant(variant_id)
     where = f"{model.id} {variant.id}"
-    if "cascade" in model.raw:
-        from reelsmith.mechanics.cascade.exact import cascade_figures
-
-        return cascade_figures(model, variant.id).catalogue_figures()
-    if pays_ways(model) and rules.plugin is not None:
-        raise ModelError(f"{where}: the exact analysis of a plug-in on ways is not written yet")
+    own = own_rtp(model)
+    if own is not None:
+        figures: CatalogueFigures = own(model, variant.id)
+        return figures
+    if window_help(model) is not None and rules.plugin is not None:
+        raise ModelError(
+            f"{where}: the exact analysis of a plug-in on {evaluator(model).name} is not "
+            "written yet"
+        )
     base_gain = free_gain = Fraction(0)
     if rules.plugin is not None:
         base_gain, free_gain = _plugin_gains(model, rules, variant.id)

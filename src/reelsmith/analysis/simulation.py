@@ -402,6 +402,16 @@ def _folder_of(model: GameModel) -> str | None:
     return None if model.source is None else str(Path(model.source).parent)
 
 
+def rtp_route(model: GameModel) -> Any:
+    """The function ``(model, variant_id) -> figures`` of the RTP alone where the model's
+    round law has one (``analyze_rtp``: a round without carried state), the exact figure its
+    simulation is checked against; None where only the full analysis gives it."""
+    from reelsmith.mechanics import round_face
+    from reelsmith.mechanics.base import face
+
+    return getattr(face(round_face(model, "exact")), "analyze_rtp", None)
+
+
 def simulate(
     model: GameModel,
     rounds: int,
@@ -431,19 +441,17 @@ def simulate(
         raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
     variant = model.variant(variant_id)
     exact: dict[str, Any] = {}
-    from reelsmith.mechanics import declared_names
+    from reelsmith.mechanics import each_face
 
-    if "ladder" not in declared_names(model):
-        from reelsmith.analysis.catalogue_exact import analyze_rtp
-
-        # refuses a model that is not the catalogue's free spins, and free spins that never end
+    analyze_rtp = rtp_route(model)
+    if analyze_rtp is not None:
+        # refuses free spins that never end
         exact = exact_figures(analyze_rtp(model, variant.id))
-        if "max_win" in model.raw:
-            # the kernel caps its rounds: the exact RTP beside them is the capped one where
-            # the lab carries the round's law, else none (never the uncapped one as the RTP)
-            from reelsmith.mechanics.max_win.exact import simulation_exact
-
-            exact |= simulation_exact(model, variant.id, exact["rtp"])
+        # a mechanic that changes the figures (a cap: the kernel caps its rounds) gives those
+        # the simulation is checked against where the lab carries the round's law, else none
+        # (never the uncapped RTP as the RTP)
+        for _mechanic, changed in each_face(model, "simulation_exact"):
+            exact |= changed(model, variant.id, exact["rtp"])
     game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
     batch_size = batch_size_for(rounds)
     chunks = plan_chunks(rounds, chunk_size)

@@ -29,13 +29,11 @@ def prepare_simulation(model: GameModel, variant_id: str | None = None) -> None:
     is checked against (a catalogue title's) and the kernel's tables and loop, which
     :func:`reelsmith.analysis.simulation.kernel_game` keeps for this model object, so the
     simulation that follows in this process builds nothing again."""
-    from reelsmith.analysis.simulation import kernel_game
-    from reelsmith.mechanics import declared_names
+    from reelsmith.analysis.simulation import kernel_game, rtp_route
 
     variant = model.variant(variant_id).id
-    if "ladder" not in declared_names(model):
-        from reelsmith.analysis.catalogue_exact import analyze_rtp
-
+    analyze_rtp = rtp_route(model)
+    if analyze_rtp is not None:
         analyze_rtp(model, variant)
     kernel_game(model, variant)
 

@@ -25,21 +25,17 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.model import GameModel
 from reelsmith.help import HelpError, Phrases, Terms, play_rules, settled_rules
-from reelsmith.mechanics.anywhere import help as anywhere_help
-from reelsmith.mechanics.cascade import help as cascade_help
+from reelsmith.mechanics import each_face
+from reelsmith.mechanics import window_help as evaluator_window_help
 from reelsmith.mechanics.coins.live import bet_options
-from reelsmith.mechanics.ways import help as ways_help
 
 
 def window_help(model: GameModel) -> ModuleType | None:
     """The sentences of the model's evaluator where it pays the whole window rather than
     paylines (ways, or anywhere by count), a bet being its cost times a multiplier; None for
     paylines."""
-    if "ways" in model.raw:
-        return ways_help
-    if "anywhere" in model.raw:
-        return anywhere_help
-    return None
+    found: ModuleType | None = evaluator_window_help(model)
+    return found
 
 
 def pays_by_ways(model: GameModel) -> bool:
@@ -315,12 +311,8 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
     text += [p("general.malfunction"), p("general.malfunction_refund")]
     text.append(p("general.rtp", rtp=p.number(model.variant(variant_id).rtp_percent(), 2)))
     text += window.max_win(p, model) if window is not None else _max_win(p, model)
-    if "max_win" in model.raw:
-        # the cap's own sentences in place of "every win is paid in full"
-        from reelsmith.mechanics.max_win.help import rules as cap_rules
-
-        uncapped = p("max_win.uncapped")
-        text = [line for line in text if line != uncapped] + cap_rules(p, model, terms)
+    for _mechanic, general in each_face(model, "general_rules"):
+        text = general(p, model, terms, text)  # a limit's own sentences (a cap)
     text += settled_rules(p, terms)
     return text
 
@@ -682,8 +674,8 @@ def feature_rules(
         out["substitute"] = _substitute(phrases, model)
     if model.scatter >= 0:
         out["scatter"] = _scatter(phrases, model)
-    if "cascade" in model.raw:
-        out["cascade"] = cascade_help.rules(phrases, model)
+    for mechanic, section in each_face(model, "rules_section"):
+        out[mechanic.name] = section(phrases, model)
     if rules.free_spins is not None:
         out["free_spins"] = _free_spins(phrases, model, rules.free_spins, variant.id, gamble)
     if rules.plugin is not None:

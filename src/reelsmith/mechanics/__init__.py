@@ -204,6 +204,77 @@ def own_kernel(model: GameModel) -> tuple[Any, Any] | None:
     return module.build, module.play_chain_rounds
 
 
+def evaluator(model: GameModel) -> Mechanic:
+    """The mechanic that pays ``model``'s screens (paylines, ways, a count anywhere);
+    CompositionError when none does."""
+    for mechanic in declared(model.raw):
+        if mechanic.role == "evaluator" and mechanic.part is not None:
+            return mechanic
+    raise CompositionError(f"{model.source or model.id}: nothing pays the screen")
+
+
+def evaluation(model: GameModel) -> Any:
+    """The module of the exact figures of ``model``'s evaluator (``cost``, ``screen_rtp``)."""
+    from reelsmith.mechanics.base import face
+
+    found = evaluator(model)
+    if found.evaluation is None:
+        raise ModelError(f"{model.source or model.id}: {found.name} has no exact figures")
+    return face(found.evaluation)
+
+
+def window_help(model: GameModel) -> Any:
+    """The rules-page module of ``model``'s evaluator where it pays the whole window at a
+    cost rather than by paylines (:attr:`Mechanic.window_help`); None for paylines."""
+    from reelsmith.mechanics.base import face
+
+    reference = evaluator(model).window_help
+    return None if reference is None else face(reference)
+
+
+def by_full_cycle(model: GameModel) -> bool:
+    """Whether the lab's full analysis of ``model`` enumerates its reel sets' full cycles."""
+    return any(m.full_cycle for m in declared(model.raw))
+
+
+def _last_face(model: GameModel, field: str) -> Any:
+    """The face ``field`` of the last declared mechanic that has one, imported; None."""
+    from reelsmith.mechanics.base import face
+
+    found = [getattr(m, field) for m in declared(model.raw) if getattr(m, field) is not None]
+    return face(found[-1]) if found else None
+
+
+def full_cycle_report(model: GameModel) -> Any:
+    """The module writing ``analyze``'s report of a full-cycle analysis; None."""
+    return _last_face(model, "report")
+
+
+def own_rtp(model: GameModel) -> Any:
+    """The function of a mechanic's own exact RTP (:attr:`Mechanic.rtp`); None."""
+    return _last_face(model, "rtp")
+
+
+def kernel_game(model: GameModel) -> Any:
+    """The builder of a mechanic's round-loop game (:attr:`Mechanic.kernel_game`); None."""
+    return _last_face(model, "kernel_game")
+
+
+def each_face(model: GameModel, field: str) -> list[tuple[Mechanic, Any]]:
+    """``(mechanic, face)`` for each declared mechanic that has the face ``field``, in
+    :data:`MECHANICS` order, the faces imported."""
+    from reelsmith.mechanics.base import face
+
+    return [
+        (m, face(getattr(m, field))) for m in declared(model.raw) if getattr(m, field) is not None
+    ]
+
+
+def pays_jackpots(model: GameModel) -> bool:
+    """Whether a declared mechanic of ``model`` pays jackpots (:attr:`Mechanic.jackpots`)."""
+    return any(m.jackpots for m in declared(model.raw))
+
+
 def round_face(model: GameModel, face: str) -> str:
     """The reference of the round-wide ``face`` (``help``, ``exact``, ``simulate``, ``tuner``)
     of ``model``'s round: the last declared mechanic's that has one (a spin feature whose round

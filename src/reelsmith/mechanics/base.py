@@ -100,6 +100,43 @@ class Mechanic:
     #: distribution: ``reelsmith analyze``) has this mechanic's spin law; without it the lab
     #: gives the RTP route's figures alone and says so.
     in_full_analysis: bool = True
+    #: For an evaluator: the module of its screen's exact figures, ``cost(model)`` (the coins
+    #: a spin costs at one coin per unit: the paylines, or the evaluator's cost) and
+    #: ``screen_rtp(model, reel_set, pays, free)`` (what one screen returns per unit bet).
+    evaluation: str | None = None
+    #: For an evaluator that pays the whole window at a cost (every way, a count anywhere)
+    #: rather than by paylines: the module of its rules-page sentences, whose ``page(model,
+    #: phrases)`` gives the rules page's paytable, pay unit and its own section.
+    window_help: str | None = None
+    #: Whether the lab's full analysis enumerates the reel sets' full cycles for this
+    #: mechanic (a cascade's chains, a window counted anywhere), which no per-reel walk carries;
+    #: ``report`` is then the module of that analysis' ``report`` and ``document``.
+    full_cycle: bool = False
+    report: str | None = None
+    #: A function ``(model, variant_id) -> CatalogueFigures`` for a mechanic whose RTP is its
+    #: own law rather than the evaluator's per-screen walk (a cascade's chain law, enumerated
+    #: over the full cycle).
+    rtp: str | None = None
+    #: A function ``(cls, model, variant_id, depth) -> KernelGame`` for a mechanic whose round
+    #: the round loop plays with tables of its own (the ladder's meter and gems).
+    kernel_game: str | None = None
+    #: A function ``(phrases, model) -> list`` writing the rules page's section named after
+    #: the mechanic, for one that adds a section to the evaluator's page (cascades).
+    rules_section: str | None = None
+    #: A function ``(raw, reels, rows, where) -> list[str]``: the problems of its tables read
+    #: from ``model.toml`` before a model can be built from it.
+    table_problems: str | None = None
+    #: A function ``(model, where) -> list[str]``: warnings about tables that are valid but
+    #: probably not meant (a count the pay table leaves out).
+    warnings: str | None = None
+    #: A function ``(model, variant_id, rtp) -> dict`` of the exact figures a simulation of
+    #: this model is checked against where the mechanic changes them (a cap).
+    simulation_exact: str | None = None
+    #: A function ``(phrases, model, terms, text) -> list[str]`` that changes the rules page's
+    #: general rules ``text`` (a cap's sentences in place of "every win is paid in full").
+    general_rules: str | None = None
+    #: Whether the mechanic pays jackpots (a market may forbid them).
+    jackpots: bool = False
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from reelsmith.analysis.enumeration import MAX_LINES
-from reelsmith.engine.features.ladder_tables import read_tables, symbol_roles
 from reelsmith.engine.model import (
     MAX_REELS,
     MAX_ROWS,
@@ -44,6 +43,8 @@ from reelsmith.engine.model import (
     GameModel,
     ModelError,
 )
+from reelsmith.mechanics import declared, each_face, own_rtp
+from reelsmith.mechanics.base import face
 
 #: How far, in percentage points, a variant's stated RTP may lie from the exact RTP of its
 #: strips: one unit of the two decimals the rules page prints it with.
@@ -75,7 +76,9 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
     """Checks of model.toml's parts, each on its own; returns the declared symbol ids."""
     where = str(path)
     required = ("id", "name", "reels", "rows", "default_variant", "symbols")
-    for key in (*required, *(() if "ways" in raw or "anywhere" in raw else ("paylines",))):
+    # a model with no evaluator of its own pays by paylines, which it must then list
+    evaluated = any(m.role == "evaluator" for m in declared(raw))
+    for key in (*required, *(() if evaluated else ("paylines",))):
         if key not in raw:
             problems.append(f"{where}: missing key {key!r}")
     reels, rows = raw.get("reels"), raw.get("rows")
@@ -121,9 +124,10 @@ def _parts(path: Path, raw: dict[str, Any], problems: list[str]) -> set[str]:
                 problems.append(f"{where}: payline {number} repeats payline {first[tuple(line)]}")
             else:
                 first[tuple(line)] = number
-    if "ladder" in raw and isinstance(reels, int) and isinstance(rows, int):
-        roles = symbol_roles(raw.get("symbols") or [])
-        problems.extend(read_tables(raw, raw.get("bet", {}), roles, reels, rows, where)[2])
+    if isinstance(reels, int) and isinstance(rows, int):
+        for mechanic in declared(raw):
+            if mechanic.table_problems is not None:
+                problems.extend(face(mechanic.table_problems)(raw, reels, rows, where))
     return symbols
 
 
@@ -275,7 +279,7 @@ def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
     the whole analysis otherwise; a ModelError or ValueError where there is no exact route."""
     from reelsmith.analysis.analyzer import analyze, round_law
 
-    if "cascade" in model.raw:
+    if own_rtp(model) is not None:
         cycles = [rs.cycle for rs in model.variant(variant_id).reel_sets.values()]
         if max(cycles) > CASCADE_CHECKED_CYCLE:
             raise ModelError(
@@ -362,20 +366,8 @@ def _unpaid_counts(model: GameModel) -> list[str]:
                     f"warning: {where}: {table}.{symbol_id} lists no pay for {shown} in a row: "
                     "such a run pays nothing (a count a pay table does not list pays nothing)"
                 )
-    if "anywhere" in model.raw:
-        from reelsmith.mechanics.anywhere.rules import anywhere_rules
-
-        rules = anywhere_rules(model)
-        for symbol_id in model.raw.get("anywhere_pays") or {}:
-            row = rules.pays[next(s.index for s in model.symbols if s.id == symbol_id)]
-            first = int(np.flatnonzero(row)[0]) if row.any() else len(row)
-            missing = [c for c in range(first, len(row)) if row[c] == 0]
-            if missing:
-                warnings.append(
-                    f"warning: {where}: anywhere_pays.{symbol_id} lists no pay for "
-                    f'{_or(missing)}: such a count pays nothing (write "{first}+" for a count '
-                    "and every higher one)"
-                )
+    for _mechanic, warn in each_face(model, "warnings"):
+        warnings.extend(warn(model, where))
     if model.scatter < 0 or not (model.raw.get("scatter") or {}).get("pays"):
         return warnings
     pays = model.scatter_pays
@@ -449,8 +441,9 @@ def catalogue_problems(model: GameModel) -> list[str]:
     except ModelError as exc:
         return [str(exc)]
     problems: list[str] = []
-    if "cascade" in model.raw:
-        # a cascade's law is its reel sets' full cycles, minutes each: analyze derives it
+    if own_rtp(model) is not None:
+        # a law of the reel sets' full cycles (a cascade's chains), minutes each: analyze
+        # derives it
         return problems
     for variant_id in model.variants:
         try:

@@ -338,10 +338,10 @@ def _max_win_multiplier(raw: dict[str, Any], where: str) -> int | None:
 
 
 def _has_jackpots(model: GameModel) -> bool:
-    """Whether a title plays local jackpots (the pots mechanic)."""
-    from reelsmith.mechanics import declared_names
+    """Whether a title pays jackpots (a mechanic of it does: local pots, jackpot tiers)."""
+    from reelsmith.mechanics import pays_jackpots
 
-    return "pots" in declared_names(model)
+    return pays_jackpots(model)
 
 
 def shipped_models() -> dict[str, GameModel]:

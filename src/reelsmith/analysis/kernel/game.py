@@ -211,21 +211,27 @@ class KernelGame:
     ) -> KernelGame:
         """Prepare ``variant_id`` of a model; ``depth`` forces the prefix depth (0: no prefix
         tables), else it is chosen per reel set."""
-        from reelsmith.mechanics import declared_names, own_kernel, round_face
+        from reelsmith.mechanics import evaluation, evaluator, own_kernel, round_face
+        from reelsmith.mechanics import kernel_game as own_game
 
         round_face(model, "simulate")  # refuses a mechanic the kernel does not play, by name
         spin_kernel = own_kernel(model)
         if spin_kernel is not None:
             return cls._build_chain(model, variant_id, spin_kernel)
-        if "ladder" in declared_names(model):
-            return cls._build_ladder(model, variant_id, depth)
+        build_own = own_game(model)
+        if build_own is not None:
+            built: KernelGame = build_own(cls, model, variant_id, depth)
+            return built
         rules = mechanics(model)
-        from reelsmith.analysis.catalogue_exact import pays_ways, total_coins
+        from reelsmith.analysis.catalogue_exact import total_coins
 
-        ways = pays_ways(model)
+        # an evaluator that pays the whole window brings the round loop's tables of its own
+        window_tables: Any = getattr(evaluation(model), "kernel_tables", None)
+        ways = window_tables is not None
         if ways and rules.plugin is not None:
             raise ModelError(
-                f"{model.source or model.id}: the kernel does not play a plug-in on ways yet"
+                f"{model.source or model.id}: the kernel does not play a plug-in on "
+                f"{evaluator(model).name} yet"
             )
         variant = model.variant(variant_id)
         free = rules.free_spins
@@ -279,7 +285,7 @@ class KernelGame:
             spins_per_symbol=free.spins_per_symbol if free is not None else 0,
             max_spins=free.max_spins if free is not None else 0,
             plugin=rules.plugin,
-            ways=WaysTables.build(model, tables.windows, rules.free_line_pays) if ways else None,
+            ways=window_tables(model, tables.windows, rules.free_line_pays) if ways else None,
             trigger_multipliers=multipliers,
             required=required,
             present=present,
@@ -595,3 +601,11 @@ class KernelGame:
             plugin = self.plugin.purpose if self.plugin else ""
             purposes = ("reel_stop", self.reveal_purpose, plugin, "wild_weight")
         return [Draw(purposes[kind], int(bound), int(value)) for kind, bound, value in log]
+
+
+def ladder_game(
+    cls: type[KernelGame], model: GameModel, variant_id: str | None, depth: int | None
+) -> KernelGame:
+    """The round loop's game of a ladder-and-pots model (its meter, gems and pots' tables):
+    the ladder mechanic's ``kernel_game``."""
+    return cls._build_ladder(model, variant_id, depth)

@@ -26,4 +26,9 @@ MECHANIC = Mechanic(
     tuner="reelsmith.analysis.catalogue_tuning:plan",
     simulate="reelsmith.analysis.catalogue:simulate_title",
     kernel="reelsmith.mechanics.cascade.kernel",
+    evaluation="reelsmith.mechanics.anywhere.exact",
+    window_help="reelsmith.mechanics.anywhere.help",
+    full_cycle=True,
+    report="reelsmith.mechanics.cascade.report",
+    warnings="reelsmith.mechanics.anywhere.rules:warnings",
 )

@@ -11,6 +11,7 @@ window and is the cascade's enumeration (:mod:`reelsmith.mechanics.cascade.exact
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.mechanics.anywhere.rules import anywhere_rules, counted, screen_pays
@@ -54,3 +55,16 @@ def mean_pay(model: GameModel, reel_set: ReelSet, free: bool = False) -> Fractio
         for (a, _w), weight in pair_law(model, reel_set, model.wild).items():
             total += int(pays[model.wild, min(a, top)]) * weight
     return Fraction(total, reel_set.cycle)
+
+
+def cost(model: GameModel) -> int:
+    """The coins a spin costs at one coin per unit: the count's cost."""
+    return anywhere_rules(model).cost
+
+
+def screen_rtp(
+    model: GameModel, reel_set: ReelSet, pays: Any = None, free: bool = False
+) -> Fraction:
+    """What one screen of ``reel_set`` returns per unit bet (the pays are the model's count
+    table of a base or a free spin; ``pays`` is the evaluator-neutral argument, unused)."""
+    return mean_pay(model, reel_set, free) / cost(model)

@@ -9,6 +9,8 @@ a cost times a multiplier come from the same ``[anywhere]`` messages (:data:`KEY
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from reelsmith.engine.model import GameModel
@@ -85,3 +87,41 @@ def bets(p: Phrases, model: GameModel, low: int, high: int, coins: int) -> list[
         p("anywhere.multiplier", low=low, high=high),
         p("anywhere.total", cost=rules.cost, coins=coins),
     ]
+
+
+def count_tiers(table: Any) -> list[tuple[str, int]]:
+    """A pay-anywhere table's columns: ``(key, count)`` for each count from which some row
+    pays differently, a key naming the counts it covers (``"5"``, ``"8-9"``, the last
+    ``"12+"``), each read at ``count``."""
+    top = table.shape[1] - 1
+    starts = [c for c in range(1, top + 1) if (table[:, c] != table[:, c - 1]).any()]
+    tiers = []
+    for i, low in enumerate(starts):
+        high = starts[i + 1] - 1 if i + 1 < len(starts) else top
+        key = str(low) if low == high else f"{low}+" if high == top else f"{low}-{high}"
+        tiers.append((key, low))
+    return tiers
+
+
+def page(model: GameModel, p: Phrases) -> dict[str, Any]:
+    """What the rules page's document takes from the count: its paytable by count tier (the
+    columns :func:`count_tiers` reads), the pay unit's label and its section (the cost, the
+    least paying count)."""
+    rules = anywhere_rules(model)
+    table = rules.pays
+    tiers = count_tiers(table)
+    paytable = [
+        {
+            "symbol": s.id,
+            "name": p.symbol(s.id),
+            "role": s.role,
+            "pays": {k: int(table[s.index, c]) for k, c in tiers if table[s.index, c] > 0},
+        }
+        for s in model.symbols
+        if s.role in ("regular", "wild") and int(table[s.index].sum()) > 0
+    ]
+    return {
+        "paytable": paytable,
+        "unit_label": "labels.count_pay_unit",
+        "sections": {"anywhere": {"cost": rules.cost, "least_count": rules.least}},
+    }

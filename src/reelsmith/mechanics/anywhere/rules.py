@@ -308,3 +308,23 @@ def mark_removed(
                 cell = grid[row, reel]
                 if cell == symbol or (with_wild and cell == wild):
                     removed[row, reel] = True
+
+
+def warnings(model: GameModel, where: str) -> list[str]:
+    """A count the pay table leaves out between its first entry and the window's cells: such
+    a count pays nothing, which a designer rarely means."""
+    from reelsmith.modelio.validate import _or
+
+    rules = anywhere_rules(model)
+    found = []
+    for symbol_id in model.raw.get("anywhere_pays") or {}:
+        row = rules.pays[next(s.index for s in model.symbols if s.id == symbol_id)]
+        first = int(np.flatnonzero(row)[0]) if row.any() else len(row)
+        missing = [c for c in range(first, len(row)) if row[c] == 0]
+        if missing:
+            found.append(
+                f"warning: {where}: anywhere_pays.{symbol_id} lists no pay for "
+                f'{_or(missing)}: such a count pays nothing (write "{first}+" for a count '
+                "and every higher one)"
+            )
+    return found

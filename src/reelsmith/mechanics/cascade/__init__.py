@@ -23,4 +23,8 @@ MECHANIC = Mechanic(
     exact="reelsmith.analysis.catalogue_exact",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
     kernel="reelsmith.mechanics.cascade.kernel",
+    full_cycle=True,
+    report="reelsmith.mechanics.cascade.report",
+    rtp="reelsmith.mechanics.cascade.exact:cascade_rtp",
+    rules_section="reelsmith.mechanics.cascade.help:rules",
 )

@@ -23,18 +23,13 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from reelsmith.analysis.catalogue_exact import (
-    CatalogueFigures,
-    pays_anywhere,
-    pays_ways,
-    total_coins,
-)
+from reelsmith.analysis.catalogue_exact import CatalogueFigures, total_coins
 from reelsmith.engine.catalogue import (
     RETRIGGER_PER_SYMBOL,
     RETRIGGER_TABLE,
@@ -43,6 +38,7 @@ from reelsmith.engine.catalogue import (
 )
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
+from reelsmith.mechanics import evaluator
 from reelsmith.mechanics.anywhere.rules import (
     anywhere_pay,
     anywhere_rules,
@@ -797,7 +793,7 @@ def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables
     line_pays = np.asarray(line_pays, dtype=np.int64)
     paylines = model.paylines[: model.line_count]
     ways = Ways(False, np.zeros(0, dtype=np.int64), np.ones(model.reels, dtype=np.int64), 0, 0)
-    if pays_ways(model):
+    if evaluator(model).name == "ways":
         found = ways_rules(model)
         if found.free_weights:
             raise ModelError(
@@ -814,7 +810,7 @@ def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables
         False,
         np.zeros(len(model.symbols), dtype=np.int64),
     )
-    if pays_anywhere(model):
+    if evaluator(model).name == "anywhere":
         counted = anywhere_rules(model)
         table = np.ascontiguousarray(screen_pays(model, free), dtype=np.int64)
         least = np.array([least_paid(table[s]) for s in range(len(model.symbols))], dtype=np.int64)
@@ -1107,3 +1103,10 @@ def cascade_figures(model: GameModel, variant_id: str | None = None) -> CascadeF
             "spins on average: the free spins never end"
         )
     return CascadeFigures(total_coins(model), base, free_law)
+
+
+def cascade_rtp(model: GameModel, variant_id: str | None = None) -> Any:
+    """The RTP figures of a cascade variant, as the catalogue's RTP route gives them
+    (:class:`reelsmith.analysis.catalogue_exact.CatalogueFigures`): its chain law enumerated
+    over the reel sets' full cycles."""
+    return cascade_figures(model, variant_id).catalogue_figures()

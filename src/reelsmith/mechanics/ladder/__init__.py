@@ -25,4 +25,6 @@ MECHANIC = Mechanic(
     exact="reelsmith.analysis.ladder_exact",
     simulate="reelsmith.analysis.ladder:simulate_title",
     tuner="reelsmith.analysis.ladder_tuning:plan",
+    kernel_game="reelsmith.analysis.kernel.game:ladder_game",
+    table_problems="reelsmith.mechanics.ladder.live:table_problems",
 )

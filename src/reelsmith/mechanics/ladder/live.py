@@ -8,6 +8,7 @@ player's, per bet level, in the carried state the pots keep (``Round.parts["carr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from reelsmith.engine.features.ladder_steps import advance, collect, fill_spot, start_ladder
 from reelsmith.engine.ladder import LadderRules, ladder_rules
@@ -137,3 +138,12 @@ class LadderPart(SpinFeature):
 
 def part(model: GameModel) -> LadderPart:
     return LadderPart(model)
+
+
+def table_problems(raw: dict[str, Any], reels: int, rows: int, where: str) -> list[str]:
+    """Every problem of the ladder's and the pots' tables as ``model.toml`` gives them (the
+    loader stops at the first)."""
+    from reelsmith.engine.features.ladder_tables import read_tables, symbol_roles
+
+    roles = symbol_roles(raw.get("symbols") or [])
+    return list(read_tables(raw, raw.get("bet", {}), roles, reels, rows, where)[2])

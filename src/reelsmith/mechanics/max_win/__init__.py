@@ -14,6 +14,8 @@ MECHANIC = Mechanic(
     problems="reelsmith.mechanics.max_win.rules:problems",
     events=("cap_reached",),
     event_schemas="reelsmith.mechanics.max_win.events:SCHEMAS",
+    simulation_exact="reelsmith.mechanics.max_win.exact:simulation_exact",
+    general_rules="reelsmith.mechanics.max_win.help:general",
     # the market's lower cap travels in a coin bet's round options, recorded with the round
     requires=("coins",),
     excludes=(

@@ -24,3 +24,10 @@ def rules(p: Phrases, model: GameModel, terms: Any = None) -> list[str]:
     if "gamble" in model.raw:
         text.append(p("max_win.capped_gamble"))
     return text
+
+
+def general(p: Phrases, model: GameModel, terms: Any, text: list[str]) -> list[str]:
+    """The rules page's general rules with the cap's sentences in place of "every win is paid
+    in full"."""
+    uncapped = p("max_win.uncapped")
+    return [line for line in text if line != uncapped] + rules(p, model, terms)

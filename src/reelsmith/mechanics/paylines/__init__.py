@@ -16,4 +16,5 @@ MECHANIC = Mechanic(
     exact="reelsmith.analysis.catalogue_exact",
     simulate="reelsmith.analysis.catalogue:simulate_title",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
+    evaluation="reelsmith.mechanics.paylines.exact",
 )

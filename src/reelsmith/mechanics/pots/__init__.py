@@ -15,4 +15,5 @@ MECHANIC = Mechanic(
     events=("gem_revealed", "pot_won"),
     event_schemas="reelsmith.mechanics.pots.events:SCHEMAS",
     requires=("ladder", "levels"),
+    jackpots=True,
 )

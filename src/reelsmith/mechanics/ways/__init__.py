@@ -20,5 +20,7 @@ MECHANIC = Mechanic(
     exact="reelsmith.analysis.catalogue_exact",
     simulate="reelsmith.analysis.catalogue:simulate_title",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
+    evaluation="reelsmith.mechanics.ways.exact",
+    window_help="reelsmith.mechanics.ways.help",
     in_full_analysis=False,  # the RTP route is exact; the full cycle's law is not written yet
 )

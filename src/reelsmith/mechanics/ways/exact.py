@@ -12,6 +12,7 @@ of the reel set's weighted cycle.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -97,3 +98,23 @@ def mean_pay(
             ending = prob_zero(m, wilds[m] == 0) if m < reels else Fraction(1)
             total += pay * product_b * ending
     return total
+
+
+def cost(model: GameModel) -> int:
+    """The coins a spin costs at one coin per unit: the ways' cost."""
+    return ways_rules(model).cost
+
+
+def screen_rtp(
+    model: GameModel, reel_set: ReelSet, pays: npt.NDArray[np.int64], free: bool = False
+) -> Fraction:
+    """What one screen of ``reel_set`` returns per unit bet."""
+    return mean_pay(model, reel_set, pays, free) / cost(model)
+
+
+def kernel_tables(model: GameModel, windows: Any, pays: Any) -> Any:
+    """The round loop's tables of the ways (:class:`reelsmith.analysis.kernel.game.WaysTables`)
+    for the stacked reel sets' ``windows``."""
+    from reelsmith.analysis.kernel.game import WaysTables
+
+    return WaysTables.build(model, windows, pays)

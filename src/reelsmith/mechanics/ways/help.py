@@ -10,6 +10,7 @@ the free spins, the gamble, the bets' coin sizes) is the same mechanics' own.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases
@@ -124,3 +125,16 @@ def bets(p: Phrases, model: GameModel, low: int, high: int, coins: int) -> list[
         p("ways.multiplier", low=low, high=high),
         p("ways.total", cost=rules.cost, coins=coins),
     ]
+
+
+def page(model: GameModel, p: Phrases) -> dict[str, Any]:
+    """What the rules page's document takes from the ways: the pay unit's label and their
+    section (the ways a screen shows, the cost, the least run, the wild's weight per reel)."""
+    rules = ways_rules(model)
+    section = {
+        "ways": most_ways(model),
+        "cost": rules.cost,
+        "min_run": rules.min_run,
+        "wild_weights": rules.weights.tolist(),
+    }
+    return {"unit_label": "labels.way_pay_unit", "sections": {"ways": section}}
