@@ -14,6 +14,11 @@ Each answer must be the guide's, key for key and value for value, except for the
 variable parts: the ids the guide elides (``6f1c...``: any id; the real ones must also be the
 rounds the test opened, in the order the guide gives), times in milliseconds (``..._ms``: any
 integer) and, inside a string, ``...`` standing for any text.
+
+The guide's ``reelsmith serve --titles /srv/...`` over a copy of Aurora Fox is started the same
+way, with ``/srv`` a fresh temporary folder holding that copy (the folder is the one declared
+variable part: it is written back as ``/srv`` before the output is compared): the server must
+refuse to start with the guide's one line.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.packaging.test_docs_examples import ROOT, Example, examples
+from reelsmith.games import game_folder
+from tests.packaging.test_docs_examples import ROOT, Example, examples, matches
 
 GUIDE = ROOT / "docs" / "operator-guide.md"
 TSAR = "days-of-the-tsar"
@@ -223,3 +229,42 @@ def test_the_operator_guide_resolver_examples_run_as_printed(server: Server) -> 
     assert resolved["set_aside"] == [server.opened[2]]
     (aside,) = set_aside["rounds"]
     assert aside["round_id"] == server.opened[2] and aside["player_id"] == server.players[2]
+
+
+def test_the_operator_guide_serve_over_a_taken_id_refuses_as_printed(tmp_path: Path) -> None:
+    (example,) = [
+        e for e in guide_examples() if e.command.startswith("reelsmith serve --titles /srv/")
+    ]
+    srv = tmp_path / "srv"
+    folder = example.command.split()[3]
+    shutil.copytree(
+        game_folder("aurora-fox"),
+        srv / Path(folder).relative_to("/srv"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "reelsmith"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m reelsmith.cli "$@"\n')
+    wrapper.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env['PATH']}",
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        COLUMNS="200",
+    )
+    result = subprocess.run(
+        ["bash", "-c", example.command.replace("/srv/", f"{srv}/")],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+    )
+    real = result.stdout.replace(f"{srv}/", "/srv/").strip("\n").splitlines()
+    assert result.returncode != 0, real
+    assert example.printed and example.printed[0].startswith("error: ")
+    assert matches(example.printed, real), (example.printed, real)
