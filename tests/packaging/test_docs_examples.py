@@ -6,9 +6,8 @@ makes the folder the next examples use), with ``reelsmith`` the command line of 
 What the README prints under a command must be what it prints: line for line, except for the
 declared variable parts (:data:`MASKS`: durations and speeds; and the line announcing a
 first compile, :data:`COMPILING`), a ``...`` line standing for any lines, the
-padding before a box's right edge (a rules page is as wide as the terminal) and the empty line
-a progress display leaves before the output. A command the README shows no output for must
-succeed.
+padding before a box's right edge (a rules page is as wide as the terminal) and empty lines
+before or after the output. A command the README shows no output for must succeed.
 
 Some examples are not run here, each for a reason (:data:`ELSEWHERE`); the slow ones (a tuning,
 a simulation of millions of rounds) run in the slow suite.
@@ -146,8 +145,7 @@ def run_in_order(folder: Path, chosen: list[Example], files: tuple[str, ...] = (
             text=True,
             timeout=900,
         )
-        # a progress display leaves an empty line behind (before the output, or after a
-        # refusal printed inside it) where the output is not a terminal
+        # empty lines before or after the output are not part of it
         real = [
             line for line in result.stdout.strip("\n").splitlines() if not COMPILING.match(line)
         ]

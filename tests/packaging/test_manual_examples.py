@@ -62,8 +62,14 @@ ELSEWHERE: dict[str, list[Elsewhere]] = {
     "operator-guide.md": [
         Elsewhere("reelsmith analyze days-of-the-tsar --report", EXTRAS),
         Elsewhere("reelsmith serve --port 8000", SERVER),
-        Elsewhere("reelsmith serve --titles ./my-titles", "a server over folders of the reader's"),
-        Elsewhere("reelsmith serve --titles /srv/", "its refusal names a folder under /srv"),
+        Elsewhere(
+            "reelsmith serve --titles ./my-titles",
+            "test_server_examples.py starts it over folders it makes as the guide describes",
+        ),
+        Elsewhere(
+            "reelsmith serve --titles /srv/",
+            "test_server_examples.py runs it with /srv a temporary folder",
+        ),
         Elsewhere("reelsmith serve --host 0.0.0.0", "workers over the reader's PostgreSQL host"),
         Elsewhere(
             "reelsmith audit verify",

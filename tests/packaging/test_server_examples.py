@@ -14,6 +14,13 @@ Each answer must be the guide's, key for key and value for value, except for the
 variable parts: the ids the guide elides (``6f1c...``: any id; the real ones must also be the
 rounds the test opened, in the order the guide gives), times in milliseconds (``..._ms``: any
 integer) and, inside a string, ``...`` standing for any text.
+
+The guide's ``reelsmith serve --titles /srv/...`` over a copy of Aurora Fox is started the same
+way, with ``/srv`` a fresh temporary folder holding that copy (the folder is the one declared
+variable part: it is written back as ``/srv`` before the output is compared): the server must
+refuse to start with the guide's one line. The guide's ``reelsmith serve --titles ./my-titles
+--markets ./my-markets`` is started over the folders the guide describes (on a free port) and
+must play a round of the title it adds.
 """
 
 from __future__ import annotations
@@ -35,7 +42,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.packaging.test_docs_examples import ROOT, Example, examples
+from reelsmith.games import game_folder
+from tests.packaging.test_docs_examples import ROOT, Example, examples, matches
 
 GUIDE = ROOT / "docs" / "operator-guide.md"
 TSAR = "days-of-the-tsar"
@@ -223,3 +231,134 @@ def test_the_operator_guide_resolver_examples_run_as_printed(server: Server) -> 
     assert resolved["set_aside"] == [server.opened[2]]
     (aside,) = set_aside["rounds"]
     assert aside["round_id"] == server.opened[2] and aside["player_id"] == server.players[2]
+
+
+def test_the_operator_guide_serve_over_folders_of_titles_and_markets_plays_the_added_title(
+    tmp_path: Path,
+) -> None:
+    """``reelsmith serve --titles ./my-titles --markets ./my-markets`` as the guide describes
+    the folders: a title of one's own (``reelsmith new``) in ``my-titles``, the shipped market
+    files copied into ``my-markets`` with the title listed in the default market. The guide
+    prints nothing under the command: the server must start (on a free port, the one part
+    added to the command) and play a round of the added title."""
+    (example,) = [
+        e for e in guide_examples() if e.command.startswith("reelsmith serve --titles ./my-titles")
+    ]
+    assert not example.printed
+    from reelsmith.server.markets import MARKETS_DIR
+    from tests.reliability.live import free_port
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "reelsmith"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m reelsmith.cli "$@"\n')
+    wrapper.chmod(0o755)
+    work = tmp_path / "work"
+    (work / "my-titles").mkdir(parents=True, mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env['PATH']}",
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        REELSMITH_OPERATOR_API_KEY="guide-key",
+    )
+    made = subprocess.run(
+        ["bash", "-c", "reelsmith new my_title"],
+        cwd=work / "my-titles",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    shutil.copytree(MARKETS_DIR, work / "my-markets", ignore=shutil.ignore_patterns("__*"))
+    default = work / "my-markets" / "default.toml"
+    default.write_text(
+        default.read_text(encoding="utf-8")
+        + '\n[games.my-title]\nvariant = "96.00"\ncoin_sizes = ["0.01", "0.10"]\n',
+        encoding="utf-8",
+    )
+    port = free_port()
+    process = subprocess.Popen(
+        ["bash", "-c", f"exec {example.command} --port {port}"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            while True:
+                try:
+                    if client.get("/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert process.poll() is None, f"{example.command} exited"
+                assert time.monotonic() < deadline, f"{example.command} did not answer in 120 s"
+                time.sleep(0.25)
+            operator = {"X-API-Key": "guide-key"}
+            player = client.post(
+                "/operator/players",
+                headers={**operator, "Idempotency-Key": "create-guide"},
+                json={"external_ref": "guide", "currency": "EUR", "market": "default"},
+            )
+            assert player.status_code == 201, player.text
+            player_id = player.json()["id"]
+            deposit = client.post(
+                f"/operator/players/{player_id}/deposit",
+                headers={**operator, "Idempotency-Key": "deposit-guide"},
+                json={"amount": "10.00"},
+            )
+            assert deposit.status_code == 200, deposit.text
+            session = client.post(f"/operator/players/{player_id}/sessions", headers=operator)
+            bearer = {"Authorization": f"Bearer {session.json()['token']}"}
+            spin = client.post(
+                "/api/games/my-title/spin",
+                headers={**bearer, "Idempotency-Key": "guide-spin"},
+                json={"bet": {"lines": 20, "coins_per_line": 1, "coin_size": "0.01"}},
+            )
+            assert spin.status_code == 200, spin.text
+            assert spin.json()["round"]["game"] == "my-title"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_the_operator_guide_serve_over_a_taken_id_refuses_as_printed(tmp_path: Path) -> None:
+    (example,) = [
+        e for e in guide_examples() if e.command.startswith("reelsmith serve --titles /srv/")
+    ]
+    srv = tmp_path / "srv"
+    folder = example.command.split()[3]
+    shutil.copytree(
+        game_folder("aurora-fox"),
+        srv / Path(folder).relative_to("/srv"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "reelsmith"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m reelsmith.cli "$@"\n')
+    wrapper.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REELSMITH_")}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env['PATH']}",
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        COLUMNS="200",
+    )
+    result = subprocess.run(
+        ["bash", "-c", example.command.replace("/srv/", f"{srv}/")],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+    )
+    real = result.stdout.replace(f"{srv}/", "/srv/").strip("\n").splitlines()
+    assert result.returncode != 0, real
+    assert example.printed and example.printed[0].startswith("error: ")
+    assert matches(example.printed, real), (example.printed, real)

@@ -59,6 +59,7 @@ from reelsmith.analysis.exact import symbol_counts
 from reelsmith.analysis.tuning import (
     Candidate,
     Plan,
+    UntunableError,
     neighbour_pairs,
     refine_weights,
     wild_move,
@@ -266,7 +267,7 @@ def refuse_weighted(variant: Variant) -> None:
     (its weights or its strips) and checked with ``analyze``."""
     weighted = sorted(name for name, reel_set in variant.reel_sets.items() if reel_set.weighted)
     if weighted:
-        raise ValueError(
+        raise UntunableError(
             f"variant {variant.id} weighs its stops (stop_weights on reel_sets."
             f"{', reel_sets.'.join(weighted)}); tune moves symbols on unweighted strips only: "
             "start from an unweighted variant (--from) or edit the weights and run analyze"
@@ -287,7 +288,7 @@ def plan(
     if rules.plugin is not None:
         # the search reads the line pays' per-reel gradients, which know nothing of the
         # plug-in's step on a spin's win (a step that need not be linear in the win)
-        raise ValueError(
+        raise UntunableError(
             f"{model.id}: tune does not tune a model with a plug-in ({rules.plugin.source}); "
             "edit its strips and check them with analyze"
         )
@@ -303,7 +304,7 @@ def plan(
         weights=weights,
     )
     if volatility is not None and (model.wild < 0 or free is None):
-        raise ValueError(
+        raise UntunableError(
             f"{model.id}: --volatility moves wilds on the free-spin reels; this title has "
             "no wild or no free spins"
         )

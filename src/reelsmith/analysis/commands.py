@@ -54,6 +54,13 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _not_reached(message: str) -> NoReturn:
+    """One line on stderr saying what the tuner could not reach, then exit status 1: the
+    input was sound, the search's answer is no."""
+    err_console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(1)
+
+
 def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
@@ -166,7 +173,8 @@ def check_output_file(path: Path, option: str) -> Path:
 
 
 def _progress(description: str, counted: bool) -> Progress:
-    """A transient progress display on stderr (stdout stays clean for ``--json``)."""
+    """A transient progress display on stderr (stdout stays clean for ``--json``), shown on a
+    terminal only: written to a file or a pipe it would leave blank lines around the output."""
     if counted:
         columns: tuple[Any, ...] = (
             TextColumn(description),
@@ -176,7 +184,9 @@ def _progress(description: str, counted: bool) -> Progress:
         )
     else:
         columns = (SpinnerColumn(), TextColumn(description), TextColumn("{task.completed} steps"))
-    return Progress(*columns, console=err_console, transient=True)
+    return Progress(
+        *columns, console=err_console, transient=True, disable=not err_console.is_terminal
+    )
 
 
 def analyze(
@@ -378,16 +388,23 @@ def tune(
         check_output_file(target_file, "variant file")
     except LabInputError as exc:
         fail(str(exc))
+    from reelsmith.analysis.tuning import UntunableError, tuning_plan
     from reelsmith.analysis.warm import analysis_phase, prepare_analysis
     from reelsmith.compiled import compiling, phase_cached
 
-    if not phase_cached(analysis_phase(model)):
-        # the tuner runs the exact analysis at every move: compiled first, visibly, once
-        try:
-            with compiling("the exact analysis", analysis_phase(model), err_console):
+    phase = analysis_phase(model)
+    try:
+        # the tuner runs the exact analysis at every move: compiled first, visibly, once; a
+        # model the moves cannot tune is refused before anything compiles
+        with compiling("the exact analysis", phase, err_console):
+            cached = phase_cached(phase)
+            plan = tuning_plan(model, target, volatility=volatility, base_variant=base_variant)
+            if not cached:
                 prepare_analysis(model, base_variant)
-        except ModelError as exc:
-            fail(str(exc))
+    except (UntunableError, ModelError) as exc:
+        fail(str(exc))
+    except ValueError as exc:  # a class out of the moves' reach: the search's answer
+        _not_reached(str(exc))
     with _progress("tuning", counted=False) as progress:
         task = progress.add_task("tuning", total=None)
 
@@ -403,10 +420,14 @@ def tune(
                 base_variant=base_variant,
                 progress=advance,
                 tolerance=points,
+                plan=plan,
             )
+        except ModelError as exc:  # a model mistake met on the way: refused as above
+            progress.stop()
+            fail(str(exc))
         except ValueError as exc:
-            err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
+            progress.stop()
+            _not_reached(str(exc))
     if as_json:
         _print_json(result.to_json())
     else:

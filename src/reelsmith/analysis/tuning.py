@@ -45,6 +45,13 @@ ProgressCallback = Callable[[int], None]
 R = TypeVar("R", bound=Any)
 
 
+class UntunableError(ValueError):
+    """The model, its variant or the volatility class asked for is one the family's moves
+    cannot tune at all (a plug-in, weighted stops, no wilds to move): refused before any search,
+    as bad input is. A target the search cannot reach is a plain ``ValueError``: the search's
+    result, not the model's fault."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One allowed move with its exact effect: on reel ``reel`` of reel set ``reel_set`` a stop
@@ -187,21 +194,23 @@ def tune(
     base_variant: str | None = None,
     progress: ProgressCallback | None = None,
     tolerance: Decimal | None = None,
+    plan: Plan | None = None,
 ) -> TuneResult:
     """``reelsmith tune``: search strips (and reveal weights) of the family the model's
     mechanics choose for the RTP ``target`` (in percent, two decimals) and the ``volatility``
     class if given, starting from ``base_variant`` (the model's default when None); verify the
     result with the exact analyzer and write ``folder/variants/<target>.toml`` with its
     figures. ``tolerance`` (percentage points) replaces the family's own for the result: how
-    far from the target the tuned RTP may end. Raises ``ValueError`` naming the reason when the
-    target, the class or the base variant cannot be tuned; nothing is written then."""
+    far from the target the tuned RTP may end. ``plan``: the family already set up by
+    :func:`tuning_plan` for these arguments (set up here when None). Raises ``ValueError``
+    naming the reason when the target, the class or the base variant cannot be tuned
+    (:class:`UntunableError` when the model or the class asked for is one the moves cannot tune);
+    nothing is written then."""
     started = time.perf_counter()
-    if volatility is not None:
-        volatility_bounds(volatility)
+    if plan is None:
+        plan = tuning_plan(model, target, volatility=volatility, base_variant=base_variant)
     source = model.variant(base_variant)
     variant_id = f"{target:.2f}"
-    setup = round_law(model).tuning_plan()
-    plan = setup(model, source, variant_id, target, volatility)
     family, state = plan.family, plan.state
     start_rtp = float(family.rtp(state))
     search(family, state, plan.target, plan.coarse, progress)
@@ -252,9 +261,28 @@ def tune(
     )
 
 
+def tuning_plan(
+    model: GameModel,
+    target: Decimal,
+    *,
+    volatility: str | None = None,
+    base_variant: str | None = None,
+) -> Plan:
+    """The family the model's mechanics choose, set up to tune ``base_variant`` (the model's
+    default when None) to ``target`` percent: the step of :func:`tune` that refuses a model,
+    a variant or a class the moves cannot tune (:class:`UntunableError`), apart so a caller can
+    refuse before it compiles or searches anything."""
+    if volatility is not None:
+        volatility_bounds(volatility)
+    source = model.variant(base_variant)
+    setup: PlanSetup = round_law(model).tuning_plan()
+    return setup(model, source, f"{target:.2f}", target, volatility)
+
+
 #: What a family module's ``plan`` function is: the model, its base variant, the new variant's
 #: id, the target in percent and the volatility class asked for (or None); it raises
-#: ``ValueError`` for a model or variant its moves cannot tune.
+#: :class:`UntunableError` for a model, variant or class its moves cannot tune, ``ValueError`` for
+#: a class out of the moves' reach.
 PlanSetup = Callable[[GameModel, Variant, str, Decimal, "str | None"], Plan]
 
 

@@ -17,11 +17,12 @@ whether they end on average; for the ladder and the pots their rules under every
 ``simulate``, ``tune`` and ``play`` take it. So it also refuses what only one of them would
 refuse: more paylines than the exact analyzer enumerates (:data:`MAX_LINES`), a variant that
 states no RTP, and a variant whose stated RTP (the figure the rules page tells players) is more
-than a tolerance away from the exact RTP of its strips. What the engine plays but a designer
-most likely did not mean is a warning, not a problem: a pay table that stops short of a count
-the strips can show (such a count pays nothing), a title no market offers (the server would
-refuse its every spin) and an id a shipped title already has (``serve --titles`` would refuse
-the folder).
+than a tolerance away from the exact RTP of its strips, checked beside the other problems
+wherever the engine still builds the model (a warning says why where it cannot be). What the
+engine plays but a designer most likely did not mean is a warning, not a problem: a pay table
+that stops short of a count the strips can show (such a count pays nothing), a title no market
+offers (the server would refuse its every spin) and an id a shipped title already has
+(``serve --titles`` would refuse the folder).
 """
 
 from __future__ import annotations
@@ -207,17 +208,31 @@ def check_folder(
     folder: Path, markets_dir: Path | None = None, rtp_tolerance: Decimal = RTP_TOLERANCE
 ) -> Findings:
     """Every problem and warning of the title folder ``folder``: its parts each on their own,
-    then, when they are sound, the model as the engine loads it, its mechanics, each variant's
-    stated RTP against the exact RTP of its strips (within ``rtp_tolerance`` percentage
-    points), its pay tables against the counts its strips can show, and the markets in
-    ``markets_dir`` (the shipped ones by default) that offer it."""
+    then, when they are sound, the model as the engine loads it and its mechanics; then, in the
+    same run whatever else was found, each variant's stated RTP against the exact RTP of its
+    strips (within ``rtp_tolerance`` percentage points) wherever the engine builds the model
+    and the exact analysis takes the variant, and a warning naming why where it does not; and,
+    for a model with no problem, its pay tables against the counts its strips can show and the
+    markets in ``markets_dir`` (the shipped ones by default) that offer it."""
     if not folder.is_dir():
         return Findings([f"{folder}: no such folder"])
     problems, model = _problems(folder)
-    found = Findings(problems)
-    if problems or model is None:
+    found = Findings(list(problems))
+    if model is None and problems:
+        # a problem of the parts need not stop the engine building the model (the payline
+        # count, a repeated payline): then its variants' stated RTPs are checked in this run too
+        model, reason = _loaded_anyway(folder)
+        if model is None:
+            if any((folder / "variants").glob("*.toml")):
+                found.warnings.append(f"warning: {folder}: stated RTP not checked: {reason}")
+            return found
+    if model is None:
         return found
-    found.problems.extend(_stated_rtp_problems(model, rtp_tolerance, found.warnings))
+    found.problems.extend(
+        _stated_rtp_problems(model, rtp_tolerance, found.warnings, flawed=bool(problems))
+    )
+    if problems:
+        return found
     found.warnings.extend(_unpaid_counts(model))
     found.warnings.extend(_market_warnings(model, markets_dir))
     return found
@@ -268,6 +283,17 @@ def _problems(folder: Path) -> tuple[list[str], GameModel | None]:
     return unstated + mechanics_problems(model), model
 
 
+def _loaded_anyway(folder: Path) -> tuple[GameModel | None, str]:
+    """The model as the engine loads it from a folder whose parts have problems, when it
+    loads all the same (None otherwise), and the reason it does not load."""
+    from reelsmith.engine.model import load_model
+
+    try:
+        return load_model(folder), ""
+    except ModelError as exc:
+        return None, f"the model does not load ({exc})"
+
+
 #: The largest reel set (stop combinations) of a cascade whose stated RTP ``validate`` checks
 #: by enumerating it (about a second); a larger one is left to ``reelsmith analyze``.
 CASCADE_CHECKED_CYCLE = 2_000_000
@@ -295,11 +321,16 @@ def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
     return Decimal(str(float(rtp) * 100))
 
 
-def _stated_rtp_problems(model: GameModel, tolerance: Decimal, warnings: list[str]) -> list[str]:
+def _stated_rtp_problems(
+    model: GameModel, tolerance: Decimal, warnings: list[str], flawed: bool = False
+) -> list[str]:
     """A variant whose stated RTP lies more than ``tolerance`` points from the exact RTP of its
     strips is a problem (the rules page would tell players a return the reels do not give);
     one within it that prints as another figure at two decimals is a warning, and so is one the
-    exact analysis cannot check (its simulation is the only figure)."""
+    exact analysis cannot check (its simulation is the only figure). ``flawed``: the model has
+    problems found already, so the exact analysis may fail on them in any way (a plug-in whose
+    parameters its check refused): such a failure is a warning naming it, the problems being
+    named already."""
     problems = []
     for variant in model.variants.values():
         stated = variant.stated_rtp
@@ -309,7 +340,15 @@ def _stated_rtp_problems(model: GameModel, tolerance: Decimal, warnings: list[st
         try:
             exact = _exact_rtp(model, variant.id)
         except (ModelError, ValueError) as exc:
-            warnings.append(f"warning: {where}: the stated RTP is not checked: {exc}")
+            warnings.append(f"warning: {where}: stated RTP not checked: {exc}")
+            continue
+        except Exception as exc:
+            if not flawed:
+                raise
+            warnings.append(
+                f"warning: {where}: stated RTP not checked: the exact analysis fails on the "
+                f"problems above ({type(exc).__name__}: {exc})"
+            )
             continue
         difference = abs(exact - stated)
         text = (
