@@ -133,3 +133,21 @@ def test_a_spin_s_answer_is_stored_as_sent_and_sent_again_byte_for_byte(api):
     again = api.as_player("POST", f"/api/games/{TSAR}/spin", body, key=key)
     assert again.status_code == 200 and again.content == first.content
     assert api.balance(player) == first.json()["balance"]["minor"]  # played once
+
+
+def test_a_step_with_nothing_to_say_takes_an_empty_body(api):
+    player = api.player()
+    token = api.login(player)
+    open_id = api.spin(TSAR, TSAR_BET, tsar_win()).json()["round_id"]  # waits for the gamble
+    headers = {"Authorization": f"Bearer {token}"}
+    # a gamble needs its choice: an empty body is refused naming it, and the round stays open
+    refused = api.client.post(f"/api/games/{TSAR}/rounds/{open_id}/gamble", headers=headers)
+    assert refused.status_code == 400, refused.text
+    assert refused.json() == {"code": "invalid_request", "message": "choice: Field required"}
+    balance = api.balance(player)
+    collected = api.client.post(
+        f"/api/games/{TSAR}/rounds/{open_id}/collect",
+        headers={**headers, "Idempotency-Key": api.key()},
+    )
+    assert collected.status_code == 200, collected.text
+    assert collected.json()["round_id"] == open_id and api.balance(player) > balance

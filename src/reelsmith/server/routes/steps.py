@@ -35,12 +35,14 @@ STEP_SUFFIXES = ("/spin", "/free-spin", "/gamble", "/collect")
 async def step_request(
     request: Request, model: type[ModelT]
 ) -> tuple[tokens.Claims, ModelT, str | None]:
-    """A round step's player (from its token), body and Idempotency-Key."""
+    """A round step's player (from its token), body and Idempotency-Key. An empty body is the
+    empty object: a step with nothing to say (a collect, a free spin) needs none, and one that
+    needs a field is refused naming it."""
     claims = await player_claims(request, request.headers.get("authorization"))
     raw = await request.body()
     inputs.check_media_type(request.headers.get("content-type"), raw)
     try:
-        body = model.model_validate(inputs.read_json(raw))
+        body = model.model_validate(inputs.read_json(raw) if raw.strip() else {})
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
     return claims, body, request.headers.get("idempotency-key")
