@@ -106,6 +106,10 @@ class SheetParts:
 def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict[str, Any]:
     """The exact analysis as data (``analyze --json``); ``sample``: the simulated round-win
     distribution of a ladder-and-pots round, added when given."""
+    own: Any = getattr(a, "document", None)
+    if callable(own):  # an analysis of a mechanic's own round law, which writes its document
+        found: dict[str, Any] = own()
+        return found
     if isinstance(a, LadderAnalysis):
         return ladder_document(a, sample)
     if by_full_cycle(a.model):
@@ -119,6 +123,10 @@ def analysis_report(a: Analysis) -> LabReport:
     """``analyze``'s result for any model's variant: JSON, text and the PAR sheet (drawn only
     when asked for). The sections are those of what ``a`` contains; a ladder-and-pots round
     adds its seeded sample of the round-win distribution, labelled as simulated."""
+    own: Any = getattr(a, "lab_report", None)
+    if callable(own):  # an analysis of a mechanic's own round law, which writes its report
+        report_: LabReport = own()
+        return report_
     if by_full_cycle(a.model):
         from reelsmith.mechanics.cascade.report import report
 
