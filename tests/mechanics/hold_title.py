@@ -108,8 +108,8 @@ bell = { 3 = 3 }
 symbol = "coin"
 trigger = 4
 respins = 2
-land = { coin = 1, blank = 2 }
-values = { 1 = 1, 4 = 1, mini = 1 }
+land = { coin = 1, blank = 1 }
+values = { 3 = 1, mini = 1 }
 full_grid = "grand"
 jackpots = { mini = 10, grand = 50 }
 
