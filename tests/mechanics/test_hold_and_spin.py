@@ -35,6 +35,7 @@ from reelsmith.mechanics.hold_and_spin.rules import CoinValue, HoldAndSpin, hold
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import SeededSource
 from reelsmith.rules_page import rules_document
+from reelsmith.server.titles import Title
 from tests.mechanics.hold_title import MODEL, hold_title, tiny_hold_title
 
 #: The two-sided 99% normal quantile.
@@ -229,6 +230,14 @@ def test_a_triggered_round_replays_and_is_told_by_its_events(tmp_path: Path) -> 
         parts=NO_GAMBLE,
     )
     assert replayed == played
+    title = Title(model)
+    assert title.feature_triggered(played)  # an autoplay may stop on it
+    plain = next(
+        r
+        for r in (_start(model, source) for _ in range(100))
+        if "hold_and_spin" not in r.spins[0].parts
+    )
+    assert not title.feature_triggered(plain)
     events = round_events(comp, played)
     kinds = [e["type"] for e in events]
     start, end = kinds.index("hold_and_spin_start"), kinds.index("hold_and_spin_end")

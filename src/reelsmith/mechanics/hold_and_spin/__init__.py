@@ -12,6 +12,7 @@ MECHANIC = Mechanic(
     declared=lambda raw: "hold_and_spin" in raw,
     part="reelsmith.mechanics.hold_and_spin.live:part",
     problems="reelsmith.mechanics.hold_and_spin.rules:problems",
+    server="reelsmith.mechanics.hold_and_spin.server:HoldAndSpinMoney",
     events=("hold_and_spin_start", "hold_and_spin_respin", "hold_and_spin_end"),
     event_schemas="reelsmith.mechanics.hold_and_spin.events:SCHEMAS",
     requires=("paylines", "coins"),
