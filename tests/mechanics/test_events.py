@@ -27,6 +27,7 @@ from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.titles import Title
 from tests.example_mechanic import MECHANIC as MYSTERY
 from tests.mechanics.anywhere_title import tiny_anywhere
+from tests.mechanics.hold_title import tiny_hold_title
 from tests.mechanics.test_cascade import tiny as tiny_cascade
 from tests.mechanics.test_cascade import tiny_ways as tiny_ways_cascade
 from tests.mechanics.test_ways import tiny
@@ -85,6 +86,7 @@ def titles(tmp_path: Path) -> dict[str, GameModel]:
     found["tiny-cascade"] = load_model(tiny_cascade(tmp_path / "cascade"))
     found["tiny-ways-cascade"] = load_model(tiny_ways_cascade(tmp_path / "ways-cascade"))
     found["tiny-anywhere"] = load_model(tiny_anywhere(tmp_path / "anywhere", cascade=True))
+    found["tiny-hold"] = load_model(tiny_hold_title(tmp_path / "hold"))
     return found
 
 
@@ -107,6 +109,7 @@ def check_round(title: Title, round_: Any, check: jsonschema.Draft202012Validato
         assert seen[0]["type"] == "spin_stopped" and seen[0]["kind"] == spin.kind
         assert seen[-1] == {"type": "spin_won", "spin": index, "coins": spin.win_coins}
         pots = sum(e["coins"] for e in seen if e["type"] == "pot_won")
+        pots += sum(e["win_coins"] for e in seen if e["type"] == "hold_and_spin_end")
         modified = [e for e in seen if e["type"] == "win_modified"]
         paid = (
             modified[0]["win_coins"]
@@ -158,6 +161,12 @@ def test_every_title_s_rounds_are_told_by_declared_events(tmp_path: Path) -> Non
             "scatter_win",
             "free_spins_awarded",
             "free_spin",
+        },
+        "tiny-hold": {
+            "line_win",
+            "hold_and_spin_start",
+            "hold_and_spin_respin",
+            "hold_and_spin_end",
         },
     }
     for game_id, model in titles(tmp_path).items():

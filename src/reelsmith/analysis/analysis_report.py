@@ -107,12 +107,16 @@ class SheetParts:
 def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict[str, Any]:
     """The exact analysis as data (``analyze --json``); ``sample``: the simulated round-win
     distribution of a ladder-and-pots round, added when given."""
+    own_document: Any = getattr(a, "document", None)
+    if callable(own_document):  # an analysis of a mechanic's own round law, which writes it
+        found: dict[str, Any] = own_document()
+        return found
     if isinstance(a, LadderAnalysis):
         return ladder_document(a, sample)
-    own = full_cycle_report(a.model)
-    if own is not None:
-        found: dict[str, Any] = own.document(a)
-        return found
+    full = full_cycle_report(a.model)
+    if full is not None:
+        written: dict[str, Any] = full.document(a)
+        return written
     return free_spins_document(a)
 
 
@@ -120,9 +124,13 @@ def analysis_report(a: Analysis) -> LabReport:
     """``analyze``'s result for any model's variant: JSON, text and the PAR sheet (drawn only
     when asked for). The sections are those of what ``a`` contains; a ladder-and-pots round
     adds its seeded sample of the round-win distribution, labelled as simulated."""
-    own = full_cycle_report(a.model)
-    if own is not None:
-        written: LabReport = own.report(a)
+    own_report: Any = getattr(a, "lab_report", None)
+    if callable(own_report):  # an analysis of a mechanic's own round law, which writes its report
+        report_: LabReport = own_report()
+        return report_
+    full = full_cycle_report(a.model)
+    if full is not None:
+        written: LabReport = full.report(a)
         return written
     if isinstance(a, LadderAnalysis):
         sample = sample_win_distribution(a)

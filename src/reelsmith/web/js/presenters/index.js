@@ -14,6 +14,7 @@
  */
 import { presentCascade, presentSpinStopped, presentWildWeights } from './reels.js';
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
+import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStart } from './hold-and-spin.js';
 import { presentLadderStep } from './ladder.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
 import { presentCapReached, presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
@@ -35,6 +36,9 @@ export const PRESENTERS = {
   free_spin: presentFreeSpin,
   free_spins_awarded: presentFreeSpinsAwarded,
   ladder_step: presentLadderStep,
+  hold_and_spin_start: presentHoldAndSpinStart,
+  hold_and_spin_respin: presentHoldAndSpinRespin,
+  hold_and_spin_end: presentHoldAndSpinEnd,
   cap_reached: presentCapReached,
   spin_won: presentSpinWon,
   gamble_card: presentGambleCard,

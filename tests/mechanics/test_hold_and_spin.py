@@ -1,0 +1,338 @@
+"""The hold-and-spin (:mod:`reelsmith.mechanics.hold_and_spin`) on the test suite's titles
+(``tests/mechanics/hold_title.py``): the exact round law against every draw of every round of
+the tiny title played through live play; the absorbing chain against every per-cell outcome of
+every respin; the feature and whole rounds played live inside the exact figures' 99%
+intervals; a triggered round replayed from its draws and told by its events; the rules page in
+both languages; ``analyze`` exact, ``simulate`` refused by name; and ``validate``'s one line,
+naming the key, for each bad table."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from reelsmith.analysis.analysis_report import analysis_report
+from reelsmith.analysis.analyzer import analyze, stored_figures
+from reelsmith.analysis.tuning import tune
+from reelsmith.engine import round as core
+from reelsmith.engine.bets import CoinBet
+from reelsmith.engine.events import round_events
+from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.mechanics import composition, round_face
+from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
+from reelsmith.mechanics.hold_and_spin.chain import (
+    after_respin,
+    feature_moments,
+    final_count_law,
+    is_over,
+)
+from reelsmith.mechanics.hold_and_spin.live import play_feature
+from reelsmith.mechanics.hold_and_spin.rules import CoinValue, HoldAndSpin, hold_and_spin_rules
+from reelsmith.modelio.validate import validate_folder
+from reelsmith.rng import SeededSource
+from reelsmith.rules_page import rules_document
+from reelsmith.server.titles import Title
+from tests.mechanics.hold_title import MODEL, hold_title, tiny_hold_title
+
+#: The two-sided 99% normal quantile.
+Z_99 = 2.5758
+
+NO_GAMBLE = {OPTIONS: RoundOptions(gamble_allowed=False)}
+
+
+def _model(tmp_path: Path) -> GameModel:
+    return load_model(hold_title(tmp_path / "hold"))
+
+
+def _tiny(tmp_path: Path) -> GameModel:
+    return load_model(tiny_hold_title(tmp_path / "tiny"))
+
+
+def _start(model: GameModel, source: object) -> core.Round:
+    lines = model.line_count
+    bet = CoinBet(lines, 1, Decimal("0.01"))
+    return core.start_round(
+        composition(model),
+        bet,
+        core.Stake(lines, 1),
+        source,  # type: ignore[arg-type]
+        parts=NO_GAMBLE,
+    )
+
+
+class Branch:
+    """A random source that answers a fixed path of draws and extends it with zeros, noting
+    each draw's bound: walking every path of a round's draw tree in turn plays every outcome
+    of the round once, each with probability the product of 1 / bound."""
+
+    def __init__(self, path: list[int]) -> None:
+        self.path = path
+        self.bounds: list[int] = []
+
+    def randbelow(self, bound: int, purpose: str) -> int:
+        at = len(self.bounds)
+        if at == len(self.path):
+            self.path.append(0)
+        self.bounds.append(bound)
+        return self.path[at]
+
+
+def every_round(model: GameModel) -> list[tuple[core.Round, Fraction]]:
+    """Every outcome of a round of ``model`` played through live play, with its probability."""
+    found = []
+    path: list[int] = []
+    while True:
+        branch = Branch(path)
+        played = _start(model, branch)
+        assert played.phase == core.COMPLETE
+        assert len(branch.path) == len(branch.bounds)  # the round used its whole path
+        found.append((played, Fraction(1, math.prod(branch.bounds))))
+        at = len(branch.path) - 1
+        while at >= 0 and branch.path[at] == branch.bounds[at] - 1:
+            at -= 1
+        if at < 0:
+            return found
+        path = [*branch.path[:at], branch.path[at] + 1]
+
+
+# -- exact against brute force ----------------------------------------------------------
+
+
+def test_every_draw_of_every_round_played_live_gives_the_exact_law(tmp_path: Path) -> None:
+    model = _tiny(tmp_path)
+    rounds = every_round(model)
+    assert sum(p for _, p in rounds) == 1
+    bet = model.line_count
+    mean = sum((p * Fraction(r.win_coins, bet) for r, p in rounds), Fraction(0))
+    second = sum((p * Fraction(r.win_coins, bet) ** 2 for r, p in rounds), Fraction(0))
+    triggered = sum((p for r, p in rounds if "hold_and_spin" in r.spins[0].parts), Fraction(0))
+    full = sum(
+        (p for r, p in rounds if (rec := r.spins[0].parts.get("hold_and_spin")) and rec.full_grid),
+        Fraction(0),
+    )
+    hits = sum((p for r, p in rounds if r.win_coins > 0), Fraction(0))
+    exact = analyze(model)
+    assert exact.rtp == mean
+    assert exact.variance == second - mean * mean
+    assert exact.trigger_probability == triggered
+    assert exact.full_grid_probability == full > 0
+    assert exact.hit_frequency == hits
+    # the feature is most of what the tiny title pays: the brute force checks its law, not lines
+    assert exact.feature_rtp > 10 * exact.line_rtp > 0
+    assert len(rounds) > 1000
+
+
+def _rules(cells: int, respins: int, coin: int, blank: int) -> HoldAndSpin:
+    values = (CoinValue(1, 3), CoinValue(5, 1), CoinValue(20, 1, "mini"))
+    return HoldAndSpin(0, cells, 1, respins, coin, blank, values, {"mini": 20}, "mini")
+
+
+def _by_every_cell(rules: HoldAndSpin, held: int, left: int) -> dict[int, Fraction]:
+    """The final count's law by every subset of the empty cells a respin can land, one cell at
+    a time (no binomial law assumed)."""
+    if is_over(rules, held, left):
+        return {held: Fraction(1)}
+    p = Fraction(rules.coin_weight, rules.coin_weight + rules.blank_weight)
+    empty = rules.cells - held
+    law: dict[int, Fraction] = {}
+    for pattern in range(2**empty):
+        landed = bin(pattern).count("1")
+        chance = p**landed * (1 - p) ** (empty - landed)
+        for n, q in _by_every_cell(rules, *after_respin(rules, held, left, landed)).items():
+            law[n] = law.get(n, Fraction(0)) + chance * q
+    return law
+
+
+@pytest.mark.parametrize(
+    ("cells", "respins", "coin", "blank", "start"),
+    [(4, 2, 1, 2, 1), (4, 3, 1, 1, 2), (5, 1, 2, 3, 1), (6, 2, 1, 3, 3)],
+)
+def test_the_chain_is_every_per_cell_outcome_of_every_respin(
+    cells: int, respins: int, coin: int, blank: int, start: int
+) -> None:
+    rules = _rules(cells, respins, coin, blank)
+    assert final_count_law(rules, start) == _by_every_cell(rules, start, respins)
+
+
+# -- live play inside the exact figures' intervals ----------------------------------------
+
+
+def test_the_feature_played_live_holds_its_exact_law(tmp_path: Path) -> None:
+    rules = hold_and_spin_rules(_model(tmp_path))
+    start = rules.trigger
+    exact = feature_moments(rules, start)
+    cells = [(row, reel) for row in range(3) for reel in range(5)]
+    source = SeededSource(7)
+    n = 40_000
+    pays = []
+    counts = []
+    for _ in range(n):
+        record = play_feature(rules, cells[:start], cells[start:], 1, source)
+        pays.append(record.total_bets)
+        counts.append(len(record.coins))
+    mean = Fraction(sum(pays), n)
+    half = Z_99 * math.sqrt(exact.variance / n)
+    assert abs(float(mean - exact.mean)) < half, (float(mean), float(exact.mean), half)
+    count_mean = exact.mean_coins
+    count_var = sum((k * k * p for k, p in exact.final.items()), Fraction(0)) - count_mean**2
+    count_half = Z_99 * math.sqrt(count_var / n)
+    assert abs(sum(counts) / n - float(count_mean)) < count_half
+
+
+def test_rounds_played_live_hold_the_exact_rtp(tmp_path: Path) -> None:
+    model = _model(tmp_path)
+    exact = analyze(model)
+    source = SeededSource(11)
+    n = 60_000
+    total = 0
+    triggered = 0
+    for _ in range(n):
+        played = _start(model, source)
+        total += played.win_coins
+        triggered += "hold_and_spin" in played.spins[0].parts
+    rtp = total / (n * model.line_count)
+    half = Z_99 * exact.std_dev / math.sqrt(n)
+    assert abs(rtp - float(exact.rtp)) < half, (rtp, float(exact.rtp), half)
+    p = float(exact.trigger_probability)
+    assert abs(triggered / n - p) < Z_99 * math.sqrt(p * (1 - p) / n)
+
+
+# -- a round: replay, events, record ------------------------------------------------------
+
+
+def test_a_triggered_round_replays_and_is_told_by_its_events(tmp_path: Path) -> None:
+    model = _model(tmp_path)
+    comp = composition(model)
+    source = SeededSource(3)
+    for _ in range(5_000):
+        played = _start(model, source)
+        if "hold_and_spin" in played.spins[0].parts:
+            break
+    else:
+        pytest.fail("no round triggered the feature")
+    record = played.spins[0].parts["hold_and_spin"]
+    rules = hold_and_spin_rules(model)
+    assert len(record.start) >= rules.trigger
+    assert record.win_coins == record.total_bets * played.stake.total_coins
+    assert record.total_bets == sum(v.amount for _, v in record.coins) + record.full_grid_amount
+    assert record.respins[-1].left == 0 or len(record.coins) == rules.cells
+    replayed = core.replay_from(
+        comp,
+        played.bet,
+        played.stake,
+        played.variant,
+        played.actions,
+        played.draws,
+        parts=NO_GAMBLE,
+    )
+    assert replayed == played
+    title = Title(model)
+    assert title.feature_triggered(played)  # an autoplay may stop on it
+    plain = next(
+        r
+        for r in (_start(model, source) for _ in range(100))
+        if "hold_and_spin" not in r.spins[0].parts
+    )
+    assert not title.feature_triggered(plain)
+    events = round_events(comp, played)
+    kinds = [e["type"] for e in events]
+    start, end = kinds.index("hold_and_spin_start"), kinds.index("hold_and_spin_end")
+    assert kinds[start + 1 : end] == ["hold_and_spin_respin"] * len(record.respins)
+    assert events[end]["win_coins"] == record.win_coins
+    assert events[-1]["win_coins"] == played.win_coins
+    lines = sum(e["coins"] for e in events if e["type"] == "line_win")
+    assert played.win_coins == lines + record.win_coins
+    cells = {
+        tuple(c["position"]) for e in events[start:end] for c in e.get("held", e.get("landed", []))
+    }
+    assert len(cells) == events[end]["coins_held"] == len(record.coins)
+
+
+# -- the faces: rules page, analyze, simulate ---------------------------------------------
+
+
+def test_the_rules_page_says_the_feature_in_both_languages(tmp_path: Path) -> None:
+    model = _model(tmp_path)
+    english = rules_document(model, language="en")["rules"]["hold_and_spin"]
+    german = rules_document(model, language="de")["rules"]["hold_and_spin"]
+    assert english[0].startswith("Six or more Coin symbols")
+    assert german[0].startswith("Sechs oder mehr Coin-Symbole")
+    assert "Grand jackpot: 1,000 times the total bet." in english
+    assert "Jackpot Grand: 1.000 mal der Gesamteinsatz." in german
+    assert len(english) == len(german)
+
+
+def test_analyze_is_exact_and_simulate_refuses_by_name(tmp_path: Path) -> None:
+    model = _model(tmp_path)
+    exact = analyze(model)
+    document = analysis_report(exact).to_json()
+    assert document["exact"] is True and document["rtp"] == float(exact.rtp)
+    assert document["rtp"] == pytest.approx(document["line_rtp"] + document["hold_and_spin_rtp"])
+    assert stored_figures(exact)["rtp"] == round(float(exact.rtp), 10)
+    with pytest.raises(ModelError, match="does not play hold_and_spin"):
+        round_face(model, "simulate")
+    folder = tmp_path / "hold"
+    with pytest.raises(ModelError, match="does not move a hold-and-spin round's tables"):
+        tune(model, folder, Decimal("90.00"), base_variant="main")
+    assert not (folder / "variants" / "90.00.toml").exists()
+
+
+# -- validate -----------------------------------------------------------------------------
+
+
+def test_a_sound_title_is_valid_and_a_wrong_stated_rtp_is_named(tmp_path: Path) -> None:
+    exact = analyze(_model(tmp_path / "probe"))
+    stated = f"{float(exact.rtp):.10f}"
+    assert validate_folder(hold_title(tmp_path / "sound", rtp=stated)) == []
+    wrong = validate_folder(hold_title(tmp_path / "wrong", rtp="0.5"))
+    assert len(wrong) == 1 and "states an RTP of 50.00%" in wrong[0]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        (
+            "jackpots = { mini = 20, minor = 50,",
+            "jackpots = { minor = 50,",
+            "hold_and_spin.values.mini: jackpot tier 'mini' has no value",
+        ),
+        ("mini = 20, minor", "mini = 0, minor", "hold_and_spin.jackpots.mini: a jackpot tier"),
+        ('full_grid = "grand"', 'full_grid = "mega"', "hold_and_spin.full_grid = 'mega'"),
+        (
+            "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1 }",
+            "values = { 2 = 0, mini = 0 }",
+            "hold_and_spin.values: the weights add up to 0",
+        ),
+        ("trigger = 6", "trigger = 16", "hold_and_spin.trigger must be a whole number"),
+        ("trigger = 6", "trigger = 0", "hold_and_spin.trigger must be a whole number"),
+        ("respins = 3", "respins = 0", "hold_and_spin.respins must be a whole number"),
+        ("land = { coin = 1, blank = 24 }", "land = { coin = 0, blank = 0 }", "hold_and_spin.land"),
+        ("land = { coin = 1, blank = 24 }", "land = { coin = 1 }", "hold_and_spin.land must"),
+        ('symbol = "coin"', 'symbol = "bell"', "hold_and_spin.symbol = 'bell' must be"),
+        ('symbol = "coin"', 'symbol = "gold"', "hold_and_spin.symbol = 'gold' is not a symbol"),
+        ("respins = 3", "respins = 3\nsticky = true", "hold_and_spin: unknown key 'sticky'"),
+        ("values = { 2 = 40,", "values = { 0 = 1, 2 = 40,", "hold_and_spin.values.0: a coin value"),
+    ],
+)
+def test_each_bad_table_is_one_line_naming_its_key(
+    tmp_path: Path, old: str, new: str, problem: str
+) -> None:
+    assert old in MODEL
+    found = validate_folder(hold_title(tmp_path / "bad", model=MODEL.replace(old, new, 1)))
+    assert len(found) == 1 and problem in found[0] and "\n" not in found[0], found
+
+
+def test_a_mechanic_it_does_not_compose_with_is_refused_with_the_reason(tmp_path: Path) -> None:
+    model = (
+        MODEL.replace(
+            '[[symbols]]\nid = "coin"',
+            '[[symbols]]\nid = "star"\nname = "Star"\nrole = "scatter"\n\n[[symbols]]\nid = "coin"',
+        )
+        + '\n[scatter]\nsymbol = "star"\npays = { 3 = 2 }\n'
+    )
+    found = validate_folder(hold_title(tmp_path / "scatter", model=model))
+    assert any("hold_and_spin and scatter: the hold-and-spin's exact analysis" in f for f in found)
