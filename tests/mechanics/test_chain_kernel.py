@@ -6,6 +6,7 @@ inside the 99.9% interval, and ``reelsmith simulate`` reports such a title as an
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -143,3 +144,58 @@ def test_trigger_multipliers_on_counts_are_refused_by_name(tmp_path: Path) -> No
     )
     with pytest.raises(ModelError, match=r"free_spins\.multipliers: the simulation kernel"):
         k.KernelGame.build(load_model(folder))
+
+
+def _capped(tmp_path: Path, name: str) -> GameModel:
+    """A chain title capped at the smallest cap its paytable allows (the largest single pay,
+    rounded up), so that many rounds reach it."""
+    from reelsmith.mechanics.max_win.rules import largest_single_pay
+
+    folder = TITLES[name](tmp_path / name)
+    multiplier = math.ceil(largest_single_pay(load_model(folder)))
+    path = folder / "model.toml"
+    path.write_text(
+        path.read_text(encoding="utf-8") + f"\n[max_win]\nmultiplier = {multiplier}\n",
+        encoding="utf-8",
+    )
+    return load_model(folder)
+
+
+@pytest.mark.parametrize("name", ["cascade-lines", "cascade-ways", "anywhere"])
+def test_a_capped_chain_title_replays_and_is_not_called_exact(tmp_path: Path, name: str) -> None:
+    """The kernel caps a chain title's rounds as live play does (a base chain at the cap plays
+    no free spin; a free spin's excess is cut and the feature ends); ``simulate`` and
+    ``analyze`` give the capped figures as simulated, never the uncapped RTP as the RTP."""
+    from reelsmith.analysis.analysis_report import analysis_report
+    from reelsmith.analysis.analyzer import analyze
+
+    model = _capped(tmp_path, name)
+    game = k.KernelGame.build(model)
+    cost = total_coins(model)
+    assert game.cap_coins > 0 and game.cap_coins % cost == 0
+    rounds = 2_000
+    results, draws, stats, _floats = game.trace(stream_state(11), rounds)
+    comp = composition(model)
+    bet = CoinBet(cost, 1, Decimal(str(model.bet["coin_sizes"][0])))
+    stake = core.Stake(cost, 1)
+    reached = 0
+    for i in range(rounds):
+        source = ReplaySource(game.draws_of(draws[i]))
+        played = core.start_round(
+            comp, bet, stake, source, parts={OPTIONS: RoundOptions(gamble_allowed=False)}
+        )
+        played = core.finish(comp, played, source)
+        row = [int(x) for x in results[i]]
+        assert source.remaining == 0, f"round {i}: {source.remaining} draws left unused"
+        assert played.win_coins == row[k.R_WIN] <= game.cap_coins, f"round {i}"
+        assert len(played.spins) - 1 == row[k.R_FREE_SPINS], f"round {i}"
+        assert sum(s.win_coins for s in played.spins[1:]) == row[k.R_FREE_WIN], f"round {i}"
+        capped = played.part("max_win")
+        reached += capped is not None and capped.reached
+    assert reached == stats[k.S_CAP_HITS] > 20
+    result = simulate(model, 50_000, 3, workers=1)
+    assert result.exact["rtp"] is None and "full-cycle" in result.exact["why_not_exact"]
+    assert result.stats[k.S_MAX_WIN] == game.cap_coins
+    report = analysis_report(analyze(model))
+    assert report.document["rtp"] is None and report.document["max_win"]["exact"] is False
+    assert report.document["uncapped"]["rtp"] == float(analyze_rtp(model).rtp)

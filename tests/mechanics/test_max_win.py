@@ -226,13 +226,15 @@ def test_validate_refuses_a_bad_cap_in_one_line_naming_the_key(
     assert len(problems) == 1 and says in problems[0], problems
 
 
-def test_the_cap_is_refused_beside_a_ladder_or_cascade(tmp_path: Path) -> None:
+def test_the_cap_is_refused_beside_a_ladder_and_composes_with_a_cascade(tmp_path: Path) -> None:
     from reelsmith.mechanics import composition_problems
 
     raw = dict(_model(tmp_path).raw)
-    raw["cascade"] = {"limit": 2, "multipliers": [1, 1]}
-    found = composition_problems(raw, "m")
-    assert any("cascade and max_win" in line for line in found), found
+    cascaded = {**raw, "cascade": {"limit": 2, "multipliers": [1, 1]}}
+    assert not any("max_win" in line for line in composition_problems(cascaded, "m"))
+    laddered = {**raw, "ladder": {}}
+    found = composition_problems(laddered, "m")
+    assert any("ladder and max_win" in line for line in found), found
 
 
 def test_a_capped_ways_title_replays_and_is_not_called_exact(tmp_path: Path) -> None:

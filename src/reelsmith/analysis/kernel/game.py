@@ -319,6 +319,7 @@ class KernelGame:
             max_spins=0,
             chain=chain,
             kernel_play=play,
+            cap_coins=getattr(chain, "cap_coins", 0),
         )
 
     @classmethod

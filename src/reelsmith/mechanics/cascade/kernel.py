@@ -47,6 +47,8 @@ class ChainGame:
     per_symbol: int
     max_spins: int
     total_bet: int
+    #: The model's cap on a round's win in coins (``[max_win]``); 0: no cap.
+    cap_coins: int = 0
 
     def args(self) -> tuple[Any, ...]:
         return (
@@ -58,6 +60,7 @@ class ChainGame:
             self.retrigger,
             self.per_symbol,
             self.max_spins,
+            self.cap_coins,
             r.band_edges_in_coins(self.total_bet),
         )
 
@@ -96,7 +99,9 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         cumulative[index, :, found.shape[1] :] = found[:, -1:]
         totals[index] = reel_set.totals
     from reelsmith.analysis.catalogue_exact import total_coins
+    from reelsmith.mechanics.max_win.rules import model_cap
 
+    cap = model_cap(model)
     return ChainGame(
         base=base,
         free=free_tables,
@@ -107,6 +112,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         per_symbol=free.spins_per_symbol if free is not None else 0,
         max_spins=free.max_spins if free is not None else 0,
         total_bet=total_coins(model),
+        cap_coins=0 if cap is None else cap.cap_coins(total_coins(model)),
     )
 
 
@@ -253,7 +259,18 @@ def play_chain_rounds(
     rounds.play_rounds` counts them; with ``record`` each round's ``R_*`` fields go to
     ``results[i]`` and its draws to ``log`` ending at ``log_ends[i]``, a round that would
     overflow ``log`` undone and the call returning early. Returns the rounds played."""
-    base, free, weighted, cumulative, totals, retrigger, per_symbol, max_spins, edges = game
+    (
+        base,
+        free,
+        weighted,
+        cumulative,
+        totals,
+        retrigger,
+        per_symbol,
+        max_spins,
+        cap_coins,
+        edges,
+    ) = game
     reels = base.lengths.shape[0]
     rows = base.rows
     n_symbols = base.substitutable.shape[0]
@@ -269,7 +286,7 @@ def play_chain_rounds(
     bands = np.zeros(edges.shape[0], dtype=np.int64)
     stream = load_stream(rng)
     total = base_line_sum = base_scatter_sum = free_sum = 0
-    base_hits = round_hits = triggered = free_spins_sum = retriggers = capped = 0
+    base_hits = round_hits = triggered = free_spins_sum = retriggers = capped = cap_hits = 0
     max_win = max_free_spins = 0
     win_sq = base_win_sq = 0.0
     log_at = 0
@@ -289,6 +306,8 @@ def play_chain_rounds(
         )
         base_line = pay - base_scatter
         remaining = awarded
+        if cap_coins > 0 and pay >= cap_coins:
+            remaining = 0  # the base spin reached the round's cap: no free spin is played
         played = free_win = free_triggers = added_sum = 0
         while remaining > 0:
             if record and log_at + reels > log.shape[0]:
@@ -319,6 +338,11 @@ def play_chain_rounds(
             added_sum += added
             remaining += added - 1
             played += 1
+            if cap_coins > 0:
+                so_far = base_line + base_scatter + free_win
+                if so_far >= cap_coins:  # the round reached its cap: the feature ends here
+                    free_win -= so_far - cap_coins
+                    remaining = 0
         if overflow:  # undo the round: the next call draws it again
             stream = saved
             log_at = round_start
@@ -326,6 +350,9 @@ def play_chain_rounds(
         retriggers += round_retriggers
         win = base_line + base_scatter + free_win
         base_win = base_line + base_scatter
+        if cap_coins > 0 and win >= cap_coins:
+            win = cap_coins  # a base spin above the cap (a free spin's excess is cut above)
+            cap_hits += 1
         if record:
             row = results[i]
             row[r.R_WIN] = win
@@ -370,6 +397,7 @@ def play_chain_rounds(
     stats[r.S_FREE_SPINS] += free_spins_sum
     stats[r.S_RETRIGGERS] += retriggers
     stats[r.S_CAPPED] += capped
+    stats[r.S_CAP_HITS] += cap_hits
     stats[r.S_MAX_WIN] = max(stats[r.S_MAX_WIN], max_win)
     stats[r.S_MAX_FREE_SPINS] = max(stats[r.S_MAX_FREE_SPINS], max_free_spins)
     for b in range(edges.shape[0]):

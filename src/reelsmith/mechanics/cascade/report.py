@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from reelsmith.analysis.catalogue_exact import CatalogueFigures
@@ -56,6 +56,19 @@ class CascadeAnalysis:
     def std_dev(self) -> float:
         return self.cascade.std_dev
 
+    @property
+    def total_bet(self) -> int:
+        return int(self.cascade.bet)
+
+    @cached_property
+    def cap(self) -> Any:
+        """The cap's figures of a capped model (``[max_win]``), None without a cap: the full
+        cycle gives the uncapped round, so the capped RTP and the cap's odds are the kernel's
+        (:func:`reelsmith.mechanics.max_win.exact.cap_figures` says why), computed once."""
+        from reelsmith.mechanics.max_win.exact import cap_figures
+
+        return cap_figures(self)
+
 
 def analyze(model: GameModel, variant_id: str | None = None) -> CascadeAnalysis:
     started = time.perf_counter()
@@ -77,6 +90,17 @@ def _chain_rows(law: ChainSums, bet: int) -> list[tuple[str, str, str, str]]:
 
 
 def document(a: CascadeAnalysis) -> dict[str, Any]:
+    """``analyze --json``: the full cycle's figures; for a capped model, the cap's figures
+    beside them and ``rtp``/``std_dev`` null (the uncapped ones under ``uncapped``)."""
+    if a.cap is None:
+        return _figures(a)
+    from reelsmith.analysis.analysis_report import capped_document
+
+    found: dict[str, Any] = capped_document(_figures(a), a.cap)
+    return found
+
+
+def _figures(a: CascadeAnalysis) -> dict[str, Any]:
     c = a.cascade
     f = a.figures
     b = c.base
@@ -119,10 +143,28 @@ def _wins(model: GameModel) -> str:
     return "way wins" if "ways" in model.raw else "line wins"
 
 
+def _cap_rows(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
+    """The cap's rows of the summary: the cap, and the capped RTP and the cap's odds with how
+    they were found."""
+    cap = a.cap
+    if cap is None:
+        return []
+    sim = cap.simulated
+    low, high = sim["rtp_ci99"]
+    how = f"simulated, {sim['rounds']:,} rounds, seed {sim['seed']}"
+    return [
+        ("max win cap", f"{cap.multiplier:,}x bet", "model"),
+        ("RTP (capped)", f"{sim['rtp']:.4%} (99% CI {low:.4%} - {high:.4%})", how),
+        ("P(round reaches the cap)", f"{sim['probability']:.6g}", how),
+    ]
+
+
 def _summary(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
     c, f = a.cascade, a.figures
+    capped = a.cap is not None
     out = [
-        ("RTP", pct(c.rtp), "exact"),
+        *_cap_rows(a),
+        ("RTP (uncapped)" if capped else "RTP", pct(c.rtp), "exact"),
         (
             f"{_wins(a.model)} (every screen)" if "cascade" in a.model.raw else _wins(a.model),
             pct(f.line_rtp),
@@ -138,7 +180,11 @@ def _summary(a: CascadeAnalysis) -> list[tuple[str, str, str]]:
         ]
     out += [
         ("hit frequency", pct(c.hit_frequency, 3), "exact"),
-        ("standard deviation", f"{c.std_dev:.4f}", "exact (double precision)"),
+        (
+            "standard deviation (uncapped)" if capped else "standard deviation",
+            f"{c.std_dev:.4f}",
+            "exact (double precision)",
+        ),
         ("volatility", volatility_class(c.std_dev), ""),
         ("max base spin win", f"{c.base.max_pay / c.bet:,.1f}x bet", "exact"),
     ]
@@ -161,8 +207,14 @@ def report(a: CascadeAnalysis) -> LabReport:
     summary = rows(("figure", "value", "method"), _summary(a), classes="text")
     kind = "cascade" if "cascade" in a.model.raw else "pays anywhere"
     head = f"{a.model.name} variant {a.variant_id} - {kind}, exact over every stop combination"
+    cap_lines: list[str] = []
+    if a.cap is not None:
+        from reelsmith.analysis.analysis_report import _cap_lines
+
+        cap_lines = _cap_lines(a.cap)
     text: tuple[TextBlock, ...] = (
         head,
+        *cap_lines,
         summary,
         *_tables(a),
         f"Computed in {a.seconds:.2f} s ({METHOD}).",
@@ -185,7 +237,7 @@ def _sheet(a: CascadeAnalysis) -> Sheet:
 
 
 def stored_figures(a: CascadeAnalysis) -> dict[str, float]:
-    d = document(a)
+    d = _figures(a)
     keys = (
         "rtp",
         "line_rtp",

@@ -25,7 +25,5 @@ MECHANIC = Mechanic(
             "for a round ended mid-level",
         ),
         ("pots", "a local pot's win is carried between rounds and is not capped"),
-        ("cascade", "the capped figures of a cascade's full cycle are not written yet"),
-        ("anywhere", "the kernel does not play pays-anywhere yet, so its cap is not simulated"),
     ),
 )

@@ -11,7 +11,9 @@ Where it is not: free spins. The lab composes a feature's win from its spin law 
 identities and compound sums, which carry the round's mean and variance, not its distribution;
 ``E[min(W, cap)]`` needs the distribution, so the capped figures there come from the kernel
 (which caps its rounds as live play does), labelled simulated with their interval and rounds.
-Ways titles have no full analysis yet (``analyze`` refuses them by name), so none is printed.
+Ways titles have no full analysis yet (``analyze`` refuses them by name), so none is printed;
+cascades and counts are analysed over the full cycle without the capped law, so theirs are
+simulated too.
 """
 
 from __future__ import annotations
@@ -89,6 +91,11 @@ class CapFigures:
 
 def why_not_carried(model: GameModel) -> str | None:
     """Why the lab does not carry ``model``'s round win law whole (None: it does)."""
+    if "cascade" in model.raw or "anywhere" in model.raw:
+        return (
+            "the round's win law is not carried here: the full-cycle analysis of a chain of "
+            "screens or a count gives the round's figures, not its capped law"
+        )
     if "ways" in model.raw:
         return (
             "the round's win law is not carried here: the lab's full analysis of ways (the "

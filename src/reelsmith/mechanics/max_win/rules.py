@@ -3,9 +3,10 @@
     [max_win]
     multiplier = 5000      # a round's total win is at most 5000 x its total bet
 
-The cap must be a whole number above 0, and at least the largest pay of one payline (or one
-way) in multiples of the smallest total bet that can win it: a cap below it would cut a single
-combination of the paytable, which a paytable must never promise and not pay.
+The cap must be a whole number above 0, and at least the largest pay of one payline (one way,
+one count anywhere) in multiples of the smallest total bet that can win it: a cap below it
+would cut a single combination of the paytable, which a paytable must never promise and not
+pay.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ def largest_single_pay(model: GameModel) -> Fraction:
         if model.wild >= 0 and symbol.index != model.wild and model.substitutable[symbol.index]:
             row *= max(model.wild_multiplier, 1)
         top = max(top, row)
+    if "anywhere" in model.raw:
+        from reelsmith.mechanics.anywhere.rules import anywhere_rules
+
+        counted = anywhere_rules(model)
+        return Fraction(int(counted.pays.max()), counted.cost)
     if "ways" in model.raw:
         from reelsmith.mechanics.ways.rules import ways_rules
 
