@@ -213,8 +213,8 @@ def test_paylines_beside_ways_are_refused(tmp_path: Path) -> None:
     path = folder / "model.toml"
     text = path.read_text()
     path.write_text(text.replace("reels = 3\n", "reels = 3\npaylines = [[0, 0, 0]]\n"), "utf-8")
-    with pytest.raises(ModelError, match="paylines or by \\[ways\\], not both"):
-        load_model(folder)
+    with pytest.raises(ModelError, match="paylines and ways: a model pays by paylines or by ways"):
+        composition(load_model(folder))
     shutil.rmtree(folder)
 
 

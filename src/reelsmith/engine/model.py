@@ -449,17 +449,11 @@ def load_model(folder: Path) -> GameModel:
     if len(wilds) > 1 or len(scatters) > 1:
         raise ModelError(f"{where}: at most one wild and one scatter symbol are supported")
 
-    # Paylines: one row index per reel, 0 = top row. A ways game has none: its pay table is
-    # [ways_pays] (per way), read into the same table by symbol and count.
-    ways = "ways" in raw
-    # a pay-anywhere game has no paylines and no line table: its pays are its mechanic's
-    anywhere = "anywhere" in raw and not ways
-    if ways and "paylines" in raw:
-        raise ModelError(f"{where}: a model pays by paylines or by [ways], not both")
-    if anywhere and "paylines" in raw:
-        raise ModelError(f"{where}: a model pays by paylines or anywhere by count, not both")
-    lines_raw = [] if ways or anywhere else _require(raw, "paylines", list, where)
-    if not lines_raw and not (ways or anywhere):
+    # Paylines, where the model lists them: one row index per reel, 0 = top row. A model that
+    # pays the whole window (by ways, by a count anywhere) lists none; that a model declares
+    # one evaluator with its tables is the mechanics registry's check (composition_problems).
+    lines_raw = _require(raw, "paylines", list, where) if "paylines" in raw else []
+    if "paylines" in raw and not lines_raw:
         raise ModelError(f"{where}: 'paylines' is empty")
     seen_lines: dict[tuple[int, ...], int] = {}
     for number, line in enumerate(lines_raw, start=1):
@@ -475,10 +469,14 @@ def load_model(folder: Path) -> GameModel:
 
     # Line pays, indexed [symbol, count].
     line_pays = np.zeros((len(symbols), reels + 1), dtype=np.int64)
-    table = "ways_pays" if ways else "line_pays"
-    if ways and "line_pays" in raw:
-        raise ModelError(f"{where}: a ways game's pays are [ways_pays], not [line_pays]")
-    pays_raw = {} if anywhere and "line_pays" not in raw else _require(raw, table, dict, where)
+    # The pays of a run from reel 1, by symbol and count: per payline ([line_pays]) or per way
+    # ([ways_pays]), read into the one table; a count anywhere has its own ([anywhere_pays]).
+    if "line_pays" in raw and "ways_pays" in raw:
+        raise ModelError(
+            f"{where}: a run pays per payline ([line_pays]) or per way ([ways_pays]), not both"
+        )
+    table = "ways_pays" if "ways_pays" in raw else "line_pays"
+    pays_raw = _require(raw, table, dict, where) if table in raw else {}
     for symbol_id, pays in pays_raw.items():
         at = f"{where}: {table}.{symbol_id}"
         if symbol_id not in index_of:

@@ -127,6 +127,9 @@ def composition_problems(raw: Mapping[str, Any], where: str) -> list[str]:
         features = " and ".join(by_role["spin feature"])
         problems.append(f"{where}: {features}: a round has one spin feature")
     for mechanic in found:
+        for key in mechanic.needs_tables:
+            if key not in raw:
+                problems.append(f"{where}: missing key {key!r}: {mechanic.name} pays by it")
         for needed in mechanic.requires:
             if needed not in names:
                 problems.append(

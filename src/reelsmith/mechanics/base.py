@@ -135,6 +135,9 @@ class Mechanic:
     #: A function ``(phrases, model, terms, text) -> list[str]`` that changes the rules page's
     #: general rules ``text`` (a cap's sentences in place of "every win is paid in full").
     general_rules: str | None = None
+    #: The tables it cannot be played without beside the one that declares it (the paylines'
+    #: pays): composing a model that lacks one is refused naming the key.
+    needs_tables: tuple[str, ...] = ()
     #: Whether the mechanic pays jackpots (a market may forbid them).
     jackpots: bool = False
 

@@ -17,4 +17,5 @@ MECHANIC = Mechanic(
     simulate="reelsmith.analysis.catalogue:simulate_title",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
     evaluation="reelsmith.mechanics.paylines.exact",
+    needs_tables=("line_pays",),
 )

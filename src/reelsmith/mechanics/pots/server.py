@@ -32,6 +32,13 @@ class PotsMoney:
             "spots": self.rules.spots,
         }
 
+    @staticmethod
+    def jackpot_contribution(view: dict[str, Any], bet_minor: int) -> int:
+        """What a round's stake paid into the pots, in minor units, read from its stored
+        view: one bet for each gem its spins showed (each raises its pot by one bet)."""
+        gems = sum(len(spin.get("gems") or ()) for spin in view.get("spins") or ())
+        return gems * bet_minor
+
     def kept_state(self, round_: Round) -> BetState | None:
         return kept_state(round_)
 

@@ -21,6 +21,7 @@ MECHANIC = Mechanic(
     simulate="reelsmith.analysis.catalogue:simulate_title",
     tuner="reelsmith.analysis.catalogue_tuning:plan",
     evaluation="reelsmith.mechanics.ways.exact",
+    needs_tables=("ways_pays",),
     window_help="reelsmith.mechanics.ways.help",
     in_full_analysis=False,  # the RTP route is exact; the full cycle's law is not written yet
 )

@@ -254,12 +254,19 @@ class Report:
         return [row for row in self.totals if row["in_band"] is False]
 
 
-def _pot_games(titles: Mapping[str, Title]) -> list[str]:
-    return [
-        game
-        for game, title in titles.items()
-        if any(m.name == "pots" for m in mechanics.declared(title.model.raw))
-    ]
+def _contributing_games(titles: Mapping[str, Title]) -> dict[str, list[Any]]:
+    """The titles a mechanic of which pays into jackpots from the stake, with each such
+    mechanic's ``jackpot_contribution(view, bet_minor)`` (its server face's)."""
+    found: dict[str, list[Any]] = {}
+    for game, title in titles.items():
+        readers = [
+            face.jackpot_contribution
+            for m in mechanics.declared(title.model.raw)
+            if m.server is not None and hasattr(face := m.server_face(), "jackpot_contribution")
+        ]
+        if readers:
+            found[game] = readers
+    return found
 
 
 def daily_report(
@@ -302,13 +309,15 @@ def daily_report(
             found.refunds -= amount
         if row.free and row.kind in ("win", "jackpot_win"):
             found.free_round_wins -= amount
-    for game in _pot_games(titles):
-        # each round's view is read (the gems are in it): streamed, never the period at once
+    for game, readers in _contributing_games(titles).items():
+        # each round's view is read (its contributions are in it): streamed, never the period
+        # at once
         streamed = text(_POT_ROUNDS).execution_options(stream_results=True, max_row_buffer=500)
         for row in connection.execute(streamed, {**params, "game": game}):
             view = json.loads(row.view)
-            gems = sum(len(spin.get("gems") or ()) for spin in view.get("spins") or ())
-            sums[key_of(row)].jackpot_contributions += gems * int(row.bet_minor)
+            sums[key_of(row)].jackpot_contributions += sum(
+                read(view, int(row.bet_minor)) for read in readers
+            )
     report = Report(start, end)
     totals: dict[tuple[str, str, str, str], _Sums] = defaultdict(_Sums)
     for key in sorted(sums):
