@@ -107,3 +107,31 @@ def test_sqlite_connections_read_through_a_memory_map(tmp_path):
         assert mapped == MMAP_BYTES > 0
     finally:
         database.dispose()
+
+
+def test_no_checkpoint_runs_beside_a_writer(tmp_path):
+    """A checkpoint holds the writer locks: with a writer's transaction open it waits (or,
+    asked not to wait, does nothing) and runs once the writer has committed, so no checkpoint
+    ever runs while a commit may start the log over."""
+    import threading
+
+    database = Database(f"sqlite:///{tmp_path}/serial.db")
+    try:
+        with database.write() as connection:
+            connection.execute(text("CREATE TABLE t (x INTEGER)"))
+        done = threading.Event()
+        found: list[object] = []
+        with database.write() as connection:
+            connection.execute(text("INSERT INTO t VALUES (1)"))
+            assert database.checkpoint(wait=False) is None
+            waiting = threading.Thread(
+                target=lambda: (found.append(database.checkpoint()), done.set())
+            )
+            waiting.start()
+            assert not done.wait(0.5), "a checkpoint ran while a writer held its transaction"
+        assert done.wait(10), "the checkpoint did not run once the writer committed"
+        waiting.join()
+        pages, copied = found[0]  # type: ignore[misc]
+        assert pages == copied > 0
+    finally:
+        database.dispose()

@@ -281,6 +281,8 @@ class Database:
         """Take the writer locks (see `_writer`); without ``blocking``, only if both are free
         now (False, holding neither, if not). Any thread may release them."""
         if self._writer_thread == threading.get_ident():
+            if not blocking:
+                return False  # held, by this very thread: not free now
             # waiting would never end: this thread's own open transaction (a commit group on
             # the event loop) holds the locks until the loop runs again
             raise RuntimeError("this thread already holds the SQLite writer lock")
@@ -373,13 +375,25 @@ class Database:
             return None
         return Checkpointer(self)
 
-    def checkpoint(self) -> tuple[int, int]:
-        """One PASSIVE checkpoint on a connection of its own, taking no lock and waiting for
-        none: (pages in the WAL, pages of it now copied into the database file)."""
-        with self.engine.connect() as connection:
-            raw = connection.connection.driver_connection
-            assert raw is not None
-            row = raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    def checkpoint(self, wait: bool = True) -> tuple[int, int] | None:
+        """One PASSIVE checkpoint on a connection of its own, holding the writer locks
+        (`_writer`): (pages in the WAL, pages of it now copied into the database file).
+
+        No checkpoint runs beside a writer: SQLite up to 3.51.2 can damage the database file
+        when a checkpoint runs while another connection's commit starts the log over after an
+        earlier checkpoint (its WAL-reset bug), and the SQLite a Python links is often older.
+        Every write and SQLite's own checkpoint (run by the commit that passes the mark) hold
+        these locks too. ``wait=False``: None, having done nothing, when a writer holds them
+        now."""
+        if not self._acquire_writer(blocking=wait):
+            return None
+        try:
+            with self.engine.connect() as connection:
+                raw = connection.connection.driver_connection
+                assert raw is not None
+                row = raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        finally:
+            self._release_writer()
         return int(row[1]), int(row[2])
 
     def connection_lost(self, connection: Connection) -> bool:
@@ -423,8 +437,9 @@ class Checkpointer:
     whole log and syncs the file before its request can answer, and every request queued
     behind it waits, so the whole server stalls at every checkpoint.
     Here, every ``CHECKPOINT_EVERY_SECONDS`` a PASSIVE checkpoint copies what the log holds
-    without taking or waiting for any lock (SQLite runs it outside Python's global lock, so
-    on the other core). SQLite's own checkpoint stays on: when the log passes its mark, the
+    in a turn of its own between two writers' (it queues for the writer locks as a writer
+    does: see `Database.checkpoint` for why no checkpoint runs beside a writer; SQLite runs it
+    outside Python's global lock, so on the other core). SQLite's own checkpoint stays on: when the log passes its mark, the
     committing transaction copies only the little this thread has not, and the log starts
     over (a checkpointer alone never gets a log that writers keep appending to wholly copied,
     so the log would never start over and would grow without bound)."""
