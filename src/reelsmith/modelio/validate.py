@@ -303,7 +303,8 @@ def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
     """The exact RTP in percent of a variant's strips: the catalogue's own RTP analysis where
     the model's round is analysed by it (the figure its free-spin check has computed already),
     the whole analysis otherwise; a ModelError or ValueError where there is no exact route."""
-    from reelsmith.analysis.analyzer import analyze, round_law
+    from reelsmith.analysis.analyzer import analyze
+    from reelsmith.analysis.simulation import rtp_route
 
     if own_rtp(model) is not None:
         cycles = [rs.cycle for rs in model.variant(variant_id).reel_sets.values()]
@@ -312,12 +313,8 @@ def _exact_rtp(model: GameModel, variant_id: str) -> Decimal:
                 f"a cascade's exact RTP enumerates its full cycle ({max(cycles):,} stop "
                 f"combinations, minutes of work): reelsmith analyze gives it"
             )
-    if round_law(model).module == "reelsmith.analysis.catalogue_exact":
-        from reelsmith.analysis.catalogue_exact import analyze_rtp
-
-        rtp: Any = analyze_rtp(model, variant_id).rtp
-    else:
-        rtp = analyze(model, variant_id).rtp
+    analyze_rtp = rtp_route(model)
+    rtp: Any = (analyze_rtp or analyze)(model, variant_id).rtp
     return Decimal(str(float(rtp) * 100))
 
 

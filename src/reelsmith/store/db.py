@@ -439,8 +439,9 @@ class Checkpointer:
     Here, every ``CHECKPOINT_EVERY_SECONDS`` a PASSIVE checkpoint copies what the log holds
     in a turn of its own between two writers' (it queues for the writer locks as a writer
     does: see `Database.checkpoint` for why no checkpoint runs beside a writer; SQLite runs it
-    outside Python's global lock, so on the other core). SQLite's own checkpoint stays on: when the log passes its mark, the
-    committing transaction copies only the little this thread has not, and the log starts
+    outside Python's global lock, so on the other core). SQLite's own checkpoint stays on:
+    when the log passes its mark, the committing transaction copies only the little this
+    thread has not, and the log starts
     over (a checkpointer alone never gets a log that writers keep appending to wholly copied,
     so the log would never start over and would grow without bound)."""
 
