@@ -48,6 +48,13 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        help="stop playing after this long even if fewer rounds were played (the count"
+        " printed is the rounds played; the checks afterwards are the same)",
+    )
+    parser.add_argument(
         "--opening-minor",
         type=int,
         default=START_MINOR,
@@ -117,7 +124,10 @@ def main() -> None:
         for thread in threads:
             thread.start()
         next_kill = time.monotonic() + rng.expovariate(1 / args.kill_every)
+        stop_at = None if args.max_seconds is None else started + args.max_seconds
         while played() < target and len(broke) < len(names):
+            if stop_at is not None and time.monotonic() >= stop_at:
+                break
             time.sleep(0.5)
             if time.monotonic() >= next_kill:
                 server.kill()
@@ -151,6 +161,8 @@ def main() -> None:
             f" {kills[0]} kill -9, {calls} faults injected {faults['counts']},"
             f" {refused[0]} spins refused on the way"
         )
+        if total < target:
+            print(f"stopped before the {target} rounds asked for: {total} played")
         if broke:
             print(f"out of money before the end: {', '.join(sorted(broke))}")
         print(

@@ -24,7 +24,7 @@ from babel.numbers import get_currency_name
 
 from reelsmith.engine.events import minor_key, round_events
 from reelsmith.engine.ladder_state import BetState
-from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.model import GameModel, ModelError, model_hash
 from reelsmith.engine.round import (
     COMPLETE,
     FINISHED,
@@ -116,6 +116,7 @@ class Title:
             raise ModelError(f"{model.source or model.id}: a served title needs a variant")
         self.model = model
         self.game_id = model.id
+        self._hashes: dict[str, str] = {}
         #: The web client's script for the title (see :func:`reelsmith.mechanics.client`).
         self.client = mechanics.client(model)
         #: The bet a player sends for this title (documented in the OpenAPI spec).
@@ -126,6 +127,15 @@ class Title:
     @property
     def name(self) -> str:
         return self.model.name
+
+    def model_hash(self, variant_id: str) -> str:
+        """The hash of this model and its variant ``variant_id`` as loaded
+        (:func:`reelsmith.engine.model.model_hash`): what a round played on them stores.
+        Computed once per variant (the model does not change while it is served)."""
+        found = self._hashes.get(variant_id)
+        if found is None:
+            found = self._hashes[variant_id] = model_hash(self.model, variant_id)
+        return found
 
     def _faces(self, hook: str) -> list[Any]:
         return [getattr(f, hook) for f in self.faces if hasattr(f, hook)]

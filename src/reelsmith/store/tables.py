@@ -132,7 +132,12 @@ rounds = Table(
     Column("resolve_failures", Integer, nullable=False, server_default=text("0")),
     Column("resolve_error", Text, nullable=True),
     Column("resolve_retry_ms", BigInteger, nullable=True),
+    # the SHA-256 of the model and variant the round was played on (migration 0012; NULL for
+    # the rounds before it): the report's grouping and the replay's check
+    Column("model_hash", String(64), nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
+    # the reports' period filter (migration 0013)
+    Index("ix_rounds_created", "created_ms"),
     # open rounds only (the stale-round job's search): a round that completes with its spin
     # never enters it
     Index(

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from reelsmith.server.errors import InvalidInputError, not_found
+from reelsmith.server.errors import ConflictError, InvalidInputError, not_found
 from reelsmith.server.jsontext import Rendered
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import read_player
@@ -51,6 +51,8 @@ def round_json(
         # the campaign that gave the round, if a free-round campaign did (None: a paid round)
         data["free_round"] = free_rounds.play_of(connection, row["id"])
     if operator:
+        # the model and variant it was played on (None: a round from before it was recorded)
+        data["model_hash"] = row["model_hash"]
         data["record"] = json.loads(row["record"])
         data["player_id"] = row["player_id"]
     return data
@@ -92,13 +94,32 @@ class Recall:
             return round_json(connection, row, operator=True)
 
     def replay_round(self, round_id: str) -> dict[str, Any]:
-        """Re-run a stored round from its draws and compare with what was stored."""
+        """Re-run a stored round from its draws and compare with what was stored.
+
+        A round replays on the model and variant it was played on: when it recorded their hash
+        and the title served now is another version, the replay is refused (409
+        ``model_changed``, naming both hashes) rather than run on mathematics the round was not
+        played on. A round from before the hash was recorded replays on the title served now
+        (``model_hash`` null in the answer)."""
         context = self.context
         with context.db.read() as connection:
             row = rounds.round_mapping(connection, round_id)
             if row is None:
                 raise not_found(f"round {round_id}")
         title = context.title(row["game"])
+        played_on = row["model_hash"]
+        if played_on is not None:
+            served = (
+                title.model_hash(row["variant"]) if row["variant"] in title.model.variants else None
+            )
+            if served != played_on:
+                raise ConflictError(
+                    "model_changed",
+                    f"round {round_id} was played on {row['game']} {row['variant']} with model"
+                    f" hash {played_on}; the model served now "
+                    + (f"has hash {served}" if served else "has no such variant")
+                    + ": serve that version to replay it",
+                )
         record = json.loads(row["record"])
         if row["status"] == "voided":
             return {
@@ -112,6 +133,7 @@ class Recall:
         stored = json.loads(row["view"])
         return {
             "round_id": round_id,
+            "model_hash": played_on,
             "identical": view == stored and title.record(replayed) == record,
             "replayed": view,
             "stored": stored,
