@@ -1161,7 +1161,9 @@ def report_monitor(
         )
         for row in result["flagged"]:
             console.print(
-                f"  {row['game']} {row['variant']} {row['market']} {row['currency']}: RTP"
+                f"  {row['game']} {row['variant']} model"
+                f" {(row['model_hash'] or 'unrecorded')[:12]} {row['market']}"
+                f" {row['currency']}: RTP"
                 f" {row['rtp']} over {row['rtp_rounds']} rounds, outside"
                 f" {row['rtp_band_low']:.4f}..{row['rtp_band_high']:.4f} (theory"
                 f" {row['rtp_theoretical']})",
