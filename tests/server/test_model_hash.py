@@ -2,7 +2,8 @@
 PostgreSQL: a title served, then served again with its variant file changed, over one database;
 the report (JSON, CSV and the CLI) keeps the two versions' rounds apart, holds only the version
 served now to its theoretical figures, and the replay refuses a round whose version is no
-longer served, naming both hashes, while it replays the others."""
+longer served, naming both hashes, while it replays the others; the payout audit leaves such
+rounds unchecked."""
 
 from __future__ import annotations
 
@@ -121,6 +122,12 @@ def test_rounds_are_grouped_and_replayed_by_the_model_they_were_played_on(
             assert second_hash in refused.json()["message"]
             replay = api.op("POST", f"/operator/rounds/{new_rounds[0]}/replay", key=None).json()
             assert replay["identical"] is True and replay["model_hash"] == second_hash
+            # the payout audit re-derives the rounds of the version served and leaves the
+            # others unchecked (not passed), naming the version they were played on
+            audit = api.op("GET", "/operator/audit/payouts", key=None).json()
+            assert {u["round_id"] for u in audit["unchecked"]} == set(old_rounds)
+            assert all(first_hash in u["reason"] for u in audit["unchecked"])
+            assert audit["differences"] == [] and audit["ok"] is False
 
         if kind == "sqlite":
             from typer.testing import CliRunner

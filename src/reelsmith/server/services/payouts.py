@@ -16,8 +16,10 @@ house account's), by kind, to be exactly those amounts:
   draws);
 - ``rounds.win_minor``: the win and jackpot win paid.
 
-A round whose title is not served cannot be re-derived: it is listed as unchecked, and the
-audit is not passed while any is.
+A round whose title is not served cannot be re-derived, nor one played on another version of
+its model than the one served (its recorded ``model_hash`` is not the served variant's): it is
+listed as unchecked, and the audit is not passed while any is. A round from before the hash
+was recorded is re-derived under the model served.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ PAGE = 500
 
 # ``free``: the round is one a free-round campaign gave (no bet was taken for it)
 _ROUNDS = (
-    "SELECT r.id, r.player_id, r.game, r.status, r.currency, r.bet_minor, r.win_minor,"
-    " r.record, r.forced, f.campaign_id IS NOT NULL AS free"
+    "SELECT r.id, r.player_id, r.game, r.variant, r.model_hash, r.status, r.currency,"
+    " r.bet_minor, r.win_minor, r.record, r.forced, f.campaign_id IS NOT NULL AS free"
     " FROM rounds r LEFT JOIN free_round_plays f ON f.round_id = r.id"
     " WHERE r.id > :after ORDER BY r.id LIMIT :page"
 )
@@ -136,6 +138,18 @@ def _check(
     if title is None:
         report.unchecked.append({**where, "reason": f"the title {game!r} is not served"})
         return
+    played_on, variant = row["model_hash"], str(row["variant"])
+    if played_on is not None:
+        served = title.model_hash(variant) if variant in title.model.variants else None
+        if served != played_on:
+            report.unchecked.append(
+                {
+                    **where,
+                    "reason": f"played on model {played_on}; {game} {variant} served is "
+                    + (f"model {served}" if served else "not a variant served"),
+                }
+            )
+            return
     try:
         expected = _expected(title, row)
     except Exception as exc:  # a record that does not replay, a bet that does not price it
