@@ -321,3 +321,16 @@ free_round_plays = Table(
     Column("number", Integer, nullable=False),
     UniqueConstraint("campaign_id", "number", name="uq_free_round_plays_number"),
 )
+
+# The files of each version of a model served (migration 0014), by the hash rounds record
+# (``rounds.model_hash``): what a round's replay and payout audit load when the title served
+# now is another version. ``files``: JSON text, each file's text by its path in the folder.
+model_versions = Table(
+    "model_versions",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("files", Text, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+)

@@ -16,10 +16,12 @@ house account's), by kind, to be exactly those amounts:
   draws);
 - ``rounds.win_minor``: the win and jackpot win paid.
 
-A round whose title is not served cannot be re-derived, nor one played on another version of
-its model than the one served (its recorded ``model_hash`` is not the served variant's): it is
-listed as unchecked, and the audit is not passed while any is. A round from before the hash
-was recorded is re-derived under the model served.
+Each round is re-derived on the version of its title it was played on (its ``model_hash``:
+the title served, or the version kept when a server served it,
+`reelsmith.server.services.versions`). A round whose title is not served, or whose version is
+neither served nor kept, cannot be re-derived: it is listed as unchecked, and the audit is not
+passed while any is. A round from before the hash was recorded is re-derived under the title
+served.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from reelsmith.server.services.stored import restore, stored_price
+from reelsmith.server.services.versions import ModelVersions
 from reelsmith.server.titles import Title
 from reelsmith.wallet.seamless import ACCOUNT as SEAMLESS_ACCOUNT
 
@@ -106,6 +109,7 @@ def verify_payouts(connection: Connection, titles: Mapping[str, Title]) -> Payou
     """Re-derive every stored round's payout and compare it with the ledger (see the module's
     account); a page of rounds at a time, in the order of their ids."""
     report = PayoutReport()
+    versions = ModelVersions(titles)
     after = ""
     while True:
         rows = [
@@ -123,12 +127,14 @@ def verify_payouts(connection: Connection, titles: Mapping[str, Title]) -> Payou
         for row in rows:
             report.rounds += 1
             report.forced += bool(row["forced"])
-            _check(report, titles, row, moved.get(str(row["id"]), {}))
+            _check(report, titles, versions, connection, row, moved.get(str(row["id"]), {}))
 
 
 def _check(
     report: PayoutReport,
     titles: Mapping[str, Title],
+    versions: ModelVersions,
+    connection: Connection,
     row: Any,
     moved: dict[str, tuple[int, int]],
 ) -> None:
@@ -139,17 +145,16 @@ def _check(
         report.unchecked.append({**where, "reason": f"the title {game!r} is not served"})
         return
     played_on, variant = row["model_hash"], str(row["variant"])
-    if played_on is not None:
-        served = title.model_hash(variant) if variant in title.model.variants else None
-        if served != played_on:
-            report.unchecked.append(
-                {
-                    **where,
-                    "reason": f"played on model {played_on}; {game} {variant} served is "
-                    + (f"model {served}" if served else "not a variant served"),
-                }
-            )
-            return
+    title = versions.title(connection, game, variant, played_on)
+    if title is None:
+        report.unchecked.append(
+            {
+                **where,
+                "reason": f"played on model {played_on}, a version of {game} {variant} neither"
+                " served nor kept",
+            }
+        )
+        return
     try:
         expected = _expected(title, row)
     except Exception as exc:  # a record that does not replay, a bet that does not price it

@@ -96,30 +96,33 @@ class Recall:
     def replay_round(self, round_id: str) -> dict[str, Any]:
         """Re-run a stored round from its draws and compare with what was stored.
 
-        A round replays on the model and variant it was played on: when it recorded their hash
-        and the title served now is another version, the replay is refused (409
-        ``model_changed``, naming both hashes) rather than run on mathematics the round was not
-        played on. A round from before the hash was recorded replays on the title served now
-        (``model_hash`` null in the answer)."""
+        A round replays on the model and variant it was played on (its ``model_hash``): the
+        title served now when it is that version, else the version kept when a server served
+        it (`reelsmith.server.services.versions`). When that version is neither, the replay is
+        refused (409 ``model_changed``, naming the hashes) rather than run on mathematics the
+        round was not played on. A round from before the hash was recorded replays on the
+        title served now (``model_hash`` null in the answer)."""
         context = self.context
         with context.db.read() as connection:
             row = rounds.round_mapping(connection, round_id)
             if row is None:
                 raise not_found(f"round {round_id}")
-        title = context.title(row["game"])
-        played_on = row["model_hash"]
-        if played_on is not None:
-            served = (
-                title.model_hash(row["variant"]) if row["variant"] in title.model.variants else None
+            served = context.title(row["game"])
+            played_on = row["model_hash"]
+            title = context.versions.title(connection, row["game"], row["variant"], played_on)
+        if title is None:
+            now = (
+                served.model_hash(row["variant"])
+                if row["variant"] in served.model.variants
+                else None
             )
-            if served != played_on:
-                raise ConflictError(
-                    "model_changed",
-                    f"round {round_id} was played on {row['game']} {row['variant']} with model"
-                    f" hash {played_on}; the model served now "
-                    + (f"has hash {served}" if served else "has no such variant")
-                    + ": serve that version to replay it",
-                )
+            raise ConflictError(
+                "model_changed",
+                f"round {round_id} was played on {row['game']} {row['variant']} with model"
+                f" hash {played_on}, which is neither served (the model served now "
+                + (f"has hash {now}" if now else "has no such variant")
+                + ") nor kept: serve that version to replay it",
+            )
         record = json.loads(row["record"])
         if row["status"] == "voided":
             return {

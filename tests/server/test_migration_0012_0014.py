@@ -1,8 +1,8 @@
-"""Migrations 0012 and 0013 on SQLite and PostgreSQL: a database as release 0011 left it (a
+"""Migrations 0012 to 0014 on SQLite and PostgreSQL: a database as release 0011 left it (a
 player with 3,000 rounds, one a day) gains ``rounds.model_hash`` (null for the rounds already
 there: their version was not recorded) and the index on ``rounds.created_ms``, which the
-planner then takes for the report's selection of one day; the downgrade removes both and leaves
-the rounds as they were."""
+planner then takes for the report's selection of one day, and the table of kept model versions;
+the downgrade removes them and leaves the rounds as they were."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ def columns(db: Any) -> set[str]:
         return {c["name"] for c in inspect(connection).get_columns("rounds", schema=db.schema)}
 
 
+def tables(db: Any) -> set[str]:
+    with db.engine.connect() as connection:
+        return set(inspect(connection).get_table_names(schema=db.schema))
+
+
 def indexes(db: Any) -> dict[str, list[str]]:
     with db.engine.connect() as connection:
         found = inspect(connection).get_indexes("rounds", schema=db.schema)
@@ -56,14 +61,14 @@ def plan(db: Any, kind: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_migrations_0012_and_0013_up_and_down(kind: str, tmp_path: Any) -> None:
+def test_migrations_0012_to_0014_up_and_down(kind: str, tmp_path: Any) -> None:
     with older_release(kind, tmp_path, "0011", ManualClock(), "old") as db:
         with db.write() as connection:
             connection.execute(text(ROUND), HISTORY)
         assert "model_hash" not in columns(db)
         assert "ix_rounds_created" not in indexes(db)
         db.migrate()
-        assert "model_hash" in columns(db)
+        assert "model_hash" in columns(db) and "model_versions" in tables(db)
         assert indexes(db)["ix_rounds_created"] == ["created_ms"]
         assert "ix_rounds_created" in plan(db, kind)
         with db.write() as connection:
@@ -78,7 +83,7 @@ def test_migrations_0012_and_0013_up_and_down(kind: str, tmp_path: Any) -> None:
             config.attributes["connection"] = connection
             command.downgrade(config, "0011")
             connection.commit()
-        assert "model_hash" not in columns(db)
+        assert "model_hash" not in columns(db) and "model_versions" not in tables(db)
         assert "ix_rounds_created" not in indexes(db)
         with db.read() as connection:
             row = connection.execute(
