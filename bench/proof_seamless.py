@@ -30,7 +30,6 @@ sys.path.insert(0, str(ROOT))
 
 from tests.wallet.sim import SUB, GameClient, OperatorSim, seamless_server  # noqa: E402
 from tests.wallet.test_seamless import (  # noqa: E402
-    START,
     START_MINOR,
     database_url,
     outcomes,
@@ -48,6 +47,20 @@ def main() -> None:
     parser.add_argument("--kill-every", type=float, default=20.0, help="mean seconds")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        help="stop playing after this long even if fewer rounds were played (the count"
+        " printed is the rounds played; the checks afterwards are the same)",
+    )
+    parser.add_argument(
+        "--opening-minor",
+        type=int,
+        default=START_MINOR,
+        help="each player's opening balance at the operator, in euro cents; a run of many"
+        " rounds needs enough that no player runs out (about 0.01 EUR lost per 0.25 round)",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="proof-seamless-"))
     rng = random.Random(args.seed)
@@ -64,12 +77,13 @@ def main() -> None:
         names = [f"proof-{i}" for i in range(args.players)]
         tokens = {}
         for name in names:
-            sim.player(name, START)
+            sim.player(name, args.opening_minor * SUB)
             tokens[name] = game.new_player(name)
         sim.faults(fail_rate=args.fail_rate)
         target = args.rounds
         done = threading.Event()
         refused = [0]
+        broke: set[str] = set()
         kills = [0]
         lock = threading.Lock()
 
@@ -98,6 +112,11 @@ def main() -> None:
                     else:
                         with lock:
                             refused[0] += 1
+                            if body.get("code") == "insufficient_balance":
+                                # the operator's balance no longer covers a bet: this player
+                                # is done, and the run ends early if every player is
+                                broke.add(name)
+                                return
                         time.sleep(0.05)
 
         threads = [threading.Thread(target=player, args=(name,)) for name in names]
@@ -105,7 +124,10 @@ def main() -> None:
         for thread in threads:
             thread.start()
         next_kill = time.monotonic() + rng.expovariate(1 / args.kill_every)
-        while played() < target:
+        stop_at = None if args.max_seconds is None else started + args.max_seconds
+        while played() < target and len(broke) < len(names):
+            if stop_at is not None and time.monotonic() >= stop_at:
+                break
             time.sleep(0.5)
             if time.monotonic() >= next_kill:
                 server.kill()
@@ -139,6 +161,10 @@ def main() -> None:
             f" {kills[0]} kill -9, {calls} faults injected {faults['counts']},"
             f" {refused[0]} spins refused on the way"
         )
+        if total < target:
+            print(f"stopped before the {target} rounds asked for: {total} played")
+        if broke:
+            print(f"out of money before the end: {', '.join(sorted(broke))}")
         print(
             f"reconciliation: {result['game_calls']} game calls,"
             f" {result['operator_transactions']} operator transactions,"
@@ -147,7 +173,7 @@ def main() -> None:
         ok = code == 0
         for name in names:
             at_operator = sim.balance(name)
-            expected = (START_MINOR + outcomes(url, name)) * SUB
+            expected = (args.opening_minor + outcomes(url, name)) * SUB
             same = at_operator == expected
             ok = ok and same
             print(

@@ -1103,9 +1103,10 @@ def report_daily(
     as_csv: Annotated[bool, typer.Option("--csv", help="The day rows as CSV.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Per day, title, variant, market and currency: rounds, bets, wins, GGR, jackpot
-    contributions and wins, free-round wins, and the realised RTP beside the theoretical with
-    its 99% band (docs/operator-guide.md)."""
+    """Per day, title, variant, model hash, market and currency: rounds, bets, wins, GGR,
+    jackpot contributions and wins, free-round wins, and the realised RTP beside the
+    theoretical with its 99% band (docs/operator-guide.md). The text lists a model hash's first
+    12 digits; --json and --csv give it whole."""
     found = _report(database_url, start, end, extra)
     if as_csv:
         sys.stdout.write(found.to_csv())
@@ -1121,7 +1122,8 @@ def report_daily(
             + ("" if row["in_band"] else " OUTSIDE")
         )
         console.print(
-            f"{row['day'] or 'period'} {row['game']} {row['variant']} {row['market']}"
+            f"{row['day'] or 'period'} {row['game']} {row['variant']}"
+            f" model {(row['model_hash'] or 'unrecorded')[:12]} {row['market']}"
             f" {row['currency']}: {row['rounds']} rounds ({row['free_rounds']} free), bets"
             f" {row['bets']['amount']}, wins {row['wins']['amount']}, jackpots"
             f" {row['jackpot_wins']['amount']}, GGR {row['ggr']['amount']}, RTP"
@@ -1159,7 +1161,9 @@ def report_monitor(
         )
         for row in result["flagged"]:
             console.print(
-                f"  {row['game']} {row['variant']} {row['market']} {row['currency']}: RTP"
+                f"  {row['game']} {row['variant']} model"
+                f" {(row['model_hash'] or 'unrecorded')[:12]} {row['market']}"
+                f" {row['currency']}: RTP"
                 f" {row['rtp']} over {row['rtp_rounds']} rounds, outside"
                 f" {row['rtp_band_low']:.4f}..{row['rtp_band_high']:.4f} (theory"
                 f" {row['rtp_theoretical']})",

@@ -136,6 +136,13 @@ def test_free_rounds_are_not_charged_and_their_wins_are_paid(api):
     assert recalled.json()["free_round"] == {"campaign_id": "c1", "number": 1}
     mine = api.as_player("GET", f"/api/history/rounds/{won['round_id']}").json()
     assert mine["free_round"] == {"campaign_id": "c1", "number": 2}
+    # the history page names each round's campaign as the one-round recall does
+    history = api.as_player("GET", "/api/history/rounds", params={"limit": 10}).json()
+    by_id = {entry["round_id"]: entry for entry in history["rounds"]}
+    for round_id, number in ((lost.json()["round_id"], 1), (won["round_id"], 2)):
+        recalled_round = api.as_player("GET", f"/api/history/rounds/{round_id}").json()
+        assert by_id[round_id]["free_round"] == {"campaign_id": "c1", "number": number}
+        assert by_id[round_id] == recalled_round
     audits_pass(api)
     # the player's paid spins still charge the bet
     paid = api.spin(GAME, TSAR_BET, tsar_no_win()).json()

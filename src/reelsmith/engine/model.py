@@ -9,6 +9,8 @@ is what the evaluation kernels work on. Every problem in a model file is reporte
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -843,3 +845,43 @@ def weight_table(variant: Variant, table: str, keys: str) -> tuple[list[Any], li
     ):
         raise ModelError(f"{where}: {table} weights must be non-negative integers, not all 0")
     return values, weights
+
+
+# ---------------------------------------------------------------------------------------
+# The identity of what a round is played on
+# ---------------------------------------------------------------------------------------
+
+
+def model_hash(model: GameModel, variant_id: str) -> str:
+    """The SHA-256 (hex) of the model and one of its variants as loaded: the model file's every
+    table (``raw``) and the variant's id, description, reel strips (symbol ids), stop weights,
+    parameters and figures, as canonical JSON (keys sorted, no whitespace).
+
+    Two loads of the same files give the same hash on any machine; any change to what the engine
+    pays from (a pay, a strip, a weight, a feature's parameter) or to the figures stated for it
+    gives another. A round stores it so that its report row and its replay name the exact
+    version it was played on. Formatting and comments in the files do not count: they change
+    nothing the engine reads."""
+    variant = model.variant(variant_id)
+    symbol_ids = model.symbol_ids
+    document = {
+        "model": model.raw,
+        "variant": {
+            "id": variant.id,
+            "description": variant.description,
+            "reel_sets": {
+                name: {
+                    "strips": [[symbol_ids[int(s)] for s in strip] for strip in reel_set.strips],
+                    "weights": None
+                    if reel_set.weights is None
+                    else [[int(w) for w in weights] for weights in reel_set.weights],
+                }
+                for name, reel_set in variant.reel_sets.items()
+            },
+            "parameters": variant.parameters,
+            "figures": variant.figures,
+        },
+    }
+    # TOML may hold dates and times: their ISO text is their canonical form
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

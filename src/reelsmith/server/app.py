@@ -32,6 +32,7 @@ from reelsmith.server.routes.steps import StepRouter, step_routes
 from reelsmith.server.schemas import describe_bets
 from reelsmith.server.service import GameService
 from reelsmith.server.services.orphans import orphans
+from reelsmith.server.services.versions import keep_served
 from reelsmith.server.settings import DEV_MODE_BANNER, Settings
 from reelsmith.server.static import client_build
 from reelsmith.store.db import CommitGroup, Database
@@ -72,6 +73,8 @@ def create_app(
     metrics = Metrics()
     service = GameService(db, settings, markets, clock, metrics, rng, titles)
     service.context.prepare_house_accounts()
+    with db.write() as connection:  # the versions served, kept for their rounds' replays
+        keep_served(connection, titles, clock.now_ms())
     with db.read() as connection:
         for orphan in orphans(connection, markets, titles):
             log.warning("%s", orphan)

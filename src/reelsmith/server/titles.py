@@ -16,15 +16,18 @@ the stored round is intact, then applies the next action with a live random sour
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from babel.numbers import get_currency_name
 
 from reelsmith.engine.events import minor_key, round_events
 from reelsmith.engine.ladder_state import BetState
-from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.model import GameModel, ModelError, load_model, model_hash
 from reelsmith.engine.round import (
     COMPLETE,
     FINISHED,
@@ -116,6 +119,7 @@ class Title:
             raise ModelError(f"{model.source or model.id}: a served title needs a variant")
         self.model = model
         self.game_id = model.id
+        self._hashes: dict[str, str] = {}
         #: The web client's script for the title (see :func:`reelsmith.mechanics.client`).
         self.client = mechanics.client(model)
         #: The bet a player sends for this title (documented in the OpenAPI spec).
@@ -126,6 +130,30 @@ class Title:
     @property
     def name(self) -> str:
         return self.model.name
+
+    def model_hash(self, variant_id: str) -> str:
+        """The hash of this model and its variant ``variant_id`` as loaded
+        (:func:`reelsmith.engine.model.model_hash`): what a round played on them stores.
+        Computed once per variant (the model does not change while it is served)."""
+        found = self._hashes.get(variant_id)
+        if found is None:
+            found = self._hashes[variant_id] = model_hash(self.model, variant_id)
+        return found
+
+    def version_files(self) -> dict[str, str] | None:
+        """The texts of the files this model was loaded from, by their paths in its folder
+        (``model.toml``, ``variants/<id>.toml``): what is kept of a version so that its rounds
+        replay on it later (:func:`title_from_files`). None for a model not read from files."""
+        if self.model.source is None:
+            return None
+        folder = self.model.source.parent
+        found = {"model.toml": self.model.source.read_text(encoding="utf-8")}
+        for variant in self.model.variants.values():
+            if variant.source is None:
+                return None
+            path = variant.source.relative_to(folder).as_posix()
+            found[path] = variant.source.read_text(encoding="utf-8")
+        return found
 
     def _faces(self, hook: str) -> list[Any]:
         return [getattr(f, hook) for f in self.faces if hasattr(f, hook)]
@@ -347,3 +375,17 @@ class Title:
         if data is None or not self._faces("kept_state"):
             return None
         return BetState.from_json(data)
+
+
+def title_from_files(files: Mapping[str, str]) -> Title:
+    """The title a kept version's files (:meth:`Title.version_files`) load to, read from a
+    folder of its own that is removed afterwards; :class:`ModelError` when they do not load."""
+    with tempfile.TemporaryDirectory(prefix="reelsmith-version-") as folder:
+        root = Path(folder)
+        for name, text in files.items():
+            path = (root / name).resolve()
+            if root.resolve() not in path.parents:
+                raise ModelError(f"a kept version names a file outside its folder: {name!r}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return Title(load_model(root))

@@ -44,9 +44,19 @@ def json_object(sqlite: bool, fields: Sequence[tuple[str, str, bool]]) -> str:
     return f"json_build_object({pairs})::text"
 
 
+def free_round_of(sqlite: bool) -> str:
+    """SQL for a round's free-round campaign as the one-round recall names it
+    (``{"campaign_id": ..., "number": ...}``, `reelsmith.store.free_rounds.play_of`), or SQL
+    NULL for a paid round: a lookup by the round's id in ``free_round_plays``' key."""
+    pairs = "'campaign_id', f.campaign_id, 'number', f.number"
+    build = f"json_object({pairs})" if sqlite else f"json_build_object({pairs})"
+    return f"(SELECT {build} FROM free_round_plays f WHERE f.round_id = rounds.id)"
+
+
 def page(connection: Connection, sqlite: bool, player_id: str, game: str | None, limit: int) -> str:
     """The JSON text ``{"rounds": [...]}`` of the player's last ``limit`` rounds (of ``game``),
-    newest first, each with its steps.
+    newest first, each with its steps and, as the one-round recall gives it, the free-round
+    campaign that gave it (``free_round``, null for a paid round).
 
     Two queries, the rounds and then all their steps, however many rounds, and the database
     writes each round's and each step's JSON, the stored JSON of its bet and view inside as
@@ -54,9 +64,10 @@ def page(connection: Connection, sqlite: bool, player_id: str, game: str | None,
     views; parsing and writing them again in Python cost about ten times the queries, all of
     it holding Python's global lock)."""
     where = "player_id = :player" + (" AND game = :game" if game is not None else "")
+    fields = (*HISTORY_ROUND, ("free_round", free_round_of(sqlite), True))
     found = connection.execute(
         text(
-            f"SELECT id, {json_object(sqlite, HISTORY_ROUND)} FROM rounds"
+            f"SELECT id, {json_object(sqlite, fields)} FROM rounds"
             f" WHERE {where} ORDER BY number DESC LIMIT :limit"
         ),
         {"player": player_id, "game": game, "limit": limit},

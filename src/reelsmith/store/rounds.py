@@ -30,10 +30,11 @@ SET_ASIDE_ROUNDS = (
 _INSERT = (
     "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
     " bet_minor, bet, status, record, view, win_minor, balance_before,"
-    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms, forced)"
+    " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms, forced,"
+    " model_hash)"
     " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
     " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
-    " :resolved, :now, :now, :completed, :forced)"
+    " :resolved, :now, :now, :completed, :forced, :model_hash)"
 )
 # a round once forced stays forced
 _UPDATE = (

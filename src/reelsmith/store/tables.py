@@ -132,7 +132,12 @@ rounds = Table(
     Column("resolve_failures", Integer, nullable=False, server_default=text("0")),
     Column("resolve_error", Text, nullable=True),
     Column("resolve_retry_ms", BigInteger, nullable=True),
+    # the SHA-256 of the model and variant the round was played on (migration 0012; NULL for
+    # the rounds before it): the report's grouping and the replay's check
+    Column("model_hash", String(64), nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
+    # the reports' period filter (migration 0013)
+    Index("ix_rounds_created", "created_ms"),
     # open rounds only (the stale-round job's search): a round that completes with its spin
     # never enters it
     Index(
@@ -315,4 +320,17 @@ free_round_plays = Table(
     Column("campaign_id", String(64), ForeignKey("free_round_campaigns.id"), nullable=False),
     Column("number", Integer, nullable=False),
     UniqueConstraint("campaign_id", "number", name="uq_free_round_plays_number"),
+)
+
+# The files of each version of a model served (migration 0014), by the hash rounds record
+# (``rounds.model_hash``): what a round's replay and payout audit load when the title served
+# now is another version. ``files``: JSON text, each file's text by its path in the folder.
+model_versions = Table(
+    "model_versions",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("files", Text, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
 )

@@ -43,9 +43,9 @@ def router(service: GameService) -> APIRouter:
         end: ToDay = None,
         format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
     ) -> dict[str, Any] | Response:
-        """Per day, title, variant, market and currency: rounds, bets, wins, GGR, jackpot
-        contributions and wins, free-round wins, and the realised RTP beside the theoretical
-        with its 99% band; ``format=csv`` gives the day rows as CSV."""
+        """Per day, title, variant, model hash, market and currency: rounds, bets, wins, GGR,
+        jackpot contributions and wins, free-round wins, and the realised RTP beside the
+        theoretical with its 99% band; ``format=csv`` gives the day rows as CSV."""
         report = build(start, end)
         if format == "csv":
             return Response(

@@ -14,6 +14,7 @@ from reelsmith.server.errors import InvalidInputError, NotFoundError
 from reelsmith.server.markets import Market, closed_market
 from reelsmith.server.metrics import Metrics
 from reelsmith.server.registry import TitleRegistry
+from reelsmith.server.services.versions import ModelVersions
 from reelsmith.server.settings import Settings
 from reelsmith.server.titles import Title
 from reelsmith.store.db import Database
@@ -36,6 +37,11 @@ class Context:
     house: dict[tuple[str, str], int] = field(default_factory=dict)
     # the seamless adapter when the operator holds the money (settings.wallet), else None
     seamless: SeamlessWallet | None = None
+    # the versions of the titles stored rounds were played on (replay)
+    versions: ModelVersions = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.versions = ModelVersions(self.titles)
 
     def title(self, game: str) -> Title:
         try:

@@ -16,8 +16,12 @@ house account's), by kind, to be exactly those amounts:
   draws);
 - ``rounds.win_minor``: the win and jackpot win paid.
 
-A round whose title is not served cannot be re-derived: it is listed as unchecked, and the
-audit is not passed while any is.
+Each round is re-derived on the version of its title it was played on (its ``model_hash``:
+the title served, or the version kept when a server served it,
+`reelsmith.server.services.versions`). A round whose title is not served, or whose version is
+neither served nor kept, cannot be re-derived: it is listed as unchecked, and the audit is not
+passed while any is. A round from before the hash was recorded is re-derived under the title
+served.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from reelsmith.server.services.stored import restore, stored_price
+from reelsmith.server.services.versions import ModelVersions
 from reelsmith.server.titles import Title
 from reelsmith.wallet.seamless import ACCOUNT as SEAMLESS_ACCOUNT
 
@@ -38,8 +43,8 @@ PAGE = 500
 
 # ``free``: the round is one a free-round campaign gave (no bet was taken for it)
 _ROUNDS = (
-    "SELECT r.id, r.player_id, r.game, r.status, r.currency, r.bet_minor, r.win_minor,"
-    " r.record, r.forced, f.campaign_id IS NOT NULL AS free"
+    "SELECT r.id, r.player_id, r.game, r.variant, r.model_hash, r.status, r.currency,"
+    " r.bet_minor, r.win_minor, r.record, r.forced, f.campaign_id IS NOT NULL AS free"
     " FROM rounds r LEFT JOIN free_round_plays f ON f.round_id = r.id"
     " WHERE r.id > :after ORDER BY r.id LIMIT :page"
 )
@@ -104,6 +109,7 @@ def verify_payouts(connection: Connection, titles: Mapping[str, Title]) -> Payou
     """Re-derive every stored round's payout and compare it with the ledger (see the module's
     account); a page of rounds at a time, in the order of their ids."""
     report = PayoutReport()
+    versions = ModelVersions(titles)
     after = ""
     while True:
         rows = [
@@ -121,12 +127,14 @@ def verify_payouts(connection: Connection, titles: Mapping[str, Title]) -> Payou
         for row in rows:
             report.rounds += 1
             report.forced += bool(row["forced"])
-            _check(report, titles, row, moved.get(str(row["id"]), {}))
+            _check(report, titles, versions, connection, row, moved.get(str(row["id"]), {}))
 
 
 def _check(
     report: PayoutReport,
     titles: Mapping[str, Title],
+    versions: ModelVersions,
+    connection: Connection,
     row: Any,
     moved: dict[str, tuple[int, int]],
 ) -> None:
@@ -135,6 +143,17 @@ def _check(
     title = titles.get(game)
     if title is None:
         report.unchecked.append({**where, "reason": f"the title {game!r} is not served"})
+        return
+    played_on, variant = row["model_hash"], str(row["variant"])
+    title = versions.title(connection, game, variant, played_on)
+    if title is None:
+        report.unchecked.append(
+            {
+                **where,
+                "reason": f"played on model {played_on}, a version of {game} {variant} neither"
+                " served nor kept",
+            }
+        )
         return
     try:
         expected = _expected(title, row)

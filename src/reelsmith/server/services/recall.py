@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from reelsmith.server.errors import InvalidInputError, not_found
+from reelsmith.server.errors import ConflictError, InvalidInputError, not_found
 from reelsmith.server.jsontext import Rendered
 from reelsmith.server.services.context import Context
 from reelsmith.server.services.player import read_player
@@ -51,6 +51,8 @@ def round_json(
         # the campaign that gave the round, if a free-round campaign did (None: a paid round)
         data["free_round"] = free_rounds.play_of(connection, row["id"])
     if operator:
+        # the model and variant it was played on (None: a round from before it was recorded)
+        data["model_hash"] = row["model_hash"]
         data["record"] = json.loads(row["record"])
         data["player_id"] = row["player_id"]
     return data
@@ -92,13 +94,35 @@ class Recall:
             return round_json(connection, row, operator=True)
 
     def replay_round(self, round_id: str) -> dict[str, Any]:
-        """Re-run a stored round from its draws and compare with what was stored."""
+        """Re-run a stored round from its draws and compare with what was stored.
+
+        A round replays on the model and variant it was played on (its ``model_hash``): the
+        title served now when it is that version, else the version kept when a server served
+        it (`reelsmith.server.services.versions`). When that version is neither, the replay is
+        refused (409 ``model_changed``, naming the hashes) rather than run on mathematics the
+        round was not played on. A round from before the hash was recorded replays on the
+        title served now (``model_hash`` null in the answer)."""
         context = self.context
         with context.db.read() as connection:
             row = rounds.round_mapping(connection, round_id)
             if row is None:
                 raise not_found(f"round {round_id}")
-        title = context.title(row["game"])
+            served = context.title(row["game"])
+            played_on = row["model_hash"]
+            title = context.versions.title(connection, row["game"], row["variant"], played_on)
+        if title is None:
+            now = (
+                served.model_hash(row["variant"])
+                if row["variant"] in served.model.variants
+                else None
+            )
+            raise ConflictError(
+                "model_changed",
+                f"round {round_id} was played on {row['game']} {row['variant']} with model"
+                f" hash {played_on}, which is neither served (the model served now "
+                + (f"has hash {now}" if now else "has no such variant")
+                + ") nor kept: serve that version to replay it",
+            )
         record = json.loads(row["record"])
         if row["status"] == "voided":
             return {
@@ -112,6 +136,7 @@ class Recall:
         stored = json.loads(row["view"])
         return {
             "round_id": round_id,
+            "model_hash": played_on,
             "identical": view == stored and title.record(replayed) == record,
             "replayed": view,
             "stored": stored,

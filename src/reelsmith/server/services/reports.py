@@ -1,6 +1,12 @@
-"""The operator's reports: per day, title, variant, market and currency, the rounds and the
-money they moved, read from the ledger and the rounds so that they reconcile with the ledger;
-and the realised return to player beside the title's theoretical one, with its 99% band.
+"""The operator's reports: per day, title, variant, model hash, market and currency, the rounds
+and the money they moved, read from the ledger and the rounds so that they reconcile with the
+ledger; and the realised return to player beside the title's theoretical one, with its 99%
+band.
+
+**Which version.** Every round records the hash of the exact model and variant it was played
+on (:func:`reelsmith.engine.model.model_hash`); rows are kept apart by it, so that a change to
+a title's mathematics never mixes the rounds of two versions in one row. ``model_hash`` is
+null for rounds from before the hash was recorded.
 
 **Which day.** A round and all the money it moved (its bet, wins, jackpot wins, refund) count
 on the UTC day the round started, so a round is never split across two rows; summed over a
@@ -24,7 +30,9 @@ round's return in bets; the realised figure of ``n`` rounds of equal stakes fall
 With stakes of different sizes the same holds with the effective count
 ``n = (Σ stake)² / Σ stake²`` (equal to the rounds for equal stakes), since each round's
 return weighs as its stake. ``in_band`` is false when the realised figure lies outside. The
-monitor (:func:`monitor`) checks the whole period per title, variant, market and currency
+theoretical figures are those of the variant served now, so a row of rounds played on another
+version of the model has none (null, and no band). The monitor (:func:`monitor`) checks the
+whole period per title, variant, model hash, market and currency
 (each day's row carries its own ``in_band`` too; at 99% about one day in a hundred falls
 outside by chance).
 """
@@ -51,11 +59,11 @@ DAY_MS = 86_400_000
 Z_99 = 2.576  # the two-sided 99% quantile of the normal law
 MAX_DAYS = 366
 
-Key = tuple[str, str, str, str, str]  # day, game, variant, market, currency
+Key = tuple[str, str, str, str, str, str]  # day, game, variant, model hash, market, currency
 
 _ROUNDS = (
-    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, pl.market, r.currency,"
-    " COUNT(*) AS rounds,"
+    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, r.model_hash, pl.market,"
+    " r.currency, COUNT(*) AS rounds,"
     " SUM(CASE WHEN f.round_id IS NULL THEN 0 ELSE 1 END) AS free_rounds,"
     " SUM(CASE WHEN r.forced THEN 1 ELSE 0 END) AS forced_rounds,"
     " SUM(CASE WHEN r.status = 'complete' AND NOT r.forced THEN 1 ELSE 0 END) AS measured,"
@@ -68,23 +76,24 @@ _ROUNDS = (
     " FROM rounds r JOIN players pl ON pl.id = r.player_id"
     " LEFT JOIN free_round_plays f ON f.round_id = r.id"
     " WHERE r.created_ms >= :start AND r.created_ms < :end"
-    " GROUP BY 1, 2, 3, 4, 5"
+    " GROUP BY 1, 2, 3, 4, 5, 6"
 )
 # the postings to each title's house account for the rounds started in the period, by kind
 _MONEY = (
-    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, pl.market, r.currency, t.kind,"
-    " CASE WHEN f.round_id IS NULL THEN 0 ELSE 1 END AS free, SUM(p.amount) AS amount"
+    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, r.model_hash, pl.market,"
+    " r.currency, t.kind, CASE WHEN f.round_id IS NULL THEN 0 ELSE 1 END AS free,"
+    " SUM(p.amount) AS amount"
     " FROM ledger_transactions t JOIN postings p ON p.transaction_id = t.id"
     " JOIN accounts a ON a.id = p.account_id"
     " JOIN rounds r ON r.id = t.round_id"
     " JOIN players pl ON pl.id = r.player_id"
     " LEFT JOIN free_round_plays f ON f.round_id = r.id"
     " WHERE a.name = 'game:' || r.game AND r.created_ms >= :start AND r.created_ms < :end"
-    " GROUP BY 1, 2, 3, 4, 5, 6, 7"
+    " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8"
 )
 _POT_ROUNDS = (
-    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, pl.market, r.currency,"
-    " r.bet_minor, r.view FROM rounds r JOIN players pl ON pl.id = r.player_id"
+    "SELECT r.created_ms / 86400000 AS day, r.game, r.variant, r.model_hash, pl.market,"
+    " r.currency, r.bet_minor, r.view FROM rounds r JOIN players pl ON pl.id = r.player_id"
     " WHERE r.game = :game AND r.status <> 'voided'"
     " AND r.created_ms >= :start AND r.created_ms < :end"
 )
@@ -93,6 +102,7 @@ COLUMNS = (
     "day",
     "game",
     "variant",
+    "model_hash",
     "market",
     "currency",
     "rounds",
@@ -162,15 +172,21 @@ class _Sums:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def theoretical(titles: Mapping[str, Title], game: str, variant: str) -> tuple[float, float] | None:
+def theoretical(
+    titles: Mapping[str, Title], game: str, variant: str, played_on: str | None = None
+) -> tuple[float, float] | None:
     """The variant's theoretical RTP and the standard deviation of one round's return, in
     bets, as its ``[figures]`` state them (the exact analyser's); None when the title is not
-    served or the figures do not give both."""
+    served, the figures do not give both, or the rounds were played on another version of
+    the model (``played_on``, their model hash, is not the served variant's: the served
+    figures are not theirs). Rounds with no recorded hash are held to the variant served."""
     title = titles.get(game)
     if title is None:
         return None
     found = title.model.variants.get(variant)
     if found is None:
+        return None
+    if played_on is not None and title.model_hash(variant) != played_on:
         return None
     rtp, sigma = found.figures.get("rtp"), found.figures.get("std_dev")
     if not isinstance(rtp, (int, float)) or not isinstance(sigma, (int, float)):
@@ -180,9 +196,11 @@ def theoretical(titles: Mapping[str, Title], game: str, variant: str) -> tuple[f
 
 def _row(key: tuple[str, ...], sums: _Sums, figures: tuple[float, float] | None) -> dict[str, Any]:
     currency = Currency.of(key[-1])
-    # a day's row is keyed by (day, game, variant, market, currency); a period total has no day
-    names = COLUMNS[:5] if len(key) == 5 else COLUMNS[1:5]
+    # a day's row is keyed by (day, game, variant, model hash, market, currency); a period
+    # total has no day
+    names = COLUMNS[:6] if len(key) == 6 else COLUMNS[1:6]
     out: dict[str, Any] = {"day": None, **dict(zip(names, key, strict=True))}
+    out["model_hash"] = out["model_hash"] or None  # "" in a key: no hash recorded
     money = {
         "bets": sums.bets,
         "wins": sums.wins,
@@ -283,6 +301,7 @@ def daily_report(
             day.isoformat(),
             str(row.game),
             str(row.variant),
+            str(row.model_hash or ""),  # "" sorts with the hashes; the row shows null
             str(row.market),
             str(row.currency),
         )
@@ -319,13 +338,13 @@ def daily_report(
                 read(view, int(row.bet_minor)) for read in readers
             )
     report = Report(start, end)
-    totals: dict[tuple[str, str, str, str], _Sums] = defaultdict(_Sums)
+    totals: dict[tuple[str, str, str, str, str], _Sums] = defaultdict(_Sums)
     for key in sorted(sums):
-        figures = theoretical(titles, key[1], key[2])
+        figures = theoretical(titles, key[1], key[2], key[3] or None)
         report.days.append(_row(key, sums[key], figures))
         totals[key[1:]].add(sums[key])
     for total_key in sorted(totals):
-        figures = theoretical(titles, total_key[0], total_key[1])
+        figures = theoretical(titles, total_key[0], total_key[1], total_key[2] or None)
         report.totals.append(_row(total_key, totals[total_key], figures))
     return report
 
@@ -346,6 +365,7 @@ def monitor(report: Report) -> dict[str, Any]:
                 for key in (
                     "game",
                     "variant",
+                    "model_hash",
                     "market",
                     "currency",
                     "rtp_rounds",

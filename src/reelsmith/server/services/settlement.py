@@ -85,9 +85,12 @@ class Settlement:
         player's round count and the session's bets move here too, in the same statements as
         the audit head and the session's wins. ``new_round`` is then the new round's row (its
         columns known at the start): the round is written once, with the state this step
-        leaves it in, rather than inserted and then updated. ``forced``: the step took
+        leaves it in, rather than inserted and then updated; it gains the hash of the model
+        and variant the round is played on (:meth:`Title.model_hash`). ``forced``: the step took
         forced draws (dev mode); the round is marked forced for good, and so is the step's
         audit entry."""
+        if new_round is not None:  # the round records the version of the model it is played on
+            new_round = {**new_round, "model_hash": title.model_hash(new_round["variant"])}
         outcome = title.outcome(price, engine_round)
         if outcome.refund_minor and free_rounds.is_free(connection, round_id):
             # a voided round a free-round campaign gave: its stake was never taken, so
