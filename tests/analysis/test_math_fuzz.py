@@ -217,10 +217,14 @@ def test_the_kernel_plays_every_title_as_live_play_and_holds_the_exact_rtp(
 ) -> None:
     """Over the same random titles: 300 kernel rounds replay through live play draw for draw
     and figure for figure, and the exact RTP lies inside the 99.9% interval of 100,000 kernel
-    rounds (free spins that never end are validate's refusal, not played)."""
+    rounds (free spins that never end are validate's refusal, not played); the title capped at
+    the lowest cap its paytable allows replays its kernel rounds through live play too."""
+    import math
+
     from reelsmith.analysis import kernel as k
     from reelsmith.analysis.pcg64 import stream_state
-    from tests.mechanics.test_chain_kernel import Z_999, replay
+    from reelsmith.mechanics.max_win.rules import largest_single_pay
+    from tests.mechanics.test_chain_kernel import Z_999, replay, replay_capped
 
     folder = write(title, tmp_path_factory.mktemp("fuzz"))
     problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
@@ -242,3 +246,9 @@ def test_the_kernel_plays_every_title_as_live_play_and_holds_the_exact_rtp(
     spread = max(squares[k.F_WIN_SQ] / rounds / bet**2 - mean * mean, 0.0) ** 0.5
     half = Z_999 * spread / rounds**0.5
     assert abs(mean - exact) <= half + 1e-12, (title.model, title.strips, mean, exact, half)
+    capped = write(title, tmp_path_factory.mktemp("capped"))
+    multiplier = max(math.ceil(largest_single_pay(model)), 1)
+    with (capped / "model.toml").open("a", encoding="utf-8") as file:
+        file.write(f"\n[max_win]\nmultiplier = {multiplier}\n")
+    reached = replay_capped(load_model(capped), 300, seed=5)
+    event(f"rounds reaching the cap: {'some' if reached else 'none'}")

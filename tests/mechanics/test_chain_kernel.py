@@ -97,6 +97,34 @@ def replay(model: GameModel, rounds: int, seed: int) -> tuple[int, int]:
     return featured, chained
 
 
+def replay_capped(model: GameModel, rounds: int, seed: int) -> int:
+    """Replay ``rounds`` kernel rounds of a capped model through live play: every draw used,
+    the round's win (never past the cap), its free spins and their win as the kernel counted
+    them, and as many rounds reaching the cap; returns how many did."""
+    game = k.KernelGame.build(model)
+    results, draws, stats, _floats = game.trace(stream_state(seed), rounds)
+    comp = composition(model)
+    cost = total_coins(model)
+    bet = CoinBet(cost, 1, Decimal(str(model.bet["coin_sizes"][0])))
+    stake = core.Stake(cost, 1)
+    reached = 0
+    for i in range(rounds):
+        source = ReplaySource(game.draws_of(draws[i]))
+        played = core.start_round(
+            comp, bet, stake, source, parts={OPTIONS: RoundOptions(gamble_allowed=False)}
+        )
+        played = core.finish(comp, played, source)
+        row = [int(x) for x in results[i]]
+        assert source.remaining == 0, f"round {i}: {source.remaining} draws left unused"
+        assert played.win_coins == row[k.R_WIN] <= game.cap_coins, f"round {i}"
+        assert len(played.spins) - 1 == row[k.R_FREE_SPINS], f"round {i}"
+        assert sum(s.win_coins for s in played.spins[1:]) == row[k.R_FREE_WIN], f"round {i}"
+        capped = played.part("max_win")
+        reached += capped is not None and capped.reached
+    assert reached == stats[k.S_CAP_HITS]
+    return reached
+
+
 @pytest.mark.parametrize("name", TITLES)
 def test_chain_rounds_replay_through_live_play(tmp_path: Path, name: str) -> None:
     model = load_model(TITLES[name](tmp_path / name))
@@ -171,28 +199,8 @@ def test_a_capped_chain_title_replays_and_is_not_called_exact(tmp_path: Path, na
 
     model = _capped(tmp_path, name)
     game = k.KernelGame.build(model)
-    cost = total_coins(model)
-    assert game.cap_coins > 0 and game.cap_coins % cost == 0
-    rounds = 2_000
-    results, draws, stats, _floats = game.trace(stream_state(11), rounds)
-    comp = composition(model)
-    bet = CoinBet(cost, 1, Decimal(str(model.bet["coin_sizes"][0])))
-    stake = core.Stake(cost, 1)
-    reached = 0
-    for i in range(rounds):
-        source = ReplaySource(game.draws_of(draws[i]))
-        played = core.start_round(
-            comp, bet, stake, source, parts={OPTIONS: RoundOptions(gamble_allowed=False)}
-        )
-        played = core.finish(comp, played, source)
-        row = [int(x) for x in results[i]]
-        assert source.remaining == 0, f"round {i}: {source.remaining} draws left unused"
-        assert played.win_coins == row[k.R_WIN] <= game.cap_coins, f"round {i}"
-        assert len(played.spins) - 1 == row[k.R_FREE_SPINS], f"round {i}"
-        assert sum(s.win_coins for s in played.spins[1:]) == row[k.R_FREE_WIN], f"round {i}"
-        capped = played.part("max_win")
-        reached += capped is not None and capped.reached
-    assert reached == stats[k.S_CAP_HITS] > 20
+    assert game.cap_coins > 0 and game.cap_coins % total_coins(model) == 0
+    assert replay_capped(model, 2_000, seed=11) > 20
     result = simulate(model, 50_000, 3, workers=1)
     assert result.exact["rtp"] is None and "full-cycle" in result.exact["why_not_exact"]
     assert result.stats[k.S_MAX_WIN] == game.cap_coins
