@@ -4,7 +4,10 @@ set, its 248,832 stop combinations enumerated by coin count, and the absorbing c
 same run: live play's rounds per second, and the time live play would take to give the RTP to
 within 0.1 percentage point at 99% (``(2.5758 sigma / 0.001)^2`` rounds, ``sigma`` the round's
 exact standard deviation). The chain alone is timed too. Times are wall seconds, best of three,
-after one run that compiles (or loads) the enumeration.
+after one run that compiles (or loads) the enumeration. The simulation kernel is measured in
+the same run beside live play, in rounds per CPU second of this process (best of three runs
+of ``KERNEL_ROUNDS`` rounds, after one that compiles or loads it), with the time it would take
+to give the RTP to the same precision.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
+from reelsmith.analysis import kernel as k
 from reelsmith.analysis.analyzer import analyze
+from reelsmith.analysis.chunks import chunk_stream
 from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import load_model
@@ -108,6 +113,7 @@ rtp = 0.9
 """
 
 LIVE_ROUNDS = 20_000
+KERNEL_ROUNDS = 5_000_000
 Z_99 = 2.5758
 PRECISION = 0.001  # the RTP to within 0.1 percentage point
 
@@ -140,6 +146,14 @@ def main() -> None:
             comp, CoinBet(5, 1, Decimal("0.01")), core.Stake(5, 1), source, parts=options
         )
     rate = LIVE_ROUNDS / (time.perf_counter() - start)
+    game = k.KernelGame.build(model)
+    game.run(chunk_stream(0, 0), 1_000)  # compiles (or loads) the kernel
+    cpu = []
+    for index in range(3):
+        began = time.process_time()
+        game.run(chunk_stream(1, index), KERNEL_ROUNDS)
+        cpu.append(time.process_time() - began)
+    kernel_rate = KERNEL_ROUNDS / min(cpu)
     needed = (Z_99 * exact.std_dev / PRECISION) ** 2
     print(
         f"{model.name}: 5x3, {len(rules.values)} coin values, {exact.cycle:,} stop combinations; "
@@ -151,6 +165,14 @@ def main() -> None:
     print(
         f"  live play to +-0.1 point at 99%          {needed / rate:>10,.0f} s "
         f"({needed:,.0f} rounds)   x{needed / rate / whole:,.0f} the exact analysis"
+    )
+    print(
+        f"  simulation kernel                        {kernel_rate:>10,.0f} rounds per CPU s "
+        f"(x{kernel_rate / rate:,.0f} live play)"
+    )
+    print(
+        f"  kernel to +-0.1 point at 99%             {needed / kernel_rate:>10,.1f} s "
+        f"x{needed / kernel_rate / whole:,.1f} the exact analysis"
     )
 
 

@@ -517,9 +517,11 @@ def simulate(
 # ---------------------------------------------------------------------------------------
 
 
-def exact_figures(figures: Any) -> dict[str, float]:
-    """The exact analysis' figures the report sets beside the simulated ones."""
-    return {
+def exact_figures(figures: Any) -> dict[str, Any]:
+    """The exact analysis' figures the report sets beside the simulated ones, and the names
+    of the round's feature and of its spins where they are not free spins (a hold-and-spin's
+    respins), which the report's rows take."""
+    found: dict[str, Any] = {
         "rtp": float(figures.rtp),
         "line_wins": float(figures.line_rtp),
         "scatter": float(figures.scatter_rtp),
@@ -527,6 +529,11 @@ def exact_figures(figures: Any) -> dict[str, float]:
         "free_spins_frequency": float(figures.trigger_probability),
         "expected_free_spins_per_trigger": float(figures.expected_free_spins),
     }
+    for key in ("feature_name", "feature_spins"):
+        name = getattr(figures, key, None)
+        if name is not None:
+            found[key] = str(name)
+    return found
 
 
 def inside(interval: tuple[float, float] | None, value: float) -> bool:
@@ -537,7 +544,7 @@ def inside(interval: tuple[float, float] | None, value: float) -> bool:
     return low <= value <= high
 
 
-def simulation_report(name: str, result: Simulation, exact: dict[str, float]) -> LabReport:
+def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> LabReport:
     """``simulate``'s result for a catalogue title, with the exact figures beside it and
     whether the exact RTP lies inside the simulated 99% interval."""
     r = result
@@ -550,6 +557,9 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
     breakdown = d["rtp_breakdown"]
     per_trigger = r.free_spins_per_trigger
     exact_rtp = f"{exact['rtp']:.4%}" if known else "not exact (capped)"
+    feature = exact.get("feature_name", "free spins")
+    spins = exact.get("feature_spins", "free spins")
+    labels = {"line_wins": "line wins", "scatter": "scatter", "free_spins": feature}
     figures = [
         (
             "RTP, capped" if capped else "RTP",
@@ -557,17 +567,17 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, float]) ->
             exact_rtp,
         ),
         *(
-            (f"  {key.replace('_', ' ')}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
+            (f"  {labels[key]}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
             for key in ("line_wins", "scatter", "free_spins")
         ),
         ("hit frequency", f"{r.hit_frequency:.4%}", ""),
         (
-            "free spins frequency",
+            f"{feature} frequency",
             f"{r.free_spins_frequency:.4%}",
             f"{exact['free_spins_frequency']:.4%}",
         ),
         (
-            "free spins per trigger",
+            f"{spins} per trigger",
             f"{per_trigger:.2f}" if per_trigger is not None else "-",
             f"{exact['expected_free_spins_per_trigger']:.2f}",
         ),

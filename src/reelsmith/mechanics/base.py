@@ -90,8 +90,10 @@ class Mechanic:
     in_kernel: bool = True
     #: The mechanic's own simulation kernel, for a mechanic that plays a spin whole (a chain
     #: of screens, a window counted anywhere): ``"module"`` with ``build(model, variant_id)``
-    #: (the tables, with ``args()`` and ``total_bet``) and ``play_chain_rounds`` (the rounds,
-    #: counted as the round loop counts them). None: the round loop plays it.
+    #: (the tables, with ``args()``, ``total_bet`` and, where its draws are not only reel stops,
+    #: ``draw_purposes``: the purpose of each kind of draw its trace records) and
+    #: ``play_chain_rounds`` (the rounds, counted as the round loop counts them). None: the
+    #: round loop plays it.
     kernel: str | None = None
     #: For an evaluator whose round is priced by a cost rather than lines x coins: what the
     #: cost buys, as the lab's reports say it ("every way").

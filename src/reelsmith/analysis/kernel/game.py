@@ -595,9 +595,12 @@ class KernelGame:
 
     def draws_of(self, log: npt.NDArray[np.int64]) -> list[Draw]:
         """A trace's ``(kind, bound, value)`` rows as the draws live play records."""
-        if self.ladder is not None:
+        own = getattr(self.chain, "draw_purposes", None)  # a mechanic kernel's own draws
+        if own is not None:
+            purposes: tuple[str, ...] = tuple(own)
+        elif self.ladder is not None:
             triggers = (f"jackpot_trigger_{name}" for name in self.ladder.pot_names)
-            purposes: tuple[str, ...] = ("reel_stop", self.reveal_purpose, *triggers)
+            purposes = ("reel_stop", self.reveal_purpose, *triggers)
         else:
             plugin = self.plugin.purpose if self.plugin else ""
             purposes = ("reel_stop", self.reveal_purpose, plugin, "wild_weight")

@@ -26,8 +26,6 @@ MECHANIC = Mechanic(
     help="reelsmith.mechanics.hold_and_spin.help",
     exact="reelsmith.mechanics.hold_and_spin.exact",
     tuner="reelsmith.mechanics.hold_and_spin.exact:tuning_plan",
-    # the simulation kernel does not play the respins: simulate refuses the model by name, and
-    # the tests check the exact figures against live play
-    in_kernel=False,
+    kernel="reelsmith.mechanics.hold_and_spin.kernel",
     jackpots=True,  # its jackpot tiers: a market that forbids jackpots does not offer it
 )

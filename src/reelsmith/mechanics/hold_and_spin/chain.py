@@ -1,10 +1,11 @@
 """The hold-and-spin's one rule of a respin, and the exact law of the feature it gives.
 
-:func:`after_respin` is the transition, written once: live play calls it after each respin
-with the coins that respin landed, and the exact chain calls it for every count a respin can
-land. A respin that lands a coin resets the respins to the full count; one that lands none uses
-one up; the feature is over when no respin is left or every cell holds a coin
-(:func:`is_over`).
+:func:`respin_step` is the transition, written once and compiled: live play (through
+:func:`after_respin`) calls it after each respin with the coins that respin landed, the
+simulation kernel calls it in its round loop, and the exact chain calls it for every count a
+respin can land. A respin that lands a coin resets the respins to the full count; one that
+lands none uses one up; the feature is over when no respin is left or every cell holds a coin
+(:func:`feature_over`, through :func:`is_over`).
 
 The exact law. Each empty cell lands a coin independently with probability ``p = coin /
 (coin + blank)``, so from ``k`` coins held the coins one respin lands are Binomial(cells - k,
@@ -27,20 +28,36 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from numba import njit
+
 from reelsmith.mechanics.hold_and_spin.rules import HoldAndSpin
 
 
-def after_respin(rules: HoldAndSpin, held: int, left: int, landed: int) -> tuple[int, int]:
+@njit(cache=True, nogil=True)
+def respin_step(full: int, held: int, left: int, landed: int) -> tuple[int, int]:
     """The state after a respin that landed ``landed`` coins, from ``held`` coins and ``left``
-    respins before it: a new coin resets the respins to the full count, none uses one up."""
-    if landed:
-        return held + landed, rules.respins
+    respins before it (``full``: the respins' full count): a new coin resets the respins to
+    the full count, none uses one up."""
+    if landed > 0:
+        return held + landed, full
     return held, left - 1
 
 
+@njit(cache=True, nogil=True)
+def feature_over(cells: int, held: int, left: int) -> bool:
+    """Whether the feature ends: no respin left, or every one of the ``cells`` holds a coin."""
+    return left <= 0 or held >= cells
+
+
+def after_respin(rules: HoldAndSpin, held: int, left: int, landed: int) -> tuple[int, int]:
+    """:func:`respin_step` under ``rules``."""
+    new_held, new_left = respin_step(rules.respins, held, left, landed)
+    return int(new_held), int(new_left)
+
+
 def is_over(rules: HoldAndSpin, held: int, left: int) -> bool:
-    """Whether the feature ends: no respin left, or every cell holds a coin."""
-    return left <= 0 or held >= rules.cells
+    """:func:`feature_over` under ``rules``."""
+    return bool(feature_over(rules.cells, held, left))
 
 
 def land_probability(rules: HoldAndSpin) -> Fraction:
@@ -51,11 +68,23 @@ def final_count_law(rules: HoldAndSpin, start: int) -> dict[int, Fraction]:
     """``P(K = n)``: the law of the coins held when the feature ends, started with ``start``
     coins and the full count of respins (the absorbing chain over (coins held, respins
     left), solved forward in the order of the coins held)."""
+    return _absorbed(rules, start)[0]
+
+
+def expected_respins(rules: HoldAndSpin, start: int) -> Fraction:
+    """The respins the feature plays on average, started with ``start`` coins: the chance of
+    reaching each state from which a respin is played, summed over those states."""
+    return _absorbed(rules, start)[1]
+
+
+def _absorbed(rules: HoldAndSpin, start: int) -> tuple[dict[int, Fraction], Fraction]:
+    """The final count's law and the expected respins, in one forward pass of the chain."""
     cells, full = rules.cells, rules.respins
     p = land_probability(rules)
     q = 1 - p
     mass: dict[tuple[int, int], Fraction] = {(start, full): Fraction(1)}
     final: dict[int, Fraction] = {}
+    respins = Fraction(0)
     for held in range(start, cells + 1):
         for left in range(full, -1, -1):
             weight = mass.pop((held, left), None)
@@ -64,6 +93,7 @@ def final_count_law(rules: HoldAndSpin, start: int) -> dict[int, Fraction]:
             if is_over(rules, held, left):
                 final[held] = final.get(held, Fraction(0)) + weight
                 continue
+            respins += weight
             empty = cells - held
             for landed in range(empty + 1):
                 chance = comb(empty, landed) * p**landed * q ** (empty - landed)
@@ -73,7 +103,7 @@ def final_count_law(rules: HoldAndSpin, start: int) -> dict[int, Fraction]:
                 mass[state] = mass.get(state, Fraction(0)) + weight * chance
     if mass:  # pragma: no cover - a state the forward order did not reach
         raise AssertionError(f"the hold-and-spin chain left states unsolved: {sorted(mass)}")
-    return final
+    return final, respins
 
 
 @dataclass(frozen=True)
@@ -101,14 +131,15 @@ def value_law(rules: HoldAndSpin) -> ValueLaw:
 
 @dataclass(frozen=True)
 class FeatureMoments:
-    """The feature started with ``start`` coins: the law of its final count, and the mean and
-    second moment of its pay, in total bets."""
+    """The feature started with ``start`` coins: the law of its final count, the mean and
+    second moment of its pay, in total bets, and the respins it plays on average."""
 
     start: int
     final: dict[int, Fraction]
     full: Fraction  # P(every cell holds a coin at the end)
     mean: Fraction
     second: Fraction
+    respins: Fraction  # the respins played, on average
 
     @property
     def mean_coins(self) -> Fraction:
@@ -121,7 +152,7 @@ class FeatureMoments:
 
 def feature_moments(rules: HoldAndSpin, start: int) -> FeatureMoments:
     """The feature's pay started with ``start`` coins (see the module's account)."""
-    final = final_count_law(rules, start)
+    final, respins = _absorbed(rules, start)
     x = value_law(rules)
     g = rules.full_grid_amount
     full = final.get(rules.cells, Fraction(0))
@@ -134,4 +165,4 @@ def feature_moments(rules: HoldAndSpin, start: int) -> FeatureMoments:
         + 2 * g * x.mean * rules.cells * full
         + g * g * full
     )
-    return FeatureMoments(start, final, full, mean, second)
+    return FeatureMoments(start, final, full, mean, second, respins)

@@ -94,6 +94,23 @@ class HoldAndSpinAnalysis:
     def rtp(self) -> Fraction:
         return self.line_rtp + self.feature_rtp
 
+    # the figures a simulation is checked against, named as the simulation's report reads
+    # them (its feature: the hold-and-spin, played in respins)
+    feature_name = "hold-and-spin"
+    feature_spins = "respins"
+    scatter_rtp = Fraction(0)
+
+    @property
+    def free_spins_rtp(self) -> Fraction:
+        return self.feature_rtp
+
+    @property
+    def expected_free_spins(self) -> Fraction:
+        """The respins a triggered feature plays on average."""
+        return self._given(
+            sum((self.probability(k) * f.respins for k, f in self.features.items()), Fraction(0))
+        )
+
     @property
     def second_moment(self) -> Fraction:
         unit = self.cycle * self.lines
@@ -268,6 +285,12 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> HoldAndSpin
         no_win_ways=no_win,
         seconds=time.perf_counter() - started,
     )
+
+
+def analyze_rtp(model: GameModel, variant_id: str | None = None) -> HoldAndSpinAnalysis:
+    """The exact figures a simulation of the round is checked against: the whole round's
+    (lines and hold-and-spin), from :func:`analyze_full`."""
+    return analyze_full(model, variant_id)
 
 
 def stored_figures(analysis: HoldAndSpinAnalysis) -> dict[str, float]:
