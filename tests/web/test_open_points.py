@@ -1,6 +1,7 @@
 """The seed titles' open points, as a player meets them: the Sultan's jackpot spin runs on
 gems alone, a gamble lost stays said until the next spin, the sound mutes with one tap
-outside the menu, and the lobby takes a 1920 px screen's width."""
+outside the menu, the game goes full screen with one tap, and the lobby takes a 1920 px
+screen's width."""
 
 from __future__ import annotations
 
@@ -92,6 +93,39 @@ def test_one_tap_mutes_the_sound_outside_the_menu(
         assert page.get_attribute("#mute", "aria-pressed") == "true"
         page.click("#menu")
         assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", [(320, 568), (1366, 768)])
+def test_one_tap_puts_the_game_in_full_screen_and_back(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
+    """Chromium lets a page go full screen: the head offers it beside the mute, on the screen,
+    and says which it is."""
+    width, height = size
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce", locale="en-GB"
+    )
+    try:
+        page = ctx.new_page()
+        open_game(page, server, server.new_player(), forcing.SULTAN)
+        wait_state(page, "idle")
+        found = page.evaluate(BOXES, {"it": "#fullscreen", "mute": "#mute"})
+        (button,) = found["it"]
+        (mute,) = found["mute"]
+        assert inside(button, width, height), f"the fullscreen button is off screen: {button}"
+        assert not overlaps(button, mute), f"the fullscreen button covers the mute: {button}"
+        assert button["w"] >= 34 and button["h"] >= 34, button
+        assert page.get_attribute("#fullscreen", "aria-pressed") == "false"
+        assert page.get_attribute("#fullscreen", "aria-label") == "Full screen"
+        page.click("#fullscreen")
+        page.wait_for_selector("#fullscreen[aria-pressed='true']")
+        assert page.evaluate("document.fullscreenElement === document.documentElement")
+        assert page.get_attribute("#fullscreen", "aria-label") == "Leave full screen"
+        page.click("#fullscreen")
+        page.wait_for_selector("#fullscreen[aria-pressed='false']")
+        assert page.evaluate("document.fullscreenElement") is None
     finally:
         ctx.close()
 

@@ -1,5 +1,6 @@
-"""Each title at the six screen sizes the issue names (320x568, 390x844, 768x1024, 1024x768,
-1366x768, 1920x1080), under the server's Content-Security-Policy: opened, then a spin with
+"""Each title at the screen sizes the issue names, from 320x568 to 2560x1440 and a phone held
+sideways (320x568, 390x844, 844x390, 768x1024, 1024x768, 1366x768, 1920x1080, 2560x1440),
+under the server's Content-Security-Policy: opened, then a spin with
 line wins played. Nothing raises, nothing violates the policy, the layout holds on element
 boxes (`test_layout.check_game`: nothing off screen, no bar controls overlapping, the reels
 clear of the head, panels, caption and bar), the bar's buttons are 44 px targets on a phone,
@@ -30,7 +31,16 @@ from tests.web.test_screens import line_wins
 
 pytestmark = pytest.mark.web
 
-SIZES = ["320x568", "390x844", "768x1024", "1024x768", "1366x768", "1920x1080"]
+SIZES = [
+    "320x568",
+    "390x844",
+    "844x390",
+    "768x1024",
+    "1024x768",
+    "1366x768",
+    "1920x1080",
+    "2560x1440",
+]
 GAMES = [forcing.TSAR, forcing.SULTAN, forcing.AURORA]
 FIGURES = Path(__file__).resolve().parents[2] / "artifacts" / "sizes.json"
 

@@ -18,6 +18,7 @@ import { AutoplayDialog } from './autoplay.js';
 import { BetPicker } from './betpicker.js';
 import { WinPresenter } from './celebration.js';
 import { announce, h, sleep } from './dom.js';
+import { mountFullscreenButton } from './fullscreen.js';
 import { HistoryDialog } from './history.js';
 import { GameMenu } from './menu.js';
 import { describe, language, t } from './messages.js';
@@ -199,7 +200,10 @@ export class Game {
     this.menu = new GameMenu(this);
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));
     this.muteUi = mountMuteButton(this.sound);
-    this.root.querySelector('.game-head').append(this.muteUi.element);
+    this.fullscreenUi = mountFullscreenButton();
+    this.root
+      .querySelector('.game-head')
+      .append(h('div', { class: 'head-tools' }, this.fullscreenUi?.element ?? null, this.muteUi.element));
     this.win = new WinMeter(winOutput, this.money);
     this.ui.mountControls(betSlot);
     if (this.ui.betOptions) {
@@ -224,6 +228,7 @@ export class Game {
     for (const dialog of this.dialogs) dialog.remove();
     this.soundUi?.destroy();
     this.muteUi?.destroy();
+    this.fullscreenUi?.destroy();
     this.barSize?.disconnect();
     this.sound.music(null);
   }
