@@ -27,5 +27,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rounds") as batch:
-        batch.drop_column("model_hash")
+    # ALTER TABLE ... DROP COLUMN on both databases (SQLite 3.35 and later): a copy of the
+    # table, as a batch would make on SQLite, fails on the rows that refer to the rounds
+    op.drop_column("rounds", "model_hash")
