@@ -12,6 +12,7 @@ to give the RTP to the same precision.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from decimal import Decimal
@@ -29,53 +30,13 @@ from reelsmith.mechanics.hold_and_spin.chain import feature_moments
 from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 from reelsmith.rng import SeededSource
 
-MODEL = """\
-id = "bench-hold"
-name = "Bench Hold"
-reels = 5
-rows = 3
-default_variant = "main"
-paylines = [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0], [2, 1, 0, 1, 2]]
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-[[symbols]]
-id = "wild"
-name = "Wild"
-role = "wild"
+from tests.mechanics.hold_title import MODEL as TEST_MODEL  # noqa: E402
+from tests.mechanics.hold_title import VARIANT as TEST_VARIANT  # noqa: E402
 
-[[symbols]]
-id = "bell"
-name = "Bell"
-role = "regular"
-
-[[symbols]]
-id = "plum"
-name = "Plum"
-role = "regular"
-
-[[symbols]]
-id = "lime"
-name = "Lime"
-role = "regular"
-
-[[symbols]]
-id = "coin"
-name = "Coin"
-role = "bonus"
-
-[line_pays]
-wild = { 5 = 50 }
-bell = { 3 = 5, 4 = 15, 5 = 40 }
-plum = { 3 = 2, 4 = 6, 5 = 20 }
-lime = { 3 = 1, 4 = 3, 5 = 10 }
-
-[hold_and_spin]
-symbol = "coin"
-trigger = 6
-respins = 3
-land = { coin = 1, blank = 40 }
-full_grid = "grand"
-jackpots = { mini = 20, minor = 50, major = 250, grand = 1000 }
-
+TEN_VALUES = """
 [hold_and_spin.values]  # ten coin values: total bets, or a jackpot tier
 1 = 1500
 2 = 300
@@ -87,30 +48,39 @@ jackpots = { mini = 20, minor = 50, major = 250, grand = 1000 }
 mini = 30
 minor = 15
 major = 5
-
-[bet]
-lines = { min = 5, max = 5 }
-coins_per_line = { min = 1, max = 1 }
-coin_sizes = ["0.01"]
-max_total_coins = 5
-default = { lines = 5, coins_per_line = 1, coin_size = "0.01" }
 """
 
-VARIANT = """\
-id = "main"
 
-[reel_sets.base]
-strips = [
-  ["bell", "coin", "plum", "lime", "wild", "lime", "plum", "lime", "bell", "lime", "plum", "coin"],
-  ["plum", "coin", "lime", "bell", "plum", "lime", "plum", "wild", "lime", "plum", "lime", "coin"],
-  ["lime", "coin", "bell", "plum", "lime", "wild", "lime", "plum", "bell", "lime", "coin", "plum"],
-  ["bell", "lime", "coin", "plum", "lime", "plum", "wild", "plum", "lime", "bell", "lime", "coin"],
-  ["lime", "coin", "plum", "bell", "lime", "plum", "wild", "lime", "bell", "plum", "lime", "coin"],
-]
+def _replaced(text: str, *pairs: tuple[str, str]) -> str:
+    """``text`` with each ``(old, new)`` replaced; AssertionError when an ``old`` is missing
+    (the test title changed under the bench)."""
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
 
-[figures]
-rtp = 0.9
-"""
+
+#: The test suite's 5x3 hold-and-spin title with ten coin values, coins landing one time in 41
+#: and one coin size; its strips with a second coin on reels 2 and 4.
+MODEL = (
+    _replaced(
+        TEST_MODEL,
+        ('id = "hold"', 'id = "bench-hold"'),
+        ('name = "Hold"', 'name = "Bench Hold"'),
+        ("land = { coin = 1, blank = 24 }", "land = { coin = 1, blank = 40 }"),
+        ("values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1 }\n", ""),
+        ("coins_per_line = { min = 1, max = 2 }", "coins_per_line = { min = 1, max = 1 }"),
+        ('coin_sizes = ["0.01", "0.10"]', 'coin_sizes = ["0.01"]'),
+        ("max_total_coins = 10", "max_total_coins = 5"),
+    )
+    + TEN_VALUES
+)
+VARIANT = _replaced(
+    TEST_VARIANT,
+    ('"wild", "lime", "plum", "lime"]', '"wild", "lime", "plum", "lime", "coin"]'),
+    ('"plum", "lime", "bell", "lime"]', '"plum", "lime", "bell", "lime", "coin"]'),
+    ("{rtp}", "0.9"),
+)
 
 LIVE_ROUNDS = 20_000
 KERNEL_ROUNDS = 5_000_000
