@@ -100,6 +100,9 @@ def rules_document(
         "paytable": paytable,
         "pay_counts": _pay_counts(paytable, model.reels),
         "paylines": model.paylines.tolist(),
+        # the paytable's column heading: a run's length ("5 in a row"), or a count ("12 on
+        # the screen") where the evaluator pays by count
+        "pay_column": own.get("pay_column", "in_a_row"),
     }
     document.update(own.get("sections", {}))
     if model.scatter >= 0:
@@ -219,7 +222,7 @@ def render_rules(document: dict[str, Any]) -> RenderableType:
     counts = [c for c in document.get("pay_counts", []) if c != "1"] or [
         str(c) for c in range(2, reels + 1)
     ]
-    heading = labels["count_on_screen"] if "anywhere" in document else labels["in_a_row"]
+    heading = labels[document.get("pay_column", "in_a_row")]
     for count in counts:
         paytable.add_column(heading.format(count=count), justify="right")
     for entry in document["paytable"]:

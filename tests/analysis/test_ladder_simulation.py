@@ -4,6 +4,7 @@ chunks)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 
@@ -149,18 +150,21 @@ def test_the_kernel_refuses_weighted_stops_naming_the_reel_set(sultan_model):
     """Live play draws a weighted reel set's stops below its total weight; the ladder kernel
     draws below the strip's length, so it refuses such a reel set instead of playing other
     odds."""
-    rules = ladder_rules(sultan_model)
-    plain = sultan_model.variant().reel_sets["free_spins"]
+    variant = sultan_model.variant()
+    plain = variant.reel_sets["free_spins"]
     weighted = type(plain).build(
         plain.name,
         plain.strips,
         sultan_model.rows,
         [np.arange(1, len(s) + 1, dtype=np.int64) for s in plain.strips],
     )
-    pays = sultan_model.line_pays
-    assert k.ReelTables.build(sultan_model, plain, pays, rules).depth >= 0
+    assert k.KernelGame.build(sultan_model, variant.id).tables.depth.min() >= 0
+    reweighed = dataclasses.replace(
+        variant, reel_sets={**variant.reel_sets, "free_spins": weighted}
+    )
+    model = dataclasses.replace(sultan_model, variants={variant.id: reweighed})
     with pytest.raises(ValueError, match="free_spins weighs its stops"):
-        k.ReelTables.build(sultan_model, weighted, pays, rules)
+        k.KernelGame.build(model, variant.id)
 
 
 def test_a_doubling_wild_on_the_ladder_analyses_inside_its_simulated_interval(tmp_path):

@@ -27,6 +27,7 @@ from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.titles import Title
 from tests.example_mechanic import MECHANIC as MYSTERY
 from tests.mechanics.anywhere_title import tiny_anywhere
+from tests.mechanics.heights_title import tiny_heights
 from tests.mechanics.hold_title import tiny_hold_title
 from tests.mechanics.test_cascade import tiny as tiny_cascade
 from tests.mechanics.test_cascade import tiny_ways as tiny_ways_cascade
@@ -87,6 +88,7 @@ def titles(tmp_path: Path) -> dict[str, GameModel]:
     found["tiny-ways-cascade"] = load_model(tiny_ways_cascade(tmp_path / "ways-cascade"))
     found["tiny-anywhere"] = load_model(tiny_anywhere(tmp_path / "anywhere", cascade=True))
     found["tiny-hold"] = load_model(tiny_hold_title(tmp_path / "hold"))
+    found["tiny-heights"] = load_model(tiny_heights(tmp_path / "heights"))
     return found
 
 
@@ -161,6 +163,13 @@ def test_every_title_s_rounds_are_told_by_declared_events(tmp_path: Path) -> Non
             "scatter_win",
             "free_spins_awarded",
             "free_spin",
+        },
+        "tiny-heights": {
+            "heights_drawn",
+            "way_win",
+            "scatter_win",
+            "free_spins_awarded",
+            "wild_weights_drawn",
         },
         "tiny-hold": {
             "line_win",

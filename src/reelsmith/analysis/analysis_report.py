@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from reelsmith.analysis.report import (
 from reelsmith.analysis.volatility import CONFIDENCE_SPINS, Z_90, Z_95, describe_classes
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.model import GameModel, ReelSet
-from reelsmith.mechanics import full_cycle_report
+from reelsmith.mechanics import cost_buys, each_face, full_cycle_report
 
 if TYPE_CHECKING:
     from reelsmith.analysis.analyzer import Analysis
@@ -104,20 +104,18 @@ class SheetParts:
     band: Section
 
 
-def analysis_document(a: Analysis, sample: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The exact analysis as data (``analyze --json``); ``sample``: the simulated round-win
-    distribution of a ladder-and-pots round, added when given."""
+def analysis_document(a: Analysis) -> dict[str, Any]:
+    """The exact analysis as data (``analyze --json``)."""
     own_document: Any = getattr(a, "document", None)
     if callable(own_document):  # an analysis of a mechanic's own round law, which writes it
         found: dict[str, Any] = own_document()
         return found
-    if isinstance(a, LadderAnalysis):
-        return ladder_document(a, sample)
     full = full_cycle_report(a.model)
     if full is not None:
         written: dict[str, Any] = full.document(a)
         return written
-    return free_spins_document(a)
+    # every other round law's analysis writes its own document (above)
+    return free_spins_document(cast(CatalogueAnalysis, a))
 
 
 def analysis_report(a: Analysis) -> LabReport:
@@ -132,23 +130,25 @@ def analysis_report(a: Analysis) -> LabReport:
     if full is not None:
         written: LabReport = full.report(a)
         return written
-    if isinstance(a, LadderAnalysis):
-        sample = sample_win_distribution(a)
-        doc = ladder_document(a, sample)
-        text = _ladder_text(a)
-        parts: Callable[[], SheetParts] = partial(_ladder_sheet, a, sample, doc)
-    else:
-        doc = free_spins_document(a)
-        text = _free_spins_text(a)
-        parts = partial(_free_spins_sheet, a, doc)
-        if "max_win" in a.model.raw:
-            from reelsmith.mechanics.max_win.exact import cap_figures
+    catalogue = cast(CatalogueAnalysis, a)  # every other round law's writes its own report
+    doc = free_spins_document(catalogue)
+    text = _free_spins_text(catalogue)
+    parts: Callable[[], SheetParts] = partial(_free_spins_sheet, catalogue, doc)
+    for _mechanic, cap_figures in each_face(a.model, "cap_figures"):
+        cap = cap_figures(a)
+        doc = capped_document(doc, cap)
+        text = capped_text(text, cap)
+        parts = partial(capped_sheet, parts, cap)
+    return LabReport(doc, _text(text), partial(_sheet, a.model, a.variant_id, a.seconds, parts), a)
 
-            cap = cap_figures(a)
-            assert cap is not None
-            doc = capped_document(doc, cap)
-            text = capped_text(text, cap)
-            parts = partial(capped_sheet, parts, cap)
+
+def ladder_report(a: LadderAnalysis) -> LabReport:
+    """``analyze``'s result for a ladder-and-pots round: its exact figures and a seeded sample
+    of the round-win distribution, labelled as simulated."""
+    sample = sample_win_distribution(a)
+    doc = ladder_document(a, sample)
+    text = _ladder_text(a)
+    parts: Callable[[], SheetParts] = partial(_ladder_sheet, a, sample, doc)
     return LabReport(doc, _text(text), partial(_sheet, a.model, a.variant_id, a.seconds, parts), a)
 
 
@@ -459,7 +459,11 @@ def free_spins_document(a: CatalogueAnalysis) -> dict[str, Any]:
     return {
         "game": model.id,
         "variant": a.variant_id,
-        "bet": {"lines": model.line_count, "coins_per_line": 1, "total_coins": a.total_bet},
+        "bet": (
+            {"lines": model.line_count, "coins_per_line": 1, "total_coins": a.total_bet}
+            if cost_buys(model) is None
+            else {"cost": a.total_bet, "buys": cost_buys(model), "total_coins": a.total_bet}
+        ),
         **plugin_part,
         "rtp": _f(a.rtp),
         "rtp_fraction": f"{a.rtp.numerator}/{a.rtp.denominator}",
@@ -533,13 +537,18 @@ def free_spins_document(a: CatalogueAnalysis) -> dict[str, Any]:
                     model.symbol_ids[s]: [int(c) for c in symbol_counts(model, rs)[:, s]]
                     for s in range(len(model.symbols))
                 },
-                **(weights_json(model, rs) if rs.weighted else {}),
+                **(weights_json(model, rs) if rs.weights is not None else {}),
             }
             for name, rs in model.variant(a.variant_id).reel_sets.items()
         },
         "method": {
-            "rtp": "exact: line pays by walking every symbol tuple on a payline weighted by its "
-            "stop combinations; scatter by convolving per-reel window tables; free spins by "
+            "rtp": (
+                "exact: line pays by walking every symbol tuple on a payline weighted by its "
+                "stop combinations; "
+                if cost_buys(model) is None
+                else "exact: way pays as products of each reel's expected counts; "
+            )
+            + "scatter by convolving per-reel window tables; free spins by "
             "Wald's identity, or the capped feature's Markov chain (exact fractions)",
             "hit_frequency": f"exact: full-cycle enumeration of all {a.base.cycle:,} base "
             f"{_combinations(a)}",
@@ -561,10 +570,32 @@ def free_spins_document(a: CatalogueAnalysis) -> dict[str, Any]:
     }
 
 
+def _bet(model: GameModel, total: int) -> str:
+    """What a spin costs and buys: ``20 lines x 1 coin = 20 coins per spin``, or a ways game's
+    ``243 coins per spin, every way``."""
+    buys = cost_buys(model)
+    if buys is not None:
+        return f"{total} coins per spin, {buys}"
+    return f"{model.line_count} lines x 1 coin = {total} coins per spin"
+
+
+def _unit_wins(model: GameModel) -> str:
+    return "line wins" if cost_buys(model) is None else "way wins"
+
+
+def _pay_unit(model: GameModel) -> str:
+    return "line" if cost_buys(model) is None else "way"
+
+
+def _unit(model: GameModel) -> str:
+    """What one award is counted on: a payline, or (ways, counts) the whole screen."""
+    return "line" if cost_buys(model) is None else "spin"
+
+
 def _paytable_text(a: CatalogueAnalysis) -> Rows:
     names = _names(a.model)
     return rows(
-        ("award", "pays", "per line", "per game", "RTP", "share"),
+        ("award", "pays", f"per {_unit(a.model)}", "per game", "RTP", "share"),
         (
             (
                 award_name(w, names),
@@ -598,8 +629,9 @@ def _free_spins_text(a: CatalogueAnalysis) -> TextParts:
     plugin_part = f", {plugin.name} {pct(f.plugin_rtp)}" if plugin and plugin.in_base else ""
     lines: list[TextBlock] = [
         f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis "
-        f"({model.line_count} lines x 1 coin = {a.total_bet} coins per spin)",
-        f"RTP {pct(a.rtp)}  (line wins {pct(f.line_rtp)}, {scatter} {pct(f.scatter_rtp)}"
+        f"({_bet(model, a.total_bet)})",
+        f"RTP {pct(a.rtp)}  ({_unit_wins(model)} {pct(f.line_rtp)}, {scatter} "
+        f"{pct(f.scatter_rtp)}"
         f"{plugin_part}, free spins {pct(f.free_spins_rtp)})",
         f"hit frequency {pct(a.hit_frequency, 3)} ({one_in(float(a.hit_frequency))} spins)",
     ]
@@ -723,7 +755,7 @@ def _free_spins_sheet(a: CatalogueAnalysis, doc: dict[str, Any]) -> SheetParts:
     trigger = f.trigger_probability
     summary = [
         ("RTP", pct(a.rtp, 6), method["rtp"]),
-        ("  line wins", pct(f.line_rtp, 6), "exact"),
+        (f"  {_unit_wins(a.model)}", pct(f.line_rtp, 6), "exact"),
         (f"  {scatter} scatter", pct(f.scatter_rtp, 6), "exact"),
         *_plugin_rows(a),
         ("  free spins", pct(f.free_spins_rtp, 6), "exact (Wald's identity)"),
@@ -763,7 +795,7 @@ def _free_spins_sheet(a: CatalogueAnalysis, doc: dict[str, Any]) -> SheetParts:
         (
             "award",
             "pays",
-            "P per line",
+            f"P per {_unit(model)}",
             "P per base spin",
             "P per free spin",
             "per game",
@@ -774,7 +806,8 @@ def _free_spins_sheet(a: CatalogueAnalysis, doc: dict[str, Any]) -> SheetParts:
         (
             (
                 award_name(w, names),
-                f"{w.pays:,}" + (" x bet" if w.kind == "scatter" else " per line coin"),
+                f"{w.pays:,}"
+                + (" x bet" if w.kind == "scatter" else f" per {_pay_unit(model)} coin"),
                 f"{w.per_line:.4e}" if w.per_line is not None else "-",
                 f"{w.per_base_spin:.4e}",
                 f"{w.per_free_spin:.4e}",
@@ -813,7 +846,7 @@ def _free_spins_sheet(a: CatalogueAnalysis, doc: dict[str, Any]) -> SheetParts:
         ),
     )
     return SheetParts(
-        note=f"{model.line_count} paylines x 1 coin = {a.total_bet} coins per spin. "
+        note=f"{_bet(model, a.total_bet)}. "
         "Every figure is exact (from the reel strips and the model's tables) unless its method "
         "says otherwise; no figure on this sheet is simulated. "
         f"RTP as a fraction: {esc(doc['rtp_fraction'])}.",

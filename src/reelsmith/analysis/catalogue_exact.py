@@ -212,10 +212,10 @@ def count_ways(
     ``reels_mask`` (the convolution of the per-reel window counts), each combination counted
     with its stops' weights."""
     ways = [1]
-    for reel, length in enumerate(reel_set.lengths):
-        window = np.lib.stride_tricks.sliding_window_view(reel_set.padded[reel], model.rows)
-        shown = (window[: int(length)] == symbol).sum(axis=1) if reels_mask[reel] else None
-        weights = reel_set.stop_weights(reel)
+    windows = reel_set.windows(model.rows)
+    for reel, length in enumerate(reel_set.position_counts):
+        shown = (windows[reel, : int(length)] == symbol).sum(axis=1) if reels_mask[reel] else None
+        weights = reel_set.position_weights(reel)
         if shown is None:
             row = [int(reel_set.totals[reel])]
         else:
@@ -372,7 +372,7 @@ def _check_ends(rules: Mechanics, m: Fraction, where: str) -> None:
         )
 
 
-def _counted(model: GameModel, rules: Mechanics) -> tuple[int, npt.NDArray[np.bool_]]:
+def counted_symbol(model: GameModel, rules: Mechanics) -> tuple[int, npt.NDArray[np.bool_]]:
     """The symbol a full-cycle enumeration counts per screen (the trigger symbol, else the
     scatter) and the reels it counts on; refuses a bonus trigger beside a paying scatter."""
     free = rules.free_spins
@@ -390,10 +390,10 @@ def _screen_distributions(
     model: GameModel, rules: Mechanics, variant_id: str
 ) -> tuple[ScreenDistribution, ScreenDistribution | None]:
     """The full-cycle enumerations of the base reel set and the free spins' (None without
-    free spins), counting :func:`_counted`'s symbol."""
+    free spins), counting :func:`counted_symbol`'s symbol."""
     variant = model.variant(variant_id)
     free = rules.free_spins
-    counted, mask = _counted(model, rules)
+    counted, mask = counted_symbol(model, rules)
     lines = model.line_count
     # The two full cycles are independent and the enumeration releases the GIL: run them on
     # two threads.
@@ -469,10 +469,10 @@ def trigger_ways(model: GameModel, reel_set: ReelSet, rules: Mechanics) -> list[
         return count_ways(model, reel_set, free.symbol, rules.trigger_mask)
     # per required reel, only its stops showing the symbol; the rest counted as 0
     shown: list[int] = [1]
-    for reel, length in enumerate(reel_set.lengths):
-        window = np.lib.stride_tricks.sliding_window_view(reel_set.padded[reel], model.rows)
-        counts = (window[: int(length)] == free.symbol).sum(axis=1)
-        weights = reel_set.stop_weights(reel)
+    windows = reel_set.windows(model.rows)
+    for reel, length in enumerate(reel_set.position_counts):
+        counts = (windows[reel, : int(length)] == free.symbol).sum(axis=1)
+        weights = reel_set.position_weights(reel)
         if not rules.trigger_mask[reel]:
             counts = counts * 0
         keep = counts > 0 if free.required[reel] else np.ones(len(counts), dtype=np.bool_)
@@ -691,10 +691,9 @@ def screen_law(
     new win's law is the mixture over the screens' wins."""
     last = len(scatter_pays) - 1
     by_k: list[list[tuple[int, int]]] = []  # (win, ways) of each trigger count
-    for k in range(distribution.ways.shape[0]):
-        row = distribution.ways[k]
+    for k, cells in enumerate(distribution.wins_by_count()):
         scatter_win = scatter_pays[min(k, last)] * lines
-        by_k.append([(int(p) + scatter_win, int(row[p])) for p in np.flatnonzero(row)])
+        by_k.append([(p + scatter_win, w) for p, w in cells])
     laws, scale = plugin_laws(plugin, free, {x for cells in by_k for x, _ in cells}, lines)
     rows = []
     no_win = 0
@@ -870,9 +869,10 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
     figures = analyze_rtp(model, variant.id)
     free = rules.free_spins
     plugin = rules.plugin
-    lines = model.line_count
+    screens = evaluation(model)
+    lines = screens.cost(model)
     base_pays = _scatter_pays(model, False, rules)
-    base_distribution, free_distribution = _screen_distributions(model, rules, variant.id)
+    base_distribution, free_distribution = screens.screen_distributions(model, rules, variant.id)
     base = screen_law(
         base_distribution, base_pays, lines, free.trigger if free else 0, plugin, free=False
     )
@@ -915,9 +915,13 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> CatalogueAn
             raise AssertionError("compound free-spin mean disagrees with Wald's identity")
     if base.mean != figures.base_spin_rtp:
         raise AssertionError("enumerated base spin disagrees with the per-line analysis")
-    base_line = line_figures(model, variant.reel_sets["base"])
+    base_line = screens.award_figures(
+        model, variant.reel_sets["base"], model.line_pays, base_distribution
+    )
     free_line = (
-        line_figures(model, variant.reel_sets[free.reel_set], rules.free_line_pays)
+        screens.award_figures(
+            model, variant.reel_sets[free.reel_set], rules.free_line_pays, free_distribution
+        )
         if free is not None
         else None
     )

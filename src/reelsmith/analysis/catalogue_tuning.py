@@ -116,7 +116,8 @@ class _State:
         reel_sets = dict(self.source.reel_sets)
         for name, strips in self.strips.items():
             arrays = [np.array(s, dtype=np.int8) for s in strips]
-            reel_sets[name] = ReelSet.build(name, arrays, self.model.rows)
+            heights = self.source.reel_sets[name].heights
+            reel_sets[name] = ReelSet.build(name, arrays, self.model.rows, heights=heights)
         return Variant(
             id=self.variant_id,
             description="",
@@ -265,7 +266,9 @@ def refuse_weighted(variant: Variant) -> None:
     step (one stop's symbol replaced, the gradient of the unweighted symbol counts) and the
     variant file it writes know nothing of weights, so a weighted variant is tuned by hand
     (its weights or its strips) and checked with ``analyze``."""
-    weighted = sorted(name for name, reel_set in variant.reel_sets.items() if reel_set.weighted)
+    weighted = sorted(
+        name for name, reel_set in variant.reel_sets.items() if reel_set.weights is not None
+    )
     if weighted:
         raise UntunableError(
             f"variant {variant.id} weighs its stops (stop_weights on reel_sets."
@@ -285,6 +288,17 @@ def plan(
     exact fractions, one tolerance for every pass. Refuses a model with a plug-in, a weighted
     variant, and a volatility class where there are no wilds or no free spins to move."""
     rules = mechanics(model)
+    from reelsmith.mechanics import evaluator, own_rtp
+
+    paid_by = evaluator(model).name
+    if paid_by != "paylines" or own_rtp(model) is not None:
+        # the search reads a move's effect off the paylines' per-reel walk (_rtp_of), which is
+        # not the RTP of screens paid by ways or counts, nor of a cascade's chains
+        how = "a cascade's chains" if own_rtp(model) is not None else paid_by
+        raise UntunableError(
+            f"{model.id}: tune moves symbols by the paylines' per-reel walk, and this title is "
+            f"paid by {how}: edit its strips and check them with analyze"
+        )
     if rules.plugin is not None:
         # the search reads the line pays' per-reel gradients, which know nothing of the
         # plug-in's step on a spin's win (a step that need not be linear in the win)

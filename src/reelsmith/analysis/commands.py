@@ -189,6 +189,94 @@ def _progress(description: str, counted: bool) -> Progress:
     )
 
 
+def _simulated(
+    game: str,
+    model: GameModel,
+    function: Callable[..., Any],
+    rounds: int,
+    seed: int,
+    variant: str | None,
+    workers: int,
+    cluster: str | None,
+) -> tuple[Any, float]:
+    """``rounds`` simulated rounds of ``model`` (compiled first, announced when not cached,
+    with a progress bar on a terminal); returns the result and the seconds its preparation
+    took."""
+    from reelsmith.analysis.warm import prepare_simulation, simulation_phase
+    from reelsmith.compiled import compiling
+
+    # compiled before the rounds, and announced when not cached: the rounds' time is their own
+    started = time.perf_counter()
+    try:
+        with compiling("the simulation kernel", simulation_phase(model), err_console):
+            prepare_simulation(model, variant)
+    except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
+        fail(str(exc))
+    prepared = time.perf_counter() - started
+    with _progress("simulating", counted=True) as progress:
+        task = progress.add_task("simulating", total=rounds)
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+
+        try:
+            result = function(
+                model.id,
+                rounds,
+                seed,
+                variant_id=model.variant(variant).id,
+                folder=_folder(game),
+                workers=workers,
+                cluster=cluster,
+                progress=advance,
+            )
+        except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
+            progress.stop()
+            fail(str(exc))
+    return result, prepared
+
+
+#: The rounds and seed ``analyze`` simulates where a full cycle is beyond enumeration.
+BEYOND_ROUNDS = 10_000_000
+BEYOND_SEED = 2026
+
+
+def _beyond_enumeration(
+    game: str, variant: str | None, reason: str, as_json: bool, report: Path | None
+) -> None:
+    """``analyze`` of a model whose full cycle is beyond enumeration: it says so on its first
+    line, then gives the exact RTP route beside :data:`BEYOND_ROUNDS` seeded simulated rounds
+    (every other figure with its interval, never printed as exact)."""
+    if report is not None:
+        fail(f"--report: the PAR sheet prints exact figures only, and {reason}")
+    model, function = _simulation(game, variant)
+    line = (
+        f"not exact beyond the RTP: {reason}. The exact column below is exact (the RTP "
+        f"route); every other figure is simulated ({BEYOND_ROUNDS:,} rounds, seed "
+        f"{BEYOND_SEED}), the RTP with its 99% interval."
+    )
+    if not as_json:
+        console.print(line, markup=False, highlight=False)
+    workers = os.cpu_count() or 1
+    result, _prepared = _simulated(
+        game, model, function, BEYOND_ROUNDS, BEYOND_SEED, variant, workers, None
+    )
+    if as_json:
+        simulated = result.to_json()
+        _print_json(
+            {
+                "game": model.id,
+                "variant": model.variant(variant).id,
+                "full_analysis": "beyond enumeration",
+                "reason": reason,
+                "exact": {"rtp": simulated["exact"]["rtp"]},
+                "simulated": simulated,
+            }
+        )
+    else:
+        result.render(console)
+
+
 def analyze(
     game: GameArg,
     variant: VariantOpt = None,
@@ -209,6 +297,7 @@ def analyze(
             require("lab", "--report draws the PAR sheet's plots")
     except (LabInputError, MissingExtraError) as exc:
         fail(str(exc))
+    from reelsmith.analysis.enumeration import BeyondEnumerationError
     from reelsmith.analysis.warm import analysis_phase
     from reelsmith.compiled import compiling
 
@@ -217,6 +306,9 @@ def analyze(
         with compiling("and running the exact analysis", analysis_phase(model), err_console):
             analysis = analyze_model(model, variant)
         result = analysis_report(analysis)
+    except BeyondEnumerationError as exc:
+        _beyond_enumeration(game, variant, str(exc), as_json, report)
+        return
     except ModelError as exc:
         fail(str(exc))
     if report is not None:
@@ -279,37 +371,9 @@ def simulate(
         except (MissingExtraError, ClusterError) as exc:
             fail(str(exc))
 
-    from reelsmith.analysis.warm import prepare_simulation, simulation_phase
-    from reelsmith.compiled import compiling
-
-    # compiled before the rounds, and announced when not cached: the rounds' time is their own
-    started = time.perf_counter()
-    try:
-        with compiling("the simulation kernel", simulation_phase(model), err_console):
-            prepare_simulation(model, variant)
-    except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
-        fail(str(exc))
-    prepared = time.perf_counter() - started
-    with _progress("simulating", counted=True) as progress:
-        task = progress.add_task("simulating", total=rounds)
-
-        def advance(done: int) -> None:
-            progress.advance(task, done)
-
-        try:
-            result = function(
-                model.id,
-                rounds,
-                chosen_seed,
-                variant_id=model.variant(variant).id,
-                folder=_folder(game),
-                workers=chosen_workers,
-                cluster=cluster,
-                progress=advance,
-            )
-        except ModelError as exc:  # a model the kernel cannot play (free spins never ending)
-            progress.stop()
-            fail(str(exc))
+    result, prepared = _simulated(
+        game, model, function, rounds, chosen_seed, variant, chosen_workers, cluster
+    )
     if as_json:
         _print_json({**result.to_json(), "prepare_seconds": round(prepared, 3)})
     else:

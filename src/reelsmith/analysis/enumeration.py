@@ -34,23 +34,26 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.engine.lines import line_award
-from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.model import GameModel, ModelError, ReelSet
 
 #: Lines are tracked as bits of one int64.
 MAX_LINES = 62
+
+
+class BeyondEnumerationError(ModelError):
+    """A full cycle beyond what the lab enumerates (too many combinations, or sums beyond
+    64-bit integers); the message says which. ``reelsmith analyze`` then gives the exact RTP
+    route and simulated figures, said to be simulated."""
+
+
 #: Distinct line awards (symbol, count) are tracked as bits of one int64.
 MAX_AWARDS = 62
 
 
 def stop_windows(reel_set: ReelSet, rows: int) -> npt.NDArray[np.int8]:
-    """``windows[reel, stop, row]``: the symbol each row shows when ``reel`` stops at ``stop``."""
-    reels = len(reel_set.strips)
-    width = int(reel_set.lengths.max())
-    windows = np.full((reels, width, rows), -1, dtype=np.int8)
-    for reel, length in enumerate(reel_set.lengths):
-        for row in range(rows):
-            windows[reel, : int(length), row] = reel_set.padded[reel, row : row + int(length)]
-    return windows
+    """``windows[reel, stop, row]``: the symbol each row shows when ``reel`` stops at ``stop``
+    (at a position, on a reel set of variable rows: :meth:`ReelSet.windows`)."""
+    return reel_set.windows(rows)
 
 
 def scatter_in_windows(windows: npt.NDArray[np.int8], scatter: int) -> npt.NDArray[np.int64]:
@@ -326,6 +329,10 @@ class ScreenDistribution:
 
     def scatter_ways(self) -> list[int]:
         return [int(x) for x in self.ways.sum(axis=1)]
+
+    def wins_by_count(self) -> list[list[tuple[int, int]]]:
+        """Per count ``k``, every ``(pay, ways)`` with ways > 0, by pay."""
+        return [[(int(p), int(row[p])) for p in np.flatnonzero(row)] for row in self.ways]
 
     def line_pay_sum(self) -> int:
         pays = np.arange(self.ways.shape[1], dtype=np.int64)

@@ -126,6 +126,21 @@ class LadderAnalysis:
     no_win_bound: float
     seconds: float
 
+    # -- the report (analyze's JSON, text and PAR sheet) ----------------------------------
+    def document(self) -> dict[str, Any]:
+        """``analyze --json`` of the ladder round, without the simulated sample."""
+        from reelsmith.analysis.analysis_report import ladder_document
+
+        found: dict[str, Any] = ladder_document(self, None)
+        return found
+
+    def lab_report(self) -> Any:
+        """``analyze``'s report: the exact figures, and the round-win distribution sampled
+        (labelled as simulated)."""
+        from reelsmith.analysis.analysis_report import ladder_report
+
+        return ladder_report(self)
+
     # -- the headline figures ------------------------------------------------------------
     @property
     def free_line_rtp(self) -> float:

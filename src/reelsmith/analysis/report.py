@@ -132,7 +132,7 @@ def strip_rows(model: GameModel, variant_id: str, name: str) -> str:
     weighted reel set shows each stop of weight w as ``id*w`` (weight 1 as the id alone), each
     reel's total weight, and a second table of the weight each symbol carries per reel."""
     reel_set = model.variant(variant_id).reel_sets[name]
-    weighted = reel_set.weighted
+    weighted = reel_set.weights is not None
     rows = []
     for reel, strip in enumerate(reel_set.strips):
         weights = reel_set.stop_weights(reel)

@@ -559,7 +559,8 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> L
     exact_rtp = f"{exact['rtp']:.4%}" if known else "not exact (capped)"
     feature = exact.get("feature_name", "free spins")
     spins = exact.get("feature_spins", "free spins")
-    labels = {"line_wins": "line wins", "scatter": "scatter", "free_spins": feature}
+    wins = "way wins" if r.ways else "line wins"
+    labels = {"line_wins": wins, "scatter": "scatter", "free_spins": feature}
     figures = [
         (
             "RTP, capped" if capped else "RTP",

@@ -39,6 +39,12 @@ _GENERIC_KEYS = frozenset(
 MIN_REELS, MAX_REELS = 3, 7
 MIN_ROWS, MAX_ROWS = 1, 8
 
+#: What a cell shows below a reel's drawn height (variable rows): no symbol.
+BLANK = -1
+
+#: Per reel, the window heights it may show and each one's weight.
+Heights = tuple[tuple[tuple[int, int], ...], ...]
+
 #: Keys of the ``[wild]`` and ``[scatter]`` tables.
 _WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
 _SCATTER_KEYS = frozenset(
@@ -77,6 +83,16 @@ class ReelSet:
     weight: a reel stops at ``s`` with probability ``weights[reel][s] / totals[reel]``. ``None``
     means every stop weighs 1, the reel set as it was before weights existed: its draws, records
     and figures do not change.
+
+    ``heights`` (the model's ``[heights]``: variable rows per reel) gives each reel a weighted
+    table of window heights, drawn with the stop: the reel then shows ``height`` consecutive
+    stops from its stop and nothing (``BLANK``) below them. Such a reel's draw is over its
+    *positions*: position ``k x length + s`` is height ``heights[reel][k]`` at stop ``s``,
+    weighing the height's weight times the stop's. Everything that draws or sums over a reel's
+    positions reads the ``positions`` view (``position_counts``, ``position_weights``,
+    ``totals``, ``cumulative``, ``cycle``, :meth:`windows`), which is the strip's own stops
+    when the reel set has no heights; ``lengths``, ``padded`` and ``stop_weights`` stay the
+    strips'.
     """
 
     name: str
@@ -84,6 +100,9 @@ class ReelSet:
     lengths: npt.NDArray[np.int64]
     padded: npt.NDArray[np.int8]
     weights: tuple[npt.NDArray[np.int64], ...] | None = None
+    #: Per reel, the window heights it may show and their weights (None: every reel shows
+    #: every row).
+    heights: Heights | None = None
 
     @classmethod
     def build(
@@ -92,6 +111,7 @@ class ReelSet:
         strips: Sequence[npt.NDArray[np.int8]],
         rows: int,
         weights: Sequence[npt.NDArray[np.int64]] | None = None,
+        heights: Heights | None = None,
     ) -> ReelSet:
         lengths = np.array([len(s) for s in strips], dtype=np.int64)
         width = int(lengths.max()) + rows - 1
@@ -110,12 +130,77 @@ class ReelSet:
                     f"reel set {name}: stop weights need one non-negative, not all zero "
                     "weight per stop of each strip"
                 )
-        return cls(name, tuple(strips), lengths, padded, kept)
+        if heights is not None and (
+            len(heights) != len(strips)
+            or any(not law or any(not 1 <= h <= rows or w < 0 for h, w in law) for law in heights)
+            or any(not sum(w for _, w in law) for law in heights)
+        ):
+            raise ValueError(
+                f"reel set {name}: heights need one table per reel of heights 1..{rows} with "
+                "non-negative, not all zero weights"
+            )
+        return cls(name, tuple(strips), lengths, padded, kept, heights)
 
     @property
     def weighted(self) -> bool:
-        """Whether the reel set gives its stops weights (else every stop weighs 1)."""
-        return self.weights is not None
+        """Whether a reel's draw is one draw below its total weight looked up in ``cumulative``
+        (stop weights or heights), rather than a draw below its length."""
+        return self.weights is not None or self.heights is not None
+
+    @cached_property
+    def position_counts(self) -> npt.NDArray[np.int64]:
+        """Per reel, how many positions its draw picks from: its length, times the number of
+        heights it may show."""
+        if self.heights is None:
+            return self.lengths
+        return np.array(
+            [int(n) * len(law) for n, law in zip(self.lengths, self.heights, strict=True)],
+            dtype=np.int64,
+        )
+
+    def position_weights(self, reel: int) -> npt.NDArray[np.int64]:
+        """Each position's weight on ``reel``: the stop's weight (times the height's)."""
+        stops = self.stop_weights(reel)
+        if self.heights is None:
+            return stops
+        return np.concatenate([w * stops for _, w in self.heights[reel]]).astype(np.int64)
+
+    def position(self, reel: int, position: int) -> tuple[int, int]:
+        """``(stop, height)`` of a position of ``reel`` (the height is the rows' count without
+        heights)."""
+        if self.heights is None:
+            return position, self.padded.shape[1] - int(self.lengths.max()) + 1
+        length = int(self.lengths[reel])
+        return position % length, self.heights[reel][position // length][0]
+
+    def windows(self, rows: int) -> npt.NDArray[np.int8]:
+        """``windows[reel, position, row]``: the symbol each row shows when ``reel`` lands on
+        ``position`` (``BLANK`` below a height, and past a short reel's last position)."""
+        return self._windows(rows).copy()
+
+    @cached_property
+    def _window_tables(self) -> dict[int, npt.NDArray[np.int8]]:
+        return {}
+
+    def _windows(self, rows: int) -> npt.NDArray[np.int8]:
+        """The table of :meth:`windows`, made once per row count and shared (not to be
+        written)."""
+        found = self._window_tables.get(rows)
+        if found is None:
+            found = self._window_tables[rows] = self._make_windows(rows)
+        return found
+
+    def _make_windows(self, rows: int) -> npt.NDArray[np.int8]:
+        reels = len(self.strips)
+        out = np.full((reels, int(self.position_counts.max()), rows), BLANK, dtype=np.int8)
+        for reel, length in enumerate(int(n) for n in self.lengths):
+            laws = self.heights[reel] if self.heights is not None else ((rows, 1),)
+            for k, (height, _) in enumerate(laws):
+                for row in range(height):
+                    out[reel, k * length : (k + 1) * length, row] = self.padded[
+                        reel, row : row + length
+                    ]
+        return out
 
     def stop_weights(self, reel: int) -> npt.NDArray[np.int64]:
         """Each stop's weight on ``reel`` (ones for an unweighted reel set)."""
@@ -125,19 +210,21 @@ class ReelSet:
 
     @cached_property
     def totals(self) -> npt.NDArray[np.int64]:
-        """Per reel, the total weight of its stops: the bound of its stop draw (its length
+        """Per reel, the total weight of its positions: the bound of its draw (its length
         when the reel set is unweighted)."""
-        if self.weights is None:
+        if not self.weighted:
             return self.lengths
-        return np.array([int(w.sum()) for w in self.weights], dtype=np.int64)
+        return np.array(
+            [int(self.position_weights(r).sum()) for r in range(len(self.strips))], dtype=np.int64
+        )
 
     @cached_property
     def cumulative(self) -> npt.NDArray[np.int64]:
         """``cumulative[reel, s]``: the weights of stops 0..s of ``reel`` (past a short strip's
         end, its total), what a weighted stop draw is looked up in."""
-        out = np.zeros((len(self.strips), int(self.lengths.max())), dtype=np.int64)
+        out = np.zeros((len(self.strips), int(self.position_counts.max())), dtype=np.int64)
         for reel in range(len(self.strips)):
-            running = np.cumsum(self.stop_weights(reel))
+            running = np.cumsum(self.position_weights(reel))
             out[reel, : len(running)] = running
             out[reel, len(running) :] = running[-1]
         return out
@@ -222,6 +309,9 @@ class GameModel:
     #: ``[scatter] pays_per = "coin"``: the scatter's pays are per coin of a payline's (or a
     #: way's) bet, not times the total bet (the default, ``"total_bet"``).
     scatter_pays_per_coin: bool = False
+    #: ``[heights]``: per reel, the window heights it draws each spin and their weights (None:
+    #: every reel shows every row). Every reel set of the model carries it.
+    heights: Heights | None = None
 
     # -- symbols -------------------------------------------------------------------------
     def symbol_index(self, symbol_id: str) -> int:
@@ -240,6 +330,12 @@ class GameModel:
 
     def symbols_with_role(self, role: str) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.role == role)
+
+    @property
+    def variable_rows(self) -> bool:
+        """Whether each reel draws its window's height per spin (``[heights]``): cells below
+        it show ``BLANK``."""
+        return self.heights is not None
 
     # -- variants ------------------------------------------------------------------------
     def variant(self, variant_id: str | None = None) -> Variant:
@@ -388,8 +484,47 @@ def stop_weight_problems(raw: Any, where: str, lengths: Sequence[int]) -> list[s
     return problems
 
 
+#: Keys of the ``[heights]`` table (variable rows per reel).
+_HEIGHTS_KEYS = frozenset({"reels"})
+
+
+def _heights(raw: Any, where: str, reels: int, rows: int) -> Heights:
+    """The ``[heights]`` table: ``reels``, one table per reel of ``height = weight`` (heights
+    1..rows, weights whole numbers >= 0, not all 0)."""
+    if not isinstance(raw, dict):
+        raise ModelError(f"{where} must be a table")
+    check_keys(raw, _HEIGHTS_KEYS, where)
+    tables = raw.get("reels")
+    if not isinstance(tables, list) or len(tables) != reels:
+        raise ModelError(f"{where}.reels must list {reels} tables of height = weight, one per reel")
+    laws = []
+    for reel, table in enumerate(tables, start=1):
+        at = f"{where}.reels[{reel}]"
+        if not isinstance(table, dict) or not table:
+            raise ModelError(f"{at} must be a table of height = weight")
+        law = []
+        for key, weight in table.items():
+            height = int(key) if key.isdigit() else None
+            if height is None or not 1 <= height <= MAX_ROWS:
+                raise ModelError(f"{at}: height {key!r} is outside {MIN_ROWS}..{MAX_ROWS}")
+            if height > rows:
+                raise ModelError(f"{at}: height {height} is more than the model's {rows} rows")
+            if not isinstance(weight, int) or isinstance(weight, bool) or weight < 0:
+                raise ModelError(f"{at}.{key} must be a whole number >= 0, got {weight!r}")
+            law.append((height, weight))
+        if not sum(w for _, w in law):
+            raise ModelError(f"{at}: every weight is 0; a reel needs a height it can show")
+        laws.append(tuple(sorted(law)))
+    return tuple(laws)
+
+
 def load_variant(
-    path: Path, model_id: str, reels: int, rows: int, index_of: Mapping[str, int]
+    path: Path,
+    model_id: str,
+    reels: int,
+    rows: int,
+    index_of: Mapping[str, int],
+    heights: Heights | None = None,
 ) -> Variant:
     where = str(path)
     try:
@@ -410,7 +545,7 @@ def load_variant(
         weights = (
             _stop_weights(table["stop_weights"], at, strips) if "stop_weights" in table else None
         )
-        reel_sets[name] = ReelSet.build(name, strips, rows, weights)
+        reel_sets[name] = ReelSet.build(name, strips, rows, weights, heights)
     parameters = {
         k: v for k, v in raw.items() if k not in {"id", "description", "reel_sets", "figures"}
     }
@@ -560,9 +695,12 @@ def load_model(folder: Path) -> GameModel:
         if "reels" in wild_raw:
             wild_reels = _reel_list(wild_raw["reels"], f"{at}.reels", reels)
 
+    heights = (
+        _heights(raw["heights"], f"{where}: heights", reels, rows) if "heights" in raw else None
+    )
     variants: dict[str, Variant] = {}
     for variant_path in sorted((folder / "variants").glob("*.toml")):
-        variant = load_variant(variant_path, model_id, reels, rows, index_of)
+        variant = load_variant(variant_path, model_id, reels, rows, index_of, heights)
         _check_weighted_mechanics(variant, raw.get("mechanics"))
         for kept, allowed, what in (
             (wilds, wild_reels, "wild.reels"),
@@ -603,6 +741,7 @@ def load_model(folder: Path) -> GameModel:
         scatter_reels=scatter_reels,
         scatter_pays_in_free_spins=scatter_in_free_spins,
         scatter_pays_per_coin=per_coin,
+        heights=heights,
     )
 
 
@@ -786,7 +925,7 @@ def model_document(model: GameModel, variant_id: str | None = None) -> dict[str,
                         if reel_set.weights is not None
                     }
                 }
-                if any(rs.weighted for rs in variant.reel_sets.values())
+                if any(rs.weights is not None for rs in variant.reel_sets.values())
                 else {}
             ),
             **{k: v for k, v in variant.parameters.items()},

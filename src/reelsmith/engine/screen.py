@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.engine.lines import fill_window
-from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.model import BLANK, GameModel, ReelSet
 
 Screen = tuple[tuple[str, ...], ...]
 
@@ -19,17 +19,29 @@ class GridError(ValueError):
 
 
 def window(reel_set: ReelSet, stops: Sequence[int], rows: int) -> npt.NDArray[np.int8]:
-    """The screen shown when reel ``r`` stops at ``stops[r]`` (the top row's strip position)."""
-    for reel, (stop, length) in enumerate(zip(stops, reel_set.lengths, strict=True)):
+    """The screen shown when reel ``r`` stops at ``stops[r]`` (the top row's strip position;
+    on a reel set of variable rows, the reel's position: :class:`ReelSet`)."""
+    for reel, (stop, length) in enumerate(zip(stops, reel_set.position_counts, strict=True)):
         if not 0 <= stop < length:
             raise ValueError(f"reel {reel + 1}: stop {stop} is outside 0..{length - 1}")
     grid = np.empty((rows, len(reel_set.strips)), dtype=np.int8)
+    if reel_set.heights is not None:
+        table = reel_set._windows(rows)
+        for reel, stop in enumerate(stops):
+            grid[:, reel] = table[reel, stop]
+        return grid
     fill_window(reel_set.padded, np.asarray(stops, dtype=np.int64), grid)
     return grid
 
 
+#: How a screen shows a cell below a reel's drawn height (variable rows).
+BLANK_ID = "-"
+
+
 def to_screen(model: GameModel, grid: npt.NDArray[np.int8]) -> Screen:
-    return tuple(tuple(model.symbols[int(s)].id for s in row) for row in grid)
+    return tuple(
+        tuple(model.symbols[int(s)].id if s != BLANK else BLANK_ID for s in row) for row in grid
+    )
 
 
 def from_screen(model: GameModel, screen: Sequence[Sequence[str]]) -> npt.NDArray[np.int8]:
@@ -42,6 +54,9 @@ def from_screen(model: GameModel, screen: Sequence[Sequence[str]]) -> npt.NDArra
                 f"row {row + 1} has {len(cells)} cells; {model.name} has {model.reels} reels"
             )
         for reel, symbol_id in enumerate(cells):
+            if symbol_id == BLANK_ID and model.variable_rows:
+                grid[row, reel] = BLANK
+                continue
             try:
                 grid[row, reel] = model.symbol_index(symbol_id)
             except KeyError as exc:

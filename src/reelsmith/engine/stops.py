@@ -39,11 +39,13 @@ def stop_for_draw(cumulative: npt.NDArray[np.int64], length: int, value: int) ->
 
 def draw_stops(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]:
     """Each reel's stop, one recorded ``reel_stop`` draw per reel: below the strip's length
-    for an unweighted reel set, below the reel's total weight for a weighted one."""
-    if reel_set.weights is None:
+    for an unweighted reel set, below the reel's total weight for a weighted one (a reel of
+    variable rows draws its position: its stop and height together)."""
+    if not reel_set.weighted:
         return tuple(rng.randbelow(int(n), REEL_STOP) for n in reel_set.lengths)
     cumulative = reel_set.cumulative
+    counts = reel_set.position_counts
     return tuple(
         int(stop_for_draw(cumulative[reel], int(n), rng.randbelow(int(total), REEL_STOP)))
-        for reel, (n, total) in enumerate(zip(reel_set.lengths, reel_set.totals, strict=True))
+        for reel, (n, total) in enumerate(zip(counts, reel_set.totals, strict=True))
     )

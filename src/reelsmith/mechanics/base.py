@@ -142,6 +142,9 @@ class Mechanic:
     needs_tables: tuple[str, ...] = ()
     #: Whether the mechanic pays jackpots (a market may forbid them).
     jackpots: bool = False
+    #: A function ``(analysis) -> figures`` of a round limit whose figures the lab's report
+    #: prints beside the analysis' own (a cap: its odds and the capped RTP).
+    cap_figures: str | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

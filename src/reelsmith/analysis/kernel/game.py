@@ -236,10 +236,11 @@ class KernelGame:
         variant = model.variant(variant_id)
         free = rules.free_spins
         depth = 0 if ways else depth  # the ways read no payline prefix
-        base = ReelTables.build(model, variant.reel_sets["base"], model.line_pays, rules, depth)
+        counted = (free.symbol, rules.trigger_mask) if free is not None else None
+        base = ReelTables.build(model, variant.reel_sets["base"], model.line_pays, counted, depth)
         free_tables = (
             ReelTables.build(
-                model, variant.reel_sets[free.reel_set], rules.free_line_pays, rules, depth
+                model, variant.reel_sets[free.reel_set], rules.free_line_pays, counted, depth
             )
             if free is not None
             else base
@@ -334,7 +335,16 @@ class KernelGame:
             for o in reveal.outcomes
         ]
         sets = (variant.reel_sets["base"], variant.reel_sets[rules.free_reel_set])
-        base, free = (ReelTables.build(model, s, model.line_pays, rules, depth) for s in sets)
+        for reel_set in sets:
+            if reel_set.weighted:
+                raise ValueError(
+                    f"{model.id}: the kernel draws every stop of a ladder model's reel set "
+                    f"alike; {reel_set.name} weighs its stops (stop_weights)"
+                )
+        counted = (rules.bonus, np.ones(model.reels, dtype=np.bool_))  # on every reel
+        base, free = (
+            ReelTables.build(model, s, model.line_pays, counted, depth, gem=rules.gem) for s in sets
+        )
         empty = np.zeros(1, dtype=np.int64)
         return cls(
             model=model,

@@ -34,8 +34,6 @@ from numba import njit, types
 from numba.typed import Dict
 
 from reelsmith.analysis.enumeration import run_decided, stop_windows
-from reelsmith.engine.catalogue import Mechanics
-from reelsmith.engine.ladder import LadderRules
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ReelSet
 
@@ -315,20 +313,16 @@ class ReelTables:
         model: GameModel,
         reel_set: ReelSet,
         line_pays: npt.NDArray[np.int64],
-        rules: Mechanics | LadderRules | None,
+        counted: tuple[int, npt.NDArray[np.bool_]] | None,
         depth: int | None = None,
+        gem: int = -1,
     ) -> ReelTables:
-        """The tables of ``reel_set`` paying ``line_pays`` under ``rules``: the catalogue's
-        (:class:`~reelsmith.engine.catalogue.Mechanics`: the trigger symbol counted where it
-        counts) or the ladder's (:class:`~reelsmith.engine.ladder.LadderRules`: the bonus symbol
-        counted on every reel and the gem's row). ``rules`` None counts no feature symbol."""
-        if isinstance(rules, LadderRules) and reel_set.weighted:
-            raise ValueError(
-                f"{model.id}: the kernel draws every stop of a ladder model's reel set alike; "
-                f"{reel_set.name} weighs its stops (stop_weights)"
-            )
+        """The tables of ``reel_set`` paying ``line_pays``: ``counted`` is the feature symbol
+        the round counts and the reels it counts on (the free spins' trigger, the ladder's
+        bonus symbol; None: none), ``gem`` a symbol whose row each window records (the
+        ladder's gem; -1: none)."""
         windows = stop_windows(reel_set, model.rows)
-        lengths = reel_set.lengths.astype(np.int64)
+        lengths = reel_set.position_counts.astype(np.int64)
         depth = prefix_depth(lengths, model.reels) if depth is None else depth
         if not 0 <= depth <= model.reels:
             raise ValueError(f"prefix depth must be 0..{model.reels}, got {depth}")
@@ -337,18 +331,14 @@ class ReelTables:
             _window_counts(windows, lengths, model.scatter, model.scatter_mask, scatter_shown)
         trigger_shown = np.zeros(windows.shape[:2], dtype=np.int64)
         gem_row = np.full(windows.shape[:2], -1, dtype=np.int64)
-        if isinstance(rules, LadderRules):
-            every_reel = np.ones(model.reels, dtype=np.bool_)
-            _window_counts(windows, lengths, rules.bonus, every_reel, trigger_shown)
-            gems = windows == rules.gem
+        if counted is not None:
+            _window_counts(windows, lengths, counted[0], counted[1], trigger_shown)
+        if gem >= 0:
+            gems = windows == gem
             if (gems.sum(axis=2) > 1).any():
                 raise ValueError(f"{model.id}: {reel_set.name} would show two gems on a reel")
             reel_idx, stop_idx, row_idx = np.nonzero(gems)
             gem_row[reel_idx, stop_idx] = row_idx
-        elif rules is not None and rules.free_spins is not None:
-            _window_counts(
-                windows, lengths, rules.free_spins.symbol, rules.trigger_mask, trigger_shown
-            )
         automaton = LineAutomaton.build(model, line_pays)
         entry_of = np.zeros(int(np.prod(lengths[:depth], dtype=np.int64)), dtype=np.int64)
         entry_pays, open_starts, open_lines, open_states = _prefix_entries(

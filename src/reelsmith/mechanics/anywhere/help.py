@@ -123,5 +123,6 @@ def page(model: GameModel, p: Phrases) -> dict[str, Any]:
     return {
         "paytable": paytable,
         "unit_label": "labels.count_pay_unit",
+        "pay_column": "count_on_screen",
         "sections": {"anywhere": {"cost": rules.cost, "least_count": rules.least}},
     }

@@ -15,6 +15,7 @@ MECHANIC = Mechanic(
     events=("cap_reached",),
     event_schemas="reelsmith.mechanics.max_win.events:SCHEMAS",
     simulation_exact="reelsmith.mechanics.max_win.exact:simulation_exact",
+    cap_figures="reelsmith.mechanics.max_win.exact:cap_figures",
     general_rules="reelsmith.mechanics.max_win.help:general",
     # the market's lower cap travels in a coin bet's round options, recorded with the round
     requires=("coins",),

@@ -98,8 +98,8 @@ def why_not_carried(model: GameModel) -> str | None:
         )
     if "ways" in model.raw:
         return (
-            "the round's win law is not carried here: the lab's full analysis of ways (the "
-            "whole law of a screen's win) is not written yet, only its mean"
+            "the round's win law is not carried here: the cap on a ways screen's law (the "
+            "ways' full cycle) is not composed yet"
         )
     if "free_spins" in model.raw:
         return (

@@ -21,3 +21,17 @@ def screen_rtp(model: GameModel, reel_set: ReelSet, pays: Any, free: bool = Fals
     from reelsmith.analysis.catalogue_exact import line_figures
 
     return line_figures(model, reel_set, pays).rtp
+
+
+def screen_distributions(model: GameModel, rules: Any, variant_id: str) -> tuple[Any, Any]:
+    """The full-cycle enumerations of the base reel set and the free spins' (None without)."""
+    from reelsmith.analysis.catalogue_exact import _screen_distributions
+
+    return _screen_distributions(model, rules, variant_id)
+
+
+def award_figures(model: GameModel, reel_set: ReelSet, pays: Any, distribution: Any) -> Any:
+    """Each line award's odds and return on one payline (the per-reel walk)."""
+    from reelsmith.analysis.catalogue_exact import line_figures
+
+    return line_figures(model, reel_set, pays)

@@ -23,5 +23,4 @@ MECHANIC = Mechanic(
     evaluation="reelsmith.mechanics.ways.exact",
     needs_tables=("ways_pays",),
     window_help="reelsmith.mechanics.ways.help",
-    in_full_analysis=False,  # the RTP route is exact; the full cycle's law is not written yet
 )

@@ -17,17 +17,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.model import BLANK, GameModel, ReelSet
 from reelsmith.mechanics.ways.rules import NO_PURE_WILD, PURE_WILD_AS_WILD, ways_rules
 
 
 def _reel_laws(model: GameModel, reel_set: ReelSet, reel: int) -> tuple[npt.NDArray[np.int64], int]:
-    """``counts[stop, symbol]`` of the reel's windows and the reel's total weight."""
-    length = int(reel_set.lengths[reel])
+    """``counts[position, symbol]`` of the reel's windows (a position is a stop, and a height
+    on a reel of variable rows) and the reel's total weight."""
+    length = int(reel_set.position_counts[reel])
+    windows = reel_set.windows(model.rows)[reel, :length]
     counts = np.zeros((length, len(model.symbols)), dtype=np.int64)
-    for stop in range(length):
-        for row in range(model.rows):
-            counts[stop, int(reel_set.padded[reel, stop + row])] += 1
+    for row in range(model.rows):
+        shown = windows[:, row]
+        kept = shown != BLANK
+        np.add.at(counts, (np.nonzero(kept)[0], shown[kept].astype(np.int64)), 1)
     return counts, int(reel_set.totals[reel])
 
 
@@ -51,7 +54,7 @@ def mean_pay(
     reels = model.reels
     wild = model.wild
     laws = [_reel_laws(model, reel_set, reel) for reel in range(reels)]
-    stop_weights = [reel_set.stop_weights(reel) for reel in range(reels)]
+    stop_weights = [reel_set.position_weights(reel) for reel in range(reels)]
     mean_w = [weight_law(model, reel, free)[0] for reel in range(reels)]
 
     def expect(reel: int, values: npt.NDArray[np.int64]) -> Fraction:
@@ -118,3 +121,17 @@ def kernel_tables(model: GameModel, windows: Any, pays: Any) -> Any:
     from reelsmith.analysis.kernel.game import WaysTables
 
     return WaysTables.build(model, windows, pays)
+
+
+def screen_distributions(model: GameModel, rules: Any, variant_id: str) -> tuple[Any, Any]:
+    """The full cycles of the base and free reel sets (:mod:`reelsmith.mechanics.ways.full`)."""
+    from reelsmith.mechanics.ways.full import screen_distributions as walk
+
+    return walk(model, rules, variant_id)
+
+
+def award_figures(model: GameModel, reel_set: ReelSet, pays: Any, distribution: Any) -> Any:
+    """Each ways award's odds and return on one screen, from its full cycle."""
+    from reelsmith.mechanics.ways.full import award_figures as figures
+
+    return figures(model, reel_set, pays, distribution)

@@ -9,6 +9,7 @@ the free spins, the gamble, the bets' coin sizes) is the same mechanics' own.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +22,10 @@ KEYS = "ways"
 
 
 def most_ways(model: GameModel) -> int:
-    """The ways a screen of one symbol in every cell shows: rows to the power of reels."""
+    """The ways a screen of one symbol in every cell shows: rows to the power of reels (on
+    variable rows, the product of each reel's highest height)."""
+    if model.heights is not None:
+        return math.prod(max(h for h, w in law if w) for law in model.heights)
     return int(model.rows**model.reels)
 
 
@@ -94,7 +98,11 @@ def payouts(p: Phrases, model: GameModel) -> list[str]:
         p("ways.depend_on_symbols"),
         p("ways.adjacent"),
         p("payouts.first_reel"),
-        p("ways.example", reels=model.reels, rows=model.rows, ways=most_ways(model)),
+        *(
+            [p("ways.example", reels=model.reels, rows=model.rows, ways=most_ways(model))]
+            if model.heights is None  # the heights' own section gives the ways' range
+            else []
+        ),
         p("payouts.summary"),
         p("ways.coins_shown"),
         p("ways.regular", cost=rules.cost),

@@ -8,6 +8,8 @@ import { t } from './messages.js';
 import { mark } from './timeline.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
+/** What a screen shows below a reel's drawn height (variable rows): no symbol. */
+export const BLANK = '-';
 const FILLER_CELLS = 9;
 
 /**
@@ -77,10 +79,14 @@ export class ReelGrid {
     column.classList.remove('spinning', 'anticipation');
     // the spinning loop's random phase is its own: the landing starts at its beginning
     strip.style.animationDelay = '';
-    strip.style.setProperty('--n', this.rows);
-    strip.replaceChildren(
-      ...this.screen.map((row, r) => this.cellElement(row[reel], reel, r)),
-    );
+    // a reel of variable rows shows its drawn height's symbols over the whole column; the
+    // cells below its height (BLANK) are not drawn
+    const shown = this.screen.flatMap((row, r) => (row[reel] === BLANK ? [] : [[row[reel], r]]));
+    strip.style.setProperty('--n', shown.length);
+    if (shown.length < this.rows) strip.style.setProperty('--rows', shown.length);
+    else strip.style.removeProperty('--rows');
+    column.dataset.height = String(shown.length);
+    strip.replaceChildren(...shown.map(([symbol, r]) => this.cellElement(symbol, reel, r)));
   }
 
   cellElement(symbol, reel, row) {
@@ -110,7 +116,7 @@ export class ReelGrid {
     const symbols = only ?? this.filler;
     for (let reel = 0; reel < this.reels; reel += 1) {
       const { column, strip } = this.columns[reel];
-      const top = this.screen && !only ? this.screen.map((row) => row[reel]) : [];
+      const top = this.screen && !only ? this.screen.map((row) => row[reel]).filter((s) => s !== BLANK) : [];
       const filler = Array.from(
         { length: FILLER_CELLS },
         () => symbols[Math.floor(Math.random() * symbols.length)],
@@ -122,6 +128,7 @@ export class ReelGrid {
         strip.style.setProperty('--n', loop.length);
         strip.replaceChildren(...loop.map((symbol) => this.cellElement(symbol, reel)));
       }
+      strip.style.removeProperty('--rows');
       strip.style.animationDelay = `${-Math.random() * 0.3}s`;
       column.classList.remove('landed');
       column.classList.add('spinning');
@@ -231,7 +238,9 @@ export class ReelGrid {
   /** Screen-reader description: the symbols row by row. */
   describe() {
     if (!this.screen) return;
-    const rows = this.screen.map((row, i) => `row ${i + 1}: ${row.map((s) => this.name(s)).join(', ')}`);
+    const rows = this.screen.map(
+      (row, i) => `row ${i + 1}: ${row.filter((s) => s !== BLANK).map((s) => this.name(s)).join(', ')}`,
+    );
     this.element.setAttribute('aria-label', t('reels.label', { rows: rows.join('; ') }));
   }
 

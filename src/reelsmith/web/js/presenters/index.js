@@ -12,7 +12,7 @@
  * step being played (`newStage`). An event of a kind this client does not know is skipped
  * (a newer server's mechanic in a title this client cannot draw fully), never an error.
  */
-import { presentCascade, presentSpinStopped, presentWildWeights } from './reels.js';
+import { presentCascade, presentHeightsDrawn, presentSpinStopped, presentWildWeights } from './reels.js';
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStart } from './hold-and-spin.js';
 import { presentLadderStep } from './ladder.js';
@@ -24,6 +24,7 @@ import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, pre
 export const PRESENTERS = {
   round_started: presentRoundStarted,
   spin_stopped: presentSpinStopped,
+  heights_drawn: presentHeightsDrawn,
   gem_revealed: presentGemRevealed,
   pot_won: presentPotWon,
   line_win: presentLineWin,

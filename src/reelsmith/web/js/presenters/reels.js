@@ -1,6 +1,7 @@
 /**
- * The reels' presenters: a screen stopping (`spin_stopped`), a cascade's fall (`cascade`) and
- * a ways screen's drawn wild weights (`wild_weights_drawn`).
+ * The reels' presenters: a screen stopping (`spin_stopped`), the heights a screen of variable
+ * rows drew (`heights_drawn`), a cascade's fall (`cascade`) and a ways screen's drawn wild
+ * weights (`wild_weights_drawn`).
  *
  * Title hooks (all optional, on `stage.ui`): `triggerSymbol()` the symbol that starts a
  * feature (its landing is heard and marked with `marks.landed`, and the reels anticipate it);
@@ -89,6 +90,21 @@ function showMultiplier(stage, multiplier, step) {
     void meter.offsetWidth;
     meter.classList.add('climb');
   }
+}
+
+/**
+ * The heights a screen of variable rows drew: the reels already show them (each reel's
+ * symbols fill its column); the ways the screen shows are named on the reels' edge.
+ */
+export function presentHeightsDrawn(event, stage) {
+  const { grid } = stage;
+  let meter = grid.element.querySelector('.ways-count');
+  if (!meter) {
+    meter = h('p', { class: 'ways-count', 'aria-live': 'polite' });
+    grid.element.append(meter);
+  }
+  meter.dataset.ways = String(event.ways);
+  meter.textContent = t('heights.ways', { ways: event.ways.toLocaleString() });
 }
 
 /** The wild weights drawn for a ways screen: each reel's weight on its wilds. */
