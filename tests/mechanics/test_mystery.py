@@ -29,6 +29,7 @@ from reelsmith.rng import ReplaySource, SeededSource
 from reelsmith.rules_page import rules_document
 from tests.mechanics.mystery_title import mystery_title
 from tests.mechanics.test_chain_kernel import kernel_figures, observed
+from tests.mechanics.test_events import validator
 
 #: The two-sided 99% normal quantile.
 Z_99 = 2.5758
@@ -156,6 +157,7 @@ def test_the_simulated_rtp_holds_the_exact_one(tmp_path: Path) -> None:
 def test_a_round_records_replays_and_tells_its_reveal(tmp_path: Path) -> None:
     model = _model(tmp_path, "lines", free_spins=True)
     comp = composition(model)
+    check = validator()
     seen = set()
     for seed in range(60):
         source = SeededSource(seed)
@@ -184,6 +186,7 @@ def test_a_round_records_replays_and_tells_its_reveal(tmp_path: Path) -> None:
                 "symbol": record.symbol,
                 "cells": [list(c) for c in cells],
             } in events
+        assert check.is_valid(round_events(comp, played))  # the versioned schema's
         purposes = [d.purpose for d in played.draws]
         landed = sum(any(s == "mystery" for row in s_.landed for s in row) for s_ in played.spins)
         assert purposes.count("mystery") == landed
