@@ -44,7 +44,7 @@ role = "bonus"
 
 [scatter]
 symbol = "star"
-pays = { 2 = 1, 3 = 4 }
+pays = { 3 = 2 }
 
 [mystery]
 symbol = "mystery"
@@ -55,9 +55,9 @@ LINES = """paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2]]
 """
 LINE_PAYS = """
 [line_pays]
-wild = { 3 = 30 }
-bird = { 3 = 15 }
-fish = { 2 = 1, 3 = 6 }
+wild = { 3 = 10 }
+bird = { 3 = 4 }
+fish = { 3 = 2 }
 
 [bet]
 lines = { min = 3, max = 3 }
@@ -72,9 +72,9 @@ WAYS = """
 cost = 10
 
 [ways_pays]
-wild = { 3 = 20 }
-bird = { 3 = 5 }
-fish = { 2 = 1, 3 = 2 }
+wild = { 3 = 10 }
+bird = { 3 = 2 }
+fish = { 3 = 1 }
 
 [bet]
 lines = { min = 10, max = 10 }
@@ -89,8 +89,8 @@ ANYWHERE = """
 cost = 10
 
 [anywhere_pays]
-bird = { 4 = 5, "5+" = 20 }
-fish = { 4 = 2, 5 = 6, "6+" = 30 }
+bird = { 5 = 5, "6+" = 20 }
+fish = { 5 = 2, 6 = 6, "7+" = 30 }
 
 [bet]
 lines = { min = 10, max = 10 }
@@ -103,10 +103,10 @@ default = { lines = 10, coins_per_line = 1, coin_size = "0.01" }
 FREE_SPINS = """
 [free_spins]
 trigger = 3
-spins = { 3 = 5 }
+spins = { 3 = 3 }
 retrigger = "table"
-retrigger_spins = { 3 = 2 }
-multiplier = 2
+retrigger_spins = { 3 = 1 }
+multiplier = 1
 """
 FREE_TABLE = "free_spins_reveal = { bird = 2, wild = 1 }\n"
 

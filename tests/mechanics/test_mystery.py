@@ -112,6 +112,21 @@ def test_every_draw_of_every_round_played_live_gives_the_exact_rtp(
     assert analyze_rtp(revealed_model(model, model.symbol_index("fish"))).rtp != exact
 
 
+@pytest.mark.parametrize("evaluator", EVALUATORS)
+def test_every_stop_and_reveal_with_free_spins_gives_the_exact_rtp(
+    tmp_path: Path, evaluator: str
+) -> None:
+    """With free spins drawing from their own table: every base and free screen's stops and
+    reveals played live, combined by the renewal of free spins (the fuzzer's brute force),
+    equal the exact mixture."""
+    from tests.analysis.test_math_fuzz import brute_force_rtp
+
+    model = _model(tmp_path, evaluator, free_spins=True)
+    figures = analyze_rtp(model)
+    assert figures.free_spins_rtp > 0
+    assert brute_force_rtp(model) == figures.rtp
+
+
 # -- the kernel -----------------------------------------------------------------------------
 
 
@@ -191,6 +206,21 @@ def test_a_round_records_replays_and_tells_its_reveal(tmp_path: Path) -> None:
         landed = sum(any(s == "mystery" for row in s_.landed for s in row) for s_ in played.spins)
         assert purposes.count("mystery") == landed
     assert {s for kind, s in seen if kind == "base"} == {"bird", "fish", "wild"}
+
+
+def test_the_server_serves_its_rounds_and_their_events(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from reelsmith.server.titles import Title
+    from tests.mechanics.test_events import check_round, play
+
+    title = Title(_model(tmp_path, "ways", free_spins=True))
+    check = validator()
+    seen: Counter[str] = Counter()
+    for seed in range(40):
+        played, _ = play(title, seed, gamble=False)
+        seen += check_round(title, played, check)
+    assert seen["mystery_revealed"] > 0 and seen["free_spin"] > 0
 
 
 def test_the_rules_page_says_it_in_both_languages(tmp_path: Path) -> None:
