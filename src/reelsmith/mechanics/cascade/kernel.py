@@ -12,6 +12,11 @@ weight looked up in its cumulative weights), nothing else, since a spin's stops 
 whole chain. The statistics and the recorded results are the round loop's (the ``S_*``,
 ``F_*`` and ``R_*`` slots of :mod:`reelsmith.analysis.kernel.rounds`), so a simulation of
 such a title is read and reported as any other.
+
+Mystery symbols are revealed here too (:func:`reelsmith.mechanics.mystery.kernel.
+reveal_screen`): after a screen's stops and before it is paid, one draw by the spin's table
+where the screen shows the mystery, as live play's window modifier makes it, so a mystery
+title's spins are played whole by this kernel.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.stops import stop_for_draw
 from reelsmith.mechanics.cascade.exact import ScreenTables, _counted, _screen, screen_tables
 from reelsmith.mechanics.cascade.rules import fall
+from reelsmith.mechanics.mystery.kernel import MysteryTables, reveal_screen
+from reelsmith.mechanics.mystery.kernel import tables as mystery_tables
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +56,10 @@ class ChainGame:
     total_bet: int
     #: The model's cap on a round's win in coins (``[max_win]``); 0: no cap.
     cap_coins: int = 0
+    #: The mystery symbols' tables (symbol -1: the model has none).
+    mystery: MysteryTables | None = None
+    #: The purposes of the draws a trace records, by their kind.
+    draw_purposes: tuple[str, ...] = ("reel_stop", "mystery")
 
     def args(self) -> tuple[Any, ...]:
         return (
@@ -62,7 +73,15 @@ class ChainGame:
             self.max_spins,
             self.cap_coins,
             r.band_edges_in_coins(self.total_bet),
+            *self._mystery(),
         )
+
+    def _mystery(self) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        found = self.mystery
+        if found is None:
+            empty = np.ones((2, 1), dtype=np.int64)
+            return -1, empty * 0, empty
+        return found.symbol, found.values, found.cumulative
 
 
 def build(model: GameModel, variant_id: str) -> ChainGame:
@@ -113,6 +132,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         max_spins=free.max_spins if free is not None else 0,
         total_bet=total_coins(model),
         cap_coins=0 if cap is None else cap.cap_coins(total_coins(model)),
+        mystery=mystery_tables(model),
     )
 
 
@@ -270,6 +290,9 @@ def play_chain_rounds(
         max_spins,
         cap_coins,
         edges,
+        mystery,
+        mystery_values,
+        mystery_cumulative,
     ) = game
     reels = base.lengths.shape[0]
     rows = base.rows
@@ -281,6 +304,7 @@ def play_chain_rounds(
     width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
     out = np.zeros((3, width), dtype=np.int64)
     tops = np.zeros(reels, dtype=np.int64)
+    screen_rows = reels + (1 if mystery >= 0 else 0)  # the log rows of one screen's draws
     hit_triggers = base.trigger if base.trigger_symbol >= 0 else 1 << 62
     top_band = edges.shape[0] - 1
     bands = np.zeros(edges.shape[0], dtype=np.int64)
@@ -295,11 +319,14 @@ def play_chain_rounds(
         saved = stream
         round_start = log_at
         round_retriggers = 0
-        overflow = record and log_at + reels > log.shape[0]
+        overflow = record and log_at + screen_rows > log.shape[0]
         if overflow:
             break
         stream, log_at = _draw_screen(
             base, 0, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+        )
+        stream, log_at = reveal_screen(
+            screen, mystery, mystery_values[0], mystery_cumulative[0], stream, record, log, log_at
         )
         pay, base_scatter, base_triggers, awarded = _chain(
             base, screen, removed, cells, counts, out, tops, False, 0, 0, 0, max_spins
@@ -310,11 +337,21 @@ def play_chain_rounds(
             remaining = 0  # the base spin reached the round's cap: no free spin is played
         played = free_win = free_triggers = added_sum = 0
         while remaining > 0:
-            if record and log_at + reels > log.shape[0]:
+            if record and log_at + screen_rows > log.shape[0]:
                 overflow = True
                 break
             stream, log_at = _draw_screen(
                 free, 1, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+            )
+            stream, log_at = reveal_screen(
+                screen,
+                mystery,
+                mystery_values[1],
+                mystery_cumulative[1],
+                stream,
+                record,
+                log,
+                log_at,
             )
             spin_win, _scatter, shown, added = _chain(
                 free,

@@ -34,5 +34,9 @@ MECHANIC = Mechanic(
         ),
         ("hold_and_spin", "the coins' respins fill every cell of a fixed window"),
         ("ladder", "the ladder's kernel draws every stop of a reel alike, with no height"),
+        (
+            "mystery",
+            "the mystery's reveal is played by the chain kernel, which draws no heights yet",
+        ),
     ),
 )

@@ -16,6 +16,7 @@ import { presentCascade, presentHeightsDrawn, presentSpinStopped, presentWildWei
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStart } from './hold-and-spin.js';
 import { presentLadderStep } from './ladder.js';
+import { presentMysteryRevealed } from './mystery.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
 import { presentCapReached, presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
 import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
@@ -27,6 +28,7 @@ export const PRESENTERS = {
   heights_drawn: presentHeightsDrawn,
   gem_revealed: presentGemRevealed,
   pot_won: presentPotWon,
+  mystery_revealed: presentMysteryRevealed,
   line_win: presentLineWin,
   wild_weights_drawn: presentWildWeights,
   way_win: presentWayWin,
