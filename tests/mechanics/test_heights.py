@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -21,7 +22,7 @@ from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.events import round_events
 from reelsmith.engine.model import BLANK, load_model
-from reelsmith.engine.screen import from_screen, to_screen, window
+from reelsmith.engine.screen import GridError, from_screen, parse_grid, to_screen, window
 from reelsmith.mechanics import composition
 from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.mechanics.heights.live import shown_heights
@@ -52,6 +53,20 @@ def test_a_reel_s_positions_are_its_stops_at_each_height(tmp_path: Path) -> None
     )
     assert shown_heights(grid) == (2, 2, 3)
     assert (from_screen(model, to_screen(model, grid)) == grid).all()
+
+
+def test_a_typed_screen_shows_each_reel_s_heights(tmp_path: Path) -> None:
+    """Reel 1 shows 1, 2 or 3 symbols, reel 2 2 or 3, reel 3 1 or 3, from the top, blanks
+    below: a typed screen that does otherwise is refused naming the reel."""
+    model = load_model(tiny_heights(tmp_path / "t"))
+    assert shown_heights(parse_grid(model, "bird,bird,bird/-,bird,-/-,-,-")) == (1, 2, 1)
+    for text, problem in [
+        ("bird,bird,bird/-,bird,bird/-,-,-", "reel 3 shows 2 symbols; its heights are 1, 3"),
+        ("bird,bird,bird/-,-,-/-,-,-", "reel 2 shows 1 symbol; its heights are 2, 3"),
+        ("bird,-,bird/-,bird,-/-,-,-", "reel 2: a blank (-) above a symbol"),
+    ]:
+        with pytest.raises(GridError, match=re.escape(problem)):
+            parse_grid(model, text)
 
 
 def _positions(reel_set):  # type: ignore[no-untyped-def]
@@ -232,3 +247,19 @@ def test_the_rules_page_states_each_reel_s_heights(tmp_path: Path, language: str
     console = Console(width=100, record=True)
     console.print(render_rules(document))
     assert ("Variable rows" if language == "en" else "Variable Reihen") in console.export_text()
+
+
+def test_the_terminal_shows_each_reel_s_height_and_the_ways(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    folder = tumble_heights(tmp_path / "play")
+    result = CliRunner().invoke(
+        app, ["play", str(folder), "--seed", "3", "--balance", "50"], input="s\n" * 3 + "q\n"
+    )
+    assert result.exit_code == 0, result.output
+    shown = re.findall(r"heights ((?:\d ){5}\d): ([\d,]+) ways", result.output)
+    assert len(shown) >= 3
+    for heights, ways in shown:
+        assert math.prod(int(h) for h in heights.split()) == int(ways.replace(",", ""))

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reelsmith.engine.lines import fill_window
-from reelsmith.engine.model import BLANK, GameModel, ReelSet
+from reelsmith.engine.model import BLANK, GameModel, Heights, ReelSet
 
 Screen = tuple[tuple[str, ...], ...]
 
@@ -61,7 +61,28 @@ def from_screen(model: GameModel, screen: Sequence[Sequence[str]]) -> npt.NDArra
                 grid[row, reel] = model.symbol_index(symbol_id)
             except KeyError as exc:
                 raise GridError(f"row {row + 1}, reel {reel + 1}: {exc.args[0]}") from None
+    if model.heights is not None:
+        _check_heights(model.heights, grid)
     return grid
+
+
+def _check_heights(heights: Heights, grid: npt.NDArray[np.int8]) -> None:
+    """A screen of variable rows shows on each reel one of its heights' symbols from the top
+    and blanks below: GridError naming the reel otherwise."""
+    for reel, law in enumerate(heights):
+        column = grid[:, reel]
+        height = int((column != BLANK).sum())
+        if (column[:height] == BLANK).any():
+            raise GridError(
+                f"reel {reel + 1}: a blank ({BLANK_ID}) above a symbol; a reel shows its "
+                "symbols from the top and blanks below them"
+            )
+        shown = [h for h, w in law if w]
+        if height not in shown:
+            raise GridError(
+                f"reel {reel + 1} shows {height} symbol{'' if height == 1 else 's'}; its "
+                f"heights are {', '.join(map(str, shown))}"
+            )
 
 
 def parse_grid(model: GameModel, text: str) -> npt.NDArray[np.int8]:
