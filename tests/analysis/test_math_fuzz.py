@@ -3,8 +3,9 @@
 symbols only, multiply the line wins it completes and win or lose ties; a scatter that may pay;
 free spins with a multiplier and retriggers; cascades with multipliers per screen, in free
 spins their own, the scatter counted on every screen of a chain or on its final one; mystery
-symbols revealing a regular symbol or the wild, in free spins by a table of their own), each
-played at every stop combination (and every outcome of a mystery's reveal) through live play,
+symbols revealing a regular symbol or the wild, in free spins by a table of their own; variable
+rows on a ways title, each reel's heights by weight), each played at every stop (or position)
+combination, by its weight, and every outcome of a mystery's reveal, through live play,
 must give the exact RTP the lab derives (``analyze_rtp``: the RTP route, a cascade's full-cycle
 enumeration, or the mystery's mixture), to the last digit.
 
@@ -47,16 +48,19 @@ class Title:
 
 
 @st.composite
-def titles(draw: Any) -> Title:
+def titles(draw: Any, variable_rows: bool = False) -> Title:
+    """A random title; ``variable_rows``: always a ways title with ``[heights]``."""
     rows = draw(st.sampled_from([2, 3]))
-    evaluator = draw(st.sampled_from(["paylines", "ways", "anywhere"]))
+    evaluator = "ways" if variable_rows else draw(st.sampled_from(["paylines", "ways", "anywhere"]))
     ways = evaluator == "ways"
     anywhere = evaluator == "anywhere"
     wild = draw(st.booleans())
     scatter = draw(st.booleans())
     free = scatter and draw(st.booleans())
-    cascade = draw(st.booleans())
-    mystery = not cascade and draw(st.booleans())  # validate refuses the two together
+    cascade = not variable_rows and draw(st.booleans())
+    mystery = not cascade and not variable_rows and draw(st.booleans())  # refused together
+    # variable rows pay by ways, and are refused beside cascades and mystery symbols
+    heights = variable_rows or (ways and not cascade and not mystery and draw(st.booleans()))
     symbols = list(REGULAR) + (["w"] if wild else []) + (["s"] if scatter else [])
     symbols += ["m"] if mystery else []
     out = ['id = "fuzz"', 'name = "Fuzz"', "reels = 3", f"rows = {rows}", 'default_variant = "v"']
@@ -76,6 +80,14 @@ def titles(draw: Any) -> Title:
         pays["w"] = {("2+" if anywhere else "3"): draw(st.integers(1, 6))}
     assume(any(pays.values()))
     cost = 6
+    if heights:
+        laws = []
+        for _reel in range(3):
+            shown = draw(st.lists(st.integers(1, rows), min_size=1, max_size=rows, unique=True))
+            law = {str(h): draw(st.integers(0, 2)) for h in sorted(shown)}
+            law[str(shown[0])] = max(law[str(shown[0])], 1)
+            laws.append(law)
+        out += ["", "[heights]", f"reels = {_toml(laws)}"]
     if ways:
         choices = ["every_symbol", "none"] + (["wild"] if "w" in pays else [])
         pure = draw(st.sampled_from(choices)) if wild else "every_symbol"
@@ -158,19 +170,37 @@ def brute_force_rtp(model: GameModel) -> Fraction | None:
     cost = total_coins(model)
     bet, stake = CoinBet(cost, 1, Decimal("0.01")), core.Stake(cost, 1)
     reel_set = model.variant().reel_sets["base"]
-    lengths = [int(n) for n in reel_set.lengths]
-    combos = list(itertools.product(*(range(n) for n in lengths)))
+    reels = range(model.reels)
+    # each reel's positions (its stops, and with variable rows its heights), each position the
+    # reel's draw lands on with its weight: the draw's bound and the least value that lands it
+    bounds = [int(reel_set.totals[r] if reel_set.weighted else reel_set.lengths[r]) for r in reels]
+    weights = [[int(w) for w in reel_set.position_weights(r)] for r in reels]
+    firsts = [
+        [int(reel_set.cumulative[r, p]) - w for p, w in enumerate(weights[r])]
+        if reel_set.weighted
+        else list(range(bounds[r]))
+        for r in reels
+    ]
+    combos = [
+        c
+        for c in itertools.product(*(range(len(w)) for w in weights))
+        if all(weights[r][p] for r, p in enumerate(c))
+    ]
 
     def outcomes(play: Any) -> list[tuple[Fraction, Any]]:
-        """Every stop combination's round, each outcome of a mystery's reveal its own, with
-        its probability."""
+        """Every stop (or position) combination's round, each outcome of a mystery's reveal
+        its own, with its probability."""
         found = []
-        for stops in combos:
+        for positions in combos:
+            weight = Fraction(1)
+            for r, p in enumerate(positions):
+                weight *= Fraction(weights[r][p], bounds[r])
+            draws = tuple(firsts[r][p] for r, p in enumerate(positions))
             value = 0
             while True:
-                source = Outcome(lengths, stops, value)
+                source = Outcome(bounds, draws, value)
                 played = play(source)  # the screen notes the reveal's bound, if it asks one
-                found.append((Fraction(1, len(combos) * (source.bound or 1)), played))
+                found.append((weight / (source.bound or 1), played))
                 value += 1
                 if source.bound is None or value == source.bound:
                     break
@@ -237,7 +267,16 @@ def test_the_exact_rtp_is_every_stop_combination_played_live(
     if endless:  # validate's refusal: the brute force must find a free spin adds 1 or more
         assert brute_force_rtp(model) is None, (title.model, title.strips)
         return
-    for table in ("ways", "anywhere", "cascade", "free_spins", "wild", "scatter", "mystery"):
+    for table in (
+        "ways",
+        "heights",
+        "anywhere",
+        "cascade",
+        "free_spins",
+        "wild",
+        "scatter",
+        "mystery",
+    ):
         event(f"{table}: {'yes' if table in model.raw else 'no'}")
     if "cascade" in model.raw and "scatter" in model.raw:
         event(f"cascade scatter: {model.raw['cascade']['scatter']}")
@@ -278,7 +317,7 @@ def test_the_kernel_plays_every_title_as_live_play_and_holds_the_exact_rtp(
     # free spins that add three quarters of a spin or more each make rounds of thousands of
     # spins, whose sum a run of this size does not settle: the brute force above covers them
     assume(figures.added_per_free_spin < Fraction(3, 4))
-    for table in ("ways", "anywhere", "cascade", "free_spins", "mystery"):
+    for table in ("ways", "heights", "anywhere", "cascade", "free_spins", "mystery"):
         event(f"{table}: {'yes' if table in model.raw else 'no'}")
     replay(model, 300, seed=3)
     exact = float(figures.rtp)
@@ -298,3 +337,31 @@ def test_the_kernel_plays_every_title_as_live_play_and_holds_the_exact_rtp(
         file.write(f"\n[max_win]\nmultiplier = {multiplier}\n")
     reached = replay_capped(load_model(capped), 300, seed=5)
     event(f"rounds reaching the cap: {'some' if reached else 'none'}")
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=titles(variable_rows=True))
+def test_variable_rows_are_every_position_played_live_and_replay_from_the_kernel(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    """Random ways titles with ``[heights]``: the exact RTP is every position combination
+    (stop and height, by weight) played live, and 300 kernel rounds replay through live play
+    draw for draw."""
+    from tests.mechanics.test_chain_kernel import replay
+
+    folder = write(title, tmp_path_factory.mktemp("rows"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    assume(not problems)
+    model = load_model(folder)
+    assert model.heights is not None
+    expected = brute_force_rtp(model)
+    assume(expected is not None)
+    figures = analyze_rtp(model)
+    assert figures.rtp == expected, (title.model, title.strips)
+    assume(figures.added_per_free_spin < Fraction(3, 4))
+    replay(model, 300, seed=3)

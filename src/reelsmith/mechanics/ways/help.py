@@ -30,6 +30,17 @@ def most_ways(model: GameModel) -> int:
 
 
 def machine(p: Phrases, model: GameModel, coins: int) -> str:
+    if model.heights is not None:  # variable rows: the least and most symbols a reel shows
+        shown = [h for law in model.heights for h, w in law if w]
+        return p(
+            "heights.machine",
+            name=p.name(),
+            reels=model.reels,
+            least=min(shown),
+            most=max(shown),
+            ways=p.number(most_ways(model)),
+            coins=coins,
+        )
     return p(
         "ways.machine",
         name=p.name(),
