@@ -365,3 +365,79 @@ def test_variable_rows_are_every_position_played_live_and_replay_from_the_kernel
     assert figures.rtp == expected, (title.model, title.strips)
     assume(figures.added_per_free_spin < Fraction(3, 4))
     replay(model, 300, seed=3)
+
+
+@st.composite
+def hold_titles(draw: Any) -> Title:
+    """A random tiny lines title of 3 reels x 2 rows with the hold-and-spin: its trigger,
+    respins, landing odds, coin values (bets or jackpot tiers) and full-grid tier drawn, small
+    enough to play every draw of every round live."""
+    wild = draw(st.booleans())
+    symbols = ["a", "coin"] + (["w"] if wild else [])
+    out = ['id = "hold-fuzz"', 'name = "Hold Fuzz"', "reels = 3", "rows = 2"]
+    out += ['default_variant = "v"', "paylines = [[0, 0, 0], [1, 1, 1]]"]
+    roles = {"w": "wild", "coin": "bonus"}
+    for symbol in symbols:
+        out += ["", "[[symbols]]", f'id = "{symbol}"', f'name = "{symbol.upper()}"']
+        out.append(f'role = "{roles.get(symbol, "regular")}"')
+    out += ["", "[line_pays]", f"a = {{ 3 = {draw(st.integers(1, 5))} }}"]
+    if wild:
+        out += ["", "[wild]", 'symbol = "w"']
+    # few branches a draw: two coin values at most, small weights (the brute force walks every
+    # draw of every round)
+    chosen = draw(
+        st.lists(st.sampled_from(["1", "2", "5", "mini"]), min_size=1, max_size=2, unique=True)
+    )
+    values = {key: draw(st.integers(1, 2)) for key in chosen}
+    jackpots = {"mini": draw(st.integers(5, 20))}
+    full = draw(st.booleans())
+    if full:
+        jackpots["grand"] = draw(st.integers(25, 60))
+    trigger = draw(st.integers(4, 5))
+    out += ["", "[hold_and_spin]", 'symbol = "coin"', f"trigger = {trigger}"]
+    out.append(f"respins = {draw(st.integers(1, 2)) if trigger == 5 else 1}")
+    land = {"coin": 1, "blank": draw(st.integers(1, 2))}
+    out += [f"land = {_toml(land)}", f"values = {_toml(values)}"]
+    if full:
+        out.append('full_grid = "grand"')
+    out.append(f"jackpots = {_toml(jackpots)}")
+    out += ["", "[bet]", "lines = { min = 2, max = 2 }", "coins_per_line = { min = 1, max = 1 }"]
+    out += ['coin_sizes = ["0.01"]', "max_total_coins = 2"]
+    out.append('default = { lines = 2, coins_per_line = 1, coin_size = "0.01" }')
+    shown = symbols + ["coin"] * 3  # coins often enough that most titles trigger
+    strips = [draw(st.lists(st.sampled_from(shown), min_size=2, max_size=3)) for _ in range(3)]
+    return Title("\n".join(out) + "\n", strips)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=hold_titles())
+def test_the_hold_and_spin_is_every_draw_of_every_round_played_live(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    """Random tiny hold-and-spin titles: every draw of every round (the stops, each respin's
+    landings and coin values) played through live play gives the exact RTP, variance, trigger
+    and hit frequency of ``analyze``; 300 kernel rounds replay through live play."""
+    from reelsmith.analysis.analyzer import analyze
+    from tests.mechanics.test_hold_and_spin import every_round
+    from tests.mechanics.test_hold_kernel import replay
+
+    folder = write(title, tmp_path_factory.mktemp("hold"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    assert not problems, (title.model, problems)
+    model = load_model(folder)
+    rounds = every_round(model)
+    bet = model.line_count
+    mean = sum((p * Fraction(r.win_coins, bet) for r, p in rounds), Fraction(0))
+    second = sum((p * Fraction(r.win_coins, bet) ** 2 for r, p in rounds), Fraction(0))
+    triggered = sum((p for r, p in rounds if "hold_and_spin" in r.spins[0].parts), Fraction(0))
+    hits = sum((p for r, p in rounds if r.win_coins > 0), Fraction(0))
+    exact = analyze(model)
+    event(f"triggers: {'yes' if triggered else 'no'}")
+    assert (exact.rtp, exact.variance) == (mean, second - mean * mean), title.model
+    assert (exact.trigger_probability, exact.hit_frequency) == (triggered, hits), title.model
+    replay(model, 300, seed=5, every=300)
