@@ -148,7 +148,13 @@ class OperatorClient:
         self.url = url.rstrip("/")
         self.signer = signer
         self.verifier = verifier
-        self.http = httpx.Client(timeout=timeout_seconds)
+        self.timeout_seconds = timeout_seconds
+        # one client for every call: its pool keeps connections to the operator alive, so a
+        # call costs no new TCP connection (the pool as large as the threads that call)
+        self.http = httpx.Client(
+            timeout=timeout_seconds,
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+        )
 
     def close(self) -> None:
         self.http.close()
@@ -240,6 +246,7 @@ class SeamlessWallet:
         self._lock = threading.Lock()
         self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._acknowledged: OrderedDict[str, tuple[str, bool]] = OrderedDict()
+        self.sender = WinSender(self)
 
     @classmethod
     def from_settings(
@@ -488,6 +495,10 @@ class SeamlessWallet:
                 raise LookupError(f"no bet {bet_id}")
             row = found[0]
         currency = self.currency(str(row["currency"]))
+        # the player's wins being sent go first: the operator books the wins of the rounds
+        # before this one before this bet, so its balance answered covers them (and a player
+        # whose money is a win just paid can bet it)
+        self.sender.wait(str(row["player_id"]), self.client.timeout_seconds * 2)
         try:
             answer = self.client.call("bet", self._body(row, token))
             if answer.status == "RS_OK":
@@ -555,12 +566,40 @@ class SeamlessWallet:
 
     def deliver(self, row: Any) -> bool:
         """Send one pending win or rollback once and write what came of it: True when it is
-        acknowledged. Unanswered or answered with a status that may pass, it is due again
-        after a backoff; a win whose bet the operator does not know is refused for good (and
-        logged: reconciliation lists it)."""
+        acknowledged (see :meth:`deliver_many`)."""
+        return self.deliver_many([row]) == 1
+
+    def deliver_many(self, rows: list[Any], pool: ThreadPoolExecutor | None = None) -> int:
+        """Send each pending win or rollback of ``rows`` once (side by side on ``pool`` when
+        given) and write what came of them all in one transaction: how many were
+        acknowledged. Unanswered or answered with a status that may pass, a call is due
+        again after a backoff; a win whose bet the operator does not know is refused for
+        good (and logged: reconciliation lists it). An outcome is written only over a call
+        still pending, so two senders of the same call (the win sender and the outbox, or
+        two server processes) write one outcome, and the operator's de-duplication by
+        ``request_uuid`` makes the second sending harmless."""
+        if not rows:
+            return 0
+        if pool is not None and len(rows) > 1:
+            outcomes = list(pool.map(self._send, rows))
+        else:
+            outcomes = [self._send(row) for row in rows]
+        with self.db.write() as connection:
+            for outcome in outcomes:
+                sql.run(
+                    connection,
+                    "UPDATE wallet_calls SET state = :state, status = :status,"
+                    " attempts = attempts + 1, next_attempt_ms = :next, updated_ms = :now,"
+                    " balance_minor = COALESCE(:balance, balance_minor)"
+                    " WHERE id = :id AND state = 'pending'",
+                    outcome,
+                )
+        return sum(1 for outcome in outcomes if outcome["state"] == "acknowledged")
+
+    def _send(self, row: Any) -> dict[str, Any]:
+        """Send one win or rollback; the outcome to write (the parameters of its update)."""
         kind = str(row["kind"])
         done = WIN_DONE if kind == "win" else ROLLBACK_DONE
-        now = self._now()
         balance: int | None = None
         try:
             answer = self.client.call(kind, self._body(row))
@@ -578,39 +617,40 @@ class SeamlessWallet:
         else:
             state = "pending"
             log.info("%s %s not acknowledged (%s); retried", kind, row["id"], status)
+        now = self._now()
         backoff = min(MAX_BACKOFF_MS, self.retry_base_ms * 2 ** min(int(row["attempts"]), 16))
-        with self.db.write() as connection:
-            sql.run(
+        return {
+            "state": state,
+            "status": status[:64],
+            "next": now + backoff,
+            "now": now,
+            "balance": balance,
+            "id": row["id"],
+        }
+
+    def pending_wins(self, round_ids: list[str]) -> list[Any]:
+        """The pending wins of these rounds, oldest first: one read."""
+        if not round_ids:
+            return []
+        names = {f"r{i}": round_id for i, round_id in enumerate(round_ids)}
+        with self.db.read() as connection:
+            return _rows(
                 connection,
-                "UPDATE wallet_calls SET state = :state, status = :status,"
-                " attempts = attempts + 1, next_attempt_ms = :next, updated_ms = :now,"
-                " balance_minor = COALESCE(:balance, balance_minor)"
-                " WHERE id = :id AND state = 'pending'",
-                {
-                    "state": state,
-                    "status": status[:64],
-                    "next": now + backoff,
-                    "now": now,
-                    "balance": balance,
-                    "id": row["id"],
-                },
+                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE kind = 'win'"
+                f" AND state = 'pending' AND round_id IN ({', '.join(':' + n for n in names)})"
+                " ORDER BY created_ms",
+                names,
             )
-        return state == "acknowledged"
 
     def deliver_round(self, round_id: str) -> None:
-        """Send a round's pending wins now (after the step that wrote them committed), so
-        the player's balance at the operator moves with the answer; what fails is left to
-        the outbox."""
-        with self.db.read() as connection:
-            rows = _rows(
-                connection,
-                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE round_id = :round"
-                " AND state = 'pending' AND kind = 'win' ORDER BY created_ms",
-                {"round": round_id},
-            )
-        for row in rows:
-            if not self.deliver(row):
-                return
+        """Send a round's pending wins now, on the calling thread (after the step that wrote
+        them committed); what fails is left to the outbox."""
+        self.deliver_many(self.pending_wins([round_id]))
+
+    def send_wins(self, player_id: str, round_id: str) -> None:
+        """Have the round's pending wins sent as soon as possible, off the caller's path (the
+        win sender, :class:`WinSender`): call it once the step that wrote them committed."""
+        self.sender.send(player_id, round_id)
 
     def drain(self, limit: int = 200) -> int:
         """One pass of the outbox worker: abandon the bets pending longer than
@@ -635,7 +675,7 @@ class SeamlessWallet:
                 " ORDER BY next_attempt_ms LIMIT :limit",
                 {"now": now, "limit": limit},
             )
-        return sum(1 for row in due if self.deliver(row))
+        return self.deliver_many(due, self.sender.pool)
 
     def outstanding(self) -> int:
         """How many calls are not settled yet (pending, of any kind)."""
@@ -650,3 +690,63 @@ class SeamlessWallet:
         import time
 
         return int(time.time() * 1000)
+
+
+class WinSender:
+    """Sends the wins of the steps just committed, off the path of the request that played
+    them: the request hands the round over (:meth:`send`) and answers at once, and one thread
+    of the sender takes every round handed over since its last pass, reads their pending
+    wins in one read, sends them side by side and writes their outcomes in one transaction.
+
+    It adds no risk to the money: a win's intent is in the database with the step that won
+    it before it is handed over, and what the sender does not get acknowledged (no answer, a
+    crash, a restart before it ran) stays pending for the outbox (:meth:`SeamlessWallet.drain`),
+    which sends it with the same ``request_uuid`` until acknowledged.
+
+    A player's next bet waits for the player's wins handed over before it (:meth:`wait`),
+    so the operator books a round's win before the next round's bet, as a casino's wallet
+    expects, and the balance the bet's answer carries includes it."""
+
+    def __init__(self, wallet: SeamlessWallet, senders: int = 8) -> None:
+        self.wallet = wallet
+        self.pool = ThreadPoolExecutor(max_workers=senders, thread_name_prefix="win-sender")
+        self._cond = threading.Condition()
+        self._rounds: dict[str, str] = {}  # round -> player, handed over, not taken yet
+        self._owed: dict[str, int] = {}  # player -> rounds handed over and not yet tried
+        self._thread: threading.Thread | None = None
+
+    def send(self, player_id: str, round_id: str) -> None:
+        """Hand over a round whose step committed wins (pending) to be sent."""
+        with self._cond:
+            if round_id not in self._rounds:
+                self._rounds[round_id] = player_id
+                self._owed[player_id] = self._owed.get(player_id, 0) + 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="win-sender", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def wait(self, player_id: str, timeout: float) -> bool:
+        """Wait until every round of the player's handed over was tried once (acknowledged,
+        or left to the outbox): False if ``timeout`` (seconds) passed first."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._owed.get(player_id), timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: bool(self._rounds))
+                taken, self._rounds = self._rounds, {}
+            try:
+                self.wallet.deliver_many(self.wallet.pending_wins(list(taken)), self.pool)
+            except Exception:  # left pending: the outbox sends them
+                log.exception("sending %d rounds' wins failed; the outbox retries", len(taken))
+            finally:
+                with self._cond:
+                    for player_id in taken.values():
+                        left = self._owed.get(player_id, 0) - 1
+                        if left > 0:
+                            self._owed[player_id] = left
+                        else:
+                            self._owed.pop(player_id, None)
+                    self._cond.notify_all()

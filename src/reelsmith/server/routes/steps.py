@@ -96,21 +96,24 @@ def router(service: GameService, group: CommitGroup, bet_doc: dict[str, Any]) ->
     ) -> Response:
         """A step of an open round: ``action`` names it from the request's body."""
         claims, body, key = await step_request(request, model)
-        return reply(
-            await group.run(
-                rounds.act,
-                claims.player_id,
-                claims.session_id,
-                game,
-                round_id,
-                action(body),
-                body.model_dump(),
-                key,
-                fingerprint(request, body),
-                writes=True,
-                ahead=rounds.act_ahead(claims.player_id, claims.session_id, round_id, key),
-            )
+        answer = await group.run(
+            rounds.act,
+            claims.player_id,
+            claims.session_id,
+            game,
+            round_id,
+            action(body),
+            body.model_dump(),
+            key,
+            fingerprint(request, body),
+            writes=True,
+            ahead=rounds.act_ahead(claims.player_id, claims.session_id, round_id, key),
         )
+        wallet = service.context.seamless
+        if wallet is not None:
+            # the step's win (if it paid or ended the round) is committed: sent off this path
+            wallet.send_wins(claims.player_id, round_id)
+        return reply(answer)
 
     @routes.post(
         "/api/games/{game}/rounds/{round_id}/free-spin", openapi_extra=documented(ActionRequest)
