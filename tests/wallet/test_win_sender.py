@@ -29,18 +29,21 @@ def _wins_at_operator(transactions: list[dict[str, object]]) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "mode",
+    ("kind", "mode"),
     [
-        "slow",  # the operator booked the win and answers late: killed before the answer
-        "timeout",  # the operator never saw the win: killed while it hangs
+        # the operator booked the win and answers late: killed before the answer
+        ("sqlite", "slow"),
+        ("postgresql", "slow"),
+        # the operator never saw the win: killed while it hangs
+        ("sqlite", "timeout"),
     ],
 )
 def test_a_win_in_flight_when_the_server_is_killed_is_paid_once_after_the_restart(
-    tmp_path: Path, mode: str
+    tmp_path: Path, kind: str, mode: str
 ) -> None:
     with running(
         tmp_path,
-        "sqlite",
+        kind,
         "--slow-seconds",
         "3.0",
         "--hang-seconds",
