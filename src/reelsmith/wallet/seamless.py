@@ -28,8 +28,11 @@ whole number of minor units is refused as a malformed answer.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import logging
+import select
+import ssl
 import threading
 import uuid
 from collections import OrderedDict
@@ -37,8 +40,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 from sqlalchemy import Connection, text
 
 from reelsmith.money import Currency
@@ -152,40 +155,97 @@ class OperatorClient:
         self.signer = signer
         self.verifier = verifier
         self.timeout_seconds = timeout_seconds
-        # one client for every call: its pool keeps connections to the operator alive, so a
-        # call costs no new TCP connection (the pool as large as the threads that call)
-        self.http = httpx.Client(
-            timeout=timeout_seconds,
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
-        )
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"the operator's URL {url!r} is not an http(s) URL")
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port or (443 if self._https else 80)
+        self._path = parts.path
+        self._ssl = ssl.create_default_context() if self._https else None
+        # one kept-alive connection to the operator per calling thread: a call costs no new
+        # TCP (or TLS) connection, and no pool, cookie jar or redirect handling it never needs
+        self._local = threading.local()
+        self._opened: list[http.client.HTTPConnection] = []
+        self._opened_lock = threading.Lock()
 
     def close(self) -> None:
-        self.http.close()
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            connection.close()
 
-    def call(self, kind: str, body: dict[str, Any]) -> Answer:
-        """Send one call; its answer, or :class:`NoAnswerError` when none usable came."""
-        raw = json.dumps(body, separators=(",", ":")).encode()
+    def _connection(self) -> http.client.HTTPConnection:
+        """This thread's connection to the operator: its kept-alive one, unless the operator
+        closed it meanwhile (its socket readable while no answer is due: the end of it)."""
+        connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
+        if connection is not None:
+            sock = connection.sock
+            if sock is None or select.select([sock], [], [], 0)[0]:
+                connection.close()
+                connection = None
+        if connection is None:
+            if self._ssl is not None:
+                connection = http.client.HTTPSConnection(
+                    self._host, self._port, timeout=self.timeout_seconds, context=self._ssl
+                )
+            else:
+                connection = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self.timeout_seconds
+                )
+            self._local.connection = connection
+            with self._opened_lock:
+                self._opened.append(connection)
+        return connection
+
+    def _post(self, path: str, raw: bytes) -> tuple[int, bytes, str | None]:
+        """POST ``raw``: the answer's status, body and signature header. Any failure closes
+        the connection (the next call opens another) and is raised."""
+        connection = self._connection()
         try:
-            response = self.http.post(
-                self.url + PATHS[kind],
-                content=raw,
+            connection.request(
+                "POST",
+                self._path + path,
+                body=raw,
                 headers={
                     "Content-Type": "application/json",
                     SIGNATURE_HEADER: self.signer.sign(raw),
                 },
             )
-        except httpx.TimeoutException:
-            raise NoAnswerError(f"{kind}: no answer within the timeout") from None
-        except httpx.HTTPError as exc:
-            raise NoAnswerError(f"{kind}: {type(exc).__name__}") from None
-        if response.status_code != 200:
-            raise NoAnswerError(f"{kind}: HTTP {response.status_code}")
+            response = connection.getresponse()
+            content = response.read()
+        except BaseException:
+            connection.close()
+            self._forget(connection)
+            raise
+        if response.will_close:
+            connection.close()
+            self._forget(connection)
+        return response.status, content, response.getheader(SIGNATURE_HEADER)
+
+    def _forget(self, connection: http.client.HTTPConnection) -> None:
+        self._local.connection = None
+        with self._opened_lock:
+            if connection in self._opened:
+                self._opened.remove(connection)
+
+    def call(self, kind: str, body: dict[str, Any]) -> Answer:
+        """Send one call; its answer, or :class:`NoAnswerError` when none usable came."""
+        raw = json.dumps(body, separators=(",", ":")).encode()
         try:
-            self.verifier.verify(response.content, response.headers.get(SIGNATURE_HEADER))
+            status_code, content, signature = self._post(PATHS[kind], raw)
+        except TimeoutError:
+            raise NoAnswerError(f"{kind}: no answer within the timeout") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise NoAnswerError(f"{kind}: {type(exc).__name__}") from None
+        if status_code != 200:
+            raise NoAnswerError(f"{kind}: HTTP {status_code}")
+        try:
+            self.verifier.verify(content, signature)
         except SignatureError as exc:
             raise NoAnswerError(f"{kind}: answer refused: {exc}") from None
         try:
-            data = json.loads(response.content)
+            data = json.loads(content)
         except ValueError:
             raise NoAnswerError(f"{kind}: the answer is not JSON") from None
         if not isinstance(data, dict):
