@@ -8,6 +8,7 @@ player's earlier wins."""
 from __future__ import annotations
 
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -54,8 +55,9 @@ def test_a_win_in_flight_when_the_server_is_killed_is_paid_once_after_the_restar
         game = GameClient(server.url)
         token = game.new_player("gina")
         sim.faults(fail_rate=1.0, modes=[mode], calls=["win"])
+        key = str(uuid.uuid4())
         started = time.monotonic()
-        response = game.spin(token)
+        response = game.spin(token, key)
         took = time.monotonic() - started
         assert response.status_code == 200, response.text
         # answered without waiting for the operator's answer to the win (3 s late)
@@ -98,6 +100,10 @@ def test_a_win_in_flight_when_the_server_is_killed_is_paid_once_after_the_restar
         if body["status"] == "complete":
             assert sim.balance("gina") == (START_MINOR + outcomes(url, "gina")) * SUB
         assert reconcile(sim, url)[0] == 0
+        # the spin again under its key, after the restart: its stored answer, nothing sent
+        again = game.spin(token, key)
+        assert again.status_code == 200 and again.json() == body
+        assert len(_wins_at_operator(sim.transactions())) == len(wins)
 
 
 def test_rounds_played_back_to_back_pay_every_win_once_and_in_order(tmp_path: Path) -> None:
