@@ -865,14 +865,15 @@ def operator_sim(
         typer.Option(
             "--faults",
             help="Fault modes drawn from, comma-separated: timeout, error, slow, twice, lose,"
-            " truncate.",
+            " truncate, late (not drawn unless named).",
         ),
     ] = "timeout,error,slow,twice,lose,truncate",
     hang_seconds: Annotated[
         float, typer.Option("--hang-seconds", help="How long timeout and lose hold the answer.")
     ] = 2.0,
     slow_seconds: Annotated[
-        float, typer.Option("--slow-seconds", help="How long slow delays the answer.")
+        float,
+        typer.Option("--slow-seconds", help="How long slow delays the answer (late, the request)."),
     ] = 0.2,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the fault draws.")] = None,
     fault_calls: Annotated[

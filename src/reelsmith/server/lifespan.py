@@ -60,6 +60,9 @@ def lifespan(
                     await asyncio.sleep(retry_seconds)
 
             outbox = asyncio.create_task(outbox_worker())
+            writes = getattr(app.state, "commit_group", None)
+            if writes is not None:  # the outcomes of calls join the requests' commit groups
+                wallet.write_through(writes, asyncio.get_running_loop())
         checkpointer = db.checkpointer()
         if checkpointer is not None:
             checkpointer.start()

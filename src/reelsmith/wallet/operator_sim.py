@@ -28,7 +28,9 @@ modes enabled (``faults``): ``timeout`` (nothing done; the answer comes after
 500), ``slow`` (done, answered after ``slow_seconds``), ``twice`` (the request is processed
 twice, as a duplicated delivery would be, and the second answer sent), ``lose`` (done and
 committed, then answered as ``timeout`` is: the game never learns it succeeded) and
-``truncate`` (done and committed, the answer cut short); ``calls`` limits the faults to some
+``truncate`` (done and committed, the answer cut short) and ``late`` (the request held
+``slow_seconds`` before it is processed, then done and answered, as a congested network
+delivers it); ``calls`` limits the faults to some
 of the four calls (e.g. wins alone). The admin endpoints (``/admin/...``)
 are never faulted: they create players, set balances and tokens, change the faults at run
 time and list transactions for reconciliation. They take no signature; bind the simulator to
@@ -59,7 +61,8 @@ from reelsmith.wallet.signing import SIGNATURE_HEADER, SignatureError, Signer, V
 log = logging.getLogger("reelsmith.operator_sim")
 
 SUB_UNITS = 100_000  # amounts are integers in 1/100,000 of the currency's unit (Hub88's)
-FAULT_MODES = ("timeout", "error", "slow", "twice", "lose", "truncate")
+FAULT_MODES = ("timeout", "error", "slow", "twice", "lose", "truncate", "late")
+DEFAULT_FAULT_MODES = FAULT_MODES[:-1]  # late only when named
 DEFAULT_TOKEN_TTL_SECONDS = 24 * 3600
 NO_SUCH = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
 
@@ -103,7 +106,7 @@ class Faults:
     """The faults injected into wallet calls (see the module's docstring)."""
 
     fail_rate: float = 0.0
-    modes: tuple[str, ...] = FAULT_MODES
+    modes: tuple[str, ...] = DEFAULT_FAULT_MODES
     hang_seconds: float = 2.0
     slow_seconds: float = 0.2
     seed: int | None = None
@@ -445,6 +448,8 @@ def make_app(book: OperatorBook, signer: Signer, game_key: Verifier, faults: Fau
         if not isinstance(body, dict):
             return signed({"status": "RS_ERROR_WRONG_SYNTAX"})
         body_hash = hashlib.sha256(raw).hexdigest()
+        if fault == "late":
+            await asyncio.sleep(faults.slow_seconds)
         answer = book.handle(call, body, body_hash)
         if fault == "twice":
             answer = book.handle(call, body, body_hash)

@@ -5,13 +5,15 @@ for every bet, win and rollback, in the shape of Hub88's supplier wallet API
 Money is never lost or doubled because every call is first an intent in the game's database,
 in ``wallet_calls``, and its outcome is written when the answer comes:
 
-- a **bet** is written (pending) in a transaction of its own before it is sent; the round is
+- a **bet** is written (pending) in a transaction committed before it is sent; the round is
   played only after the operator acknowledged it, in the transaction that marks it
   acknowledged. A bet with no usable answer (a timeout, a 5xx, a truncated or unsigned
   answer, a balance in the wrong shape) is marked unanswered and a **rollback** of it is
   written in the same transaction; so is a bet left pending longer than
   :attr:`SeamlessWallet.abandon_after_ms` (its server died between the call and the play);
-- a **win** is written with the round step that won it, in that step's transaction;
+- a **win** is written with the round step that won it, in that step's transaction, and sent
+  once that transaction committed by the win sender (:class:`WinSender`), off the request's
+  path; the player's next bet is sent after the operator answered it;
 - wins and rollbacks are sent until acknowledged (:meth:`SeamlessWallet.drain`, the outbox
   worker, run by every server process and surviving restarts because the intent is in the
   database), each attempt with the same ``request_uuid`` and ``transaction_uuid``, so the
@@ -25,8 +27,12 @@ whole number of minor units is refused as a malformed answer.
 
 from __future__ import annotations
 
+import asyncio
+import http.client
 import json
 import logging
+import select
+import ssl
 import threading
 import uuid
 from collections import OrderedDict
@@ -34,13 +40,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 from sqlalchemy import Connection, text
 
 from reelsmith.money import Currency
 from reelsmith.store import sql
-from reelsmith.store.db import Database
+from reelsmith.store.db import CommitGroup, Database
 from reelsmith.wallet.signing import (
     SIGNATURE_HEADER,
     SignatureError,
@@ -148,35 +154,98 @@ class OperatorClient:
         self.url = url.rstrip("/")
         self.signer = signer
         self.verifier = verifier
-        self.http = httpx.Client(timeout=timeout_seconds)
+        self.timeout_seconds = timeout_seconds
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"the operator's URL {url!r} is not an http(s) URL")
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port or (443 if self._https else 80)
+        self._path = parts.path
+        self._ssl = ssl.create_default_context() if self._https else None
+        # one kept-alive connection to the operator per calling thread: a call costs no new
+        # TCP (or TLS) connection, and no pool, cookie jar or redirect handling it never needs
+        self._local = threading.local()
+        self._opened: list[http.client.HTTPConnection] = []
+        self._opened_lock = threading.Lock()
 
     def close(self) -> None:
-        self.http.close()
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            connection.close()
 
-    def call(self, kind: str, body: dict[str, Any]) -> Answer:
-        """Send one call; its answer, or :class:`NoAnswerError` when none usable came."""
-        raw = json.dumps(body, separators=(",", ":")).encode()
+    def _connection(self) -> http.client.HTTPConnection:
+        """This thread's connection to the operator: its kept-alive one, unless the operator
+        closed it meanwhile (its socket readable while no answer is due: the end of it)."""
+        connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
+        if connection is not None:
+            sock = connection.sock
+            if sock is None or select.select([sock], [], [], 0)[0]:
+                connection.close()
+                connection = None
+        if connection is None:
+            if self._ssl is not None:
+                connection = http.client.HTTPSConnection(
+                    self._host, self._port, timeout=self.timeout_seconds, context=self._ssl
+                )
+            else:
+                connection = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self.timeout_seconds
+                )
+            self._local.connection = connection
+            with self._opened_lock:
+                self._opened.append(connection)
+        return connection
+
+    def _post(self, path: str, raw: bytes) -> tuple[int, bytes, str | None]:
+        """POST ``raw``: the answer's status, body and signature header. Any failure closes
+        the connection (the next call opens another) and is raised."""
+        connection = self._connection()
         try:
-            response = self.http.post(
-                self.url + PATHS[kind],
-                content=raw,
+            connection.request(
+                "POST",
+                self._path + path,
+                body=raw,
                 headers={
                     "Content-Type": "application/json",
                     SIGNATURE_HEADER: self.signer.sign(raw),
                 },
             )
-        except httpx.TimeoutException:
-            raise NoAnswerError(f"{kind}: no answer within the timeout") from None
-        except httpx.HTTPError as exc:
-            raise NoAnswerError(f"{kind}: {type(exc).__name__}") from None
-        if response.status_code != 200:
-            raise NoAnswerError(f"{kind}: HTTP {response.status_code}")
+            response = connection.getresponse()
+            content = response.read()
+        except BaseException:
+            connection.close()
+            self._forget(connection)
+            raise
+        if response.will_close:
+            connection.close()
+            self._forget(connection)
+        return response.status, content, response.getheader(SIGNATURE_HEADER)
+
+    def _forget(self, connection: http.client.HTTPConnection) -> None:
+        self._local.connection = None
+        with self._opened_lock:
+            if connection in self._opened:
+                self._opened.remove(connection)
+
+    def call(self, kind: str, body: dict[str, Any]) -> Answer:
+        """Send one call; its answer, or :class:`NoAnswerError` when none usable came."""
+        raw = json.dumps(body, separators=(",", ":")).encode()
         try:
-            self.verifier.verify(response.content, response.headers.get(SIGNATURE_HEADER))
+            status_code, content, signature = self._post(PATHS[kind], raw)
+        except TimeoutError:
+            raise NoAnswerError(f"{kind}: no answer within the timeout") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise NoAnswerError(f"{kind}: {type(exc).__name__}") from None
+        if status_code != 200:
+            raise NoAnswerError(f"{kind}: HTTP {status_code}")
+        try:
+            self.verifier.verify(content, signature)
         except SignatureError as exc:
             raise NoAnswerError(f"{kind}: answer refused: {exc}") from None
         try:
-            data = json.loads(response.content)
+            data = json.loads(content)
         except ValueError:
             raise NoAnswerError(f"{kind}: the answer is not JSON") from None
         if not isinstance(data, dict):
@@ -231,6 +300,8 @@ class SeamlessWallet:
         self.currencies = currencies
         self.abandon_after_ms = abandon_after_ms
         self.retry_base_ms = retry_base_ms
+        # how long the outbox leaves a new win to the win sender: a call's timeout and then some
+        self.handover_ms = int(client.timeout_seconds * 1000) * 2 + 1000
         # the threads the server runs seamless work on (spins, the outbox): never the event
         # loop's default executor, one of whose threads may hold the SQLite writer lock for a
         # commit group (`CommitGroup`), which a write on that same thread would refuse
@@ -240,6 +311,8 @@ class SeamlessWallet:
         self._lock = threading.Lock()
         self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._acknowledged: OrderedDict[str, tuple[str, bool]] = OrderedDict()
+        self.sender = WinSender(self)
+        self._group: tuple[CommitGroup, asyncio.AbstractEventLoop] | None = None
 
     @classmethod
     def from_settings(
@@ -278,9 +351,11 @@ class SeamlessWallet:
         round_closed: bool = False,
         idempotency_key: str | None = None,
         is_free: bool = False,
+        due_in_ms: int = 0,
     ) -> str:
-        """Write one call's intent (pending, due now); its transaction_uuid. ``is_free``: the
-        call belongs to a free round (a campaign's): sent with ``is_free: true``."""
+        """Write one call's intent (pending, due for the outbox ``due_in_ms`` from now); its
+        transaction_uuid. ``is_free``: the call belongs to a free round (a campaign's): sent
+        with ``is_free: true``."""
         call_id = str(uuid.uuid4())
         params = {
             "id": call_id,
@@ -297,6 +372,7 @@ class SeamlessWallet:
             "key": idempotency_key,
             "free": is_free,
             "now": now,
+            "due": now + due_in_ms,
         }
         if kind == "bet":  # what `place_bet` sends, without reading it back
             with self._lock:
@@ -322,7 +398,7 @@ class SeamlessWallet:
             " round_id, reference_id, currency, amount_minor, round_closed, state, attempts,"
             " next_attempt_ms, idempotency_key, created_ms, updated_ms, is_free) VALUES (:id,"
             " :request, :kind, :player, :user, :game, :round, :reference, :currency, :amount,"
-            " :closed, 'pending', 0, :now, :key, :now, :now, :free)",
+            " :closed, 'pending', 0, :due, :key, :now, :now, :free)",
             params,
         )
         return call_id
@@ -370,6 +446,9 @@ class SeamlessWallet:
             reference_id=bet_id,
             round_closed=round_closed,
             is_free=is_free,
+            # the win sender sends it first (`send_wins`); the outbox, should that not be
+            # done by then (a crash, a restart, a sender behind), after this
+            due_in_ms=self.handover_ms,
         )
 
     def earlier_bet(self, connection: Connection, player_id: str, game: str, key: str) -> Any:
@@ -420,15 +499,25 @@ class SeamlessWallet:
             " AND balance_minor IS NOT NULL ORDER BY updated_ms DESC LIMIT 1",
             {"player": player_id},
         )
-        if last is None:
+        # the wins the operator acknowledged whose outcome is not written yet count as
+        # written: the balance the operator answered, and no longer pending
+        answered = self.sender.answered_of(player_id)
+        known = None if last is None else (int(last["updated_ms"]), int(last["balance_minor"]))
+        for at_ms, balance in answered.values():
+            if balance is not None and (known is None or at_ms > known[0]):
+                known = (at_ms, balance)
+        if known is None:
             return 0
-        pending = sql.scalar(
-            connection,
-            "SELECT COALESCE(SUM(amount_minor), 0) FROM wallet_calls WHERE player_id = :player"
-            " AND kind = 'win' AND state = 'pending'",
+        pending = connection.execute(
+            text(
+                "SELECT id, amount_minor FROM wallet_calls WHERE player_id = :player"
+                " AND kind = 'win' AND state = 'pending'"
+            ),
             {"player": player_id},
+        ).all()
+        return known[1] + sum(
+            int(amount) for call_id, amount in pending if str(call_id) not in answered
         )
-        return int(last["balance_minor"]) + int(pending or 0)
 
     def operator_token(self, connection: Connection, session_id: str | None) -> str | None:
         if session_id is None:
@@ -488,6 +577,10 @@ class SeamlessWallet:
                 raise LookupError(f"no bet {bet_id}")
             row = found[0]
         currency = self.currency(str(row["currency"]))
+        # the player's wins being sent go first: the operator books the wins of the rounds
+        # before this one before this bet, so its balance answered covers them (and a player
+        # whose money is a win just paid can bet it)
+        self.sender.wait(str(row["player_id"]), self.client.timeout_seconds * 2)
         try:
             answer = self.client.call("bet", self._body(row, token))
             if answer.status == "RS_OK":
@@ -555,12 +648,64 @@ class SeamlessWallet:
 
     def deliver(self, row: Any) -> bool:
         """Send one pending win or rollback once and write what came of it: True when it is
-        acknowledged. Unanswered or answered with a status that may pass, it is due again
-        after a backoff; a win whose bet the operator does not know is refused for good (and
-        logged: reconciliation lists it)."""
+        acknowledged (see :meth:`deliver_many`)."""
+        return self.deliver_many([row]) == 1
+
+    def deliver_many(self, rows: list[Any], pool: ThreadPoolExecutor | None = None) -> int:
+        """Send each pending win or rollback of ``rows`` once (side by side on ``pool`` when
+        given) and write what came of them all in one transaction: how many were
+        acknowledged. Unanswered or answered with a status that may pass, a call is due
+        again after a backoff; a win whose bet the operator does not know is refused for
+        good (and logged: reconciliation lists it). An outcome is written only over a call
+        still pending, so two senders of the same call (the win sender and the outbox, or
+        two server processes) write one outcome, and the operator's de-duplication by
+        ``request_uuid`` makes the second sending harmless."""
+        if not rows:
+            return 0
+        if pool is not None and len(rows) > 1:
+            outcomes = list(pool.map(self._send, rows))
+        else:
+            outcomes = [self._send(row) for row in rows]
+        self.store_outcomes(outcomes)
+        return sum(1 for outcome in outcomes if outcome["state"] == "acknowledged")
+
+    def store_outcomes(self, outcomes: list[dict[str, Any]]) -> None:
+        """Write calls' outcomes (as :meth:`_send` gives them) in one transaction: in the
+        server's next commit group once :meth:`write_through` named it (with its other
+        writes, one commit for all), else in a transaction of its own."""
+        group = self._group
+        if group is None or not group[1].is_running():  # no server loop (or it stopped)
+            self._write_outcomes(outcomes)
+            return
+        commit_group, loop = group
+        # a loop stopping meanwhile never runs it: given up after a while, the calls left
+        # pending (the outbox sends them again, harmlessly)
+        asyncio.run_coroutine_threadsafe(
+            commit_group.run(self._write_outcomes, outcomes, writes=True), loop
+        ).result(timeout=15)
+
+    def write_through(self, group: CommitGroup, loop: asyncio.AbstractEventLoop) -> None:
+        """Write the outcomes of wins and rollbacks in ``group``'s commit groups on ``loop``
+        (the server's) rather than in transactions of their own: from then on
+        :meth:`deliver_many` must not be called on ``loop``'s thread."""
+        self._group = (group, loop)
+
+    def _write_outcomes(self, outcomes: list[dict[str, Any]]) -> None:
+        with self.db.write() as connection:
+            for outcome in outcomes:
+                sql.run(
+                    connection,
+                    "UPDATE wallet_calls SET state = :state, status = :status,"
+                    " attempts = attempts + 1, next_attempt_ms = :next, updated_ms = :now,"
+                    " balance_minor = COALESCE(:balance, balance_minor)"
+                    " WHERE id = :id AND state = 'pending'",
+                    outcome,
+                )
+
+    def _send(self, row: Any) -> dict[str, Any]:
+        """Send one win or rollback; the outcome to write (the parameters of its update)."""
         kind = str(row["kind"])
         done = WIN_DONE if kind == "win" else ROLLBACK_DONE
-        now = self._now()
         balance: int | None = None
         try:
             answer = self.client.call(kind, self._body(row))
@@ -578,39 +723,35 @@ class SeamlessWallet:
         else:
             state = "pending"
             log.info("%s %s not acknowledged (%s); retried", kind, row["id"], status)
+        now = self._now()
         backoff = min(MAX_BACKOFF_MS, self.retry_base_ms * 2 ** min(int(row["attempts"]), 16))
-        with self.db.write() as connection:
-            sql.run(
-                connection,
-                "UPDATE wallet_calls SET state = :state, status = :status,"
-                " attempts = attempts + 1, next_attempt_ms = :next, updated_ms = :now,"
-                " balance_minor = COALESCE(:balance, balance_minor)"
-                " WHERE id = :id AND state = 'pending'",
-                {
-                    "state": state,
-                    "status": status[:64],
-                    "next": now + backoff,
-                    "now": now,
-                    "balance": balance,
-                    "id": row["id"],
-                },
-            )
-        return state == "acknowledged"
+        return {
+            "state": state,
+            "status": status[:64],
+            "next": now + backoff,
+            "now": now,
+            "balance": balance,
+            "id": row["id"],
+        }
 
-    def deliver_round(self, round_id: str) -> None:
-        """Send a round's pending wins now (after the step that wrote them committed), so
-        the player's balance at the operator moves with the answer; what fails is left to
-        the outbox."""
+    def pending_wins(self, round_ids: list[str]) -> list[Any]:
+        """The pending wins of these rounds, oldest first: one read."""
+        if not round_ids:
+            return []
+        names = {f"r{i}": round_id for i, round_id in enumerate(round_ids)}
         with self.db.read() as connection:
-            rows = _rows(
+            return _rows(
                 connection,
-                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE round_id = :round"
-                " AND state = 'pending' AND kind = 'win' ORDER BY created_ms",
-                {"round": round_id},
+                f"SELECT {CALL_COLUMNS} FROM wallet_calls WHERE kind = 'win'"
+                f" AND state = 'pending' AND round_id IN ({', '.join(':' + n for n in names)})"
+                " ORDER BY created_ms",
+                names,
             )
-        for row in rows:
-            if not self.deliver(row):
-                return
+
+    def send_wins(self, player_id: str, round_id: str) -> None:
+        """Have the round's pending wins sent as soon as possible, off the caller's path (the
+        win sender, :class:`WinSender`): call it once the step that wrote them committed."""
+        self.sender.send(player_id, round_id)
 
     def drain(self, limit: int = 200) -> int:
         """One pass of the outbox worker: abandon the bets pending longer than
@@ -635,7 +776,7 @@ class SeamlessWallet:
                 " ORDER BY next_attempt_ms LIMIT :limit",
                 {"now": now, "limit": limit},
             )
-        return sum(1 for row in due if self.deliver(row))
+        return self.deliver_many(due, self.sender.pool)
 
     def outstanding(self) -> int:
         """How many calls are not settled yet (pending, of any kind)."""
@@ -650,3 +791,120 @@ class SeamlessWallet:
         import time
 
         return int(time.time() * 1000)
+
+
+class WinSender:
+    """Sends the wins of the steps just committed, off the path of the request that played
+    them: the request hands the round over (:meth:`send`) and answers at once. A player's
+    wins go out in the order they were handed over, one at a time (a round's closing win
+    never overtakes an earlier win of it), on the sender's threads, each player's beside the
+    others'; their outcomes are written by one writer thread, many in one transaction.
+
+    It adds no risk to the money: a win's intent is in the database with the step that won
+    it before it is handed over (the sender reads it back from there, so it sends only what
+    was committed), and what the sender does not get acknowledged and written (no answer, a
+    crash, a restart before it ran) stays pending for the outbox (:meth:`SeamlessWallet.drain`),
+    which sends it with the same ``request_uuid`` until acknowledged.
+
+    A player's next bet waits until the operator answered the player's wins handed over
+    before it (:meth:`wait`), so the operator books a round's win before the next round's
+    bet, as a casino's wallet expects, and the balance the bet's answer carries includes
+    it. The wins acknowledged whose outcome is not written yet are kept (:meth:`answered_of`),
+    so that a balance shown as the operator's last plus the wins still pending
+    (:meth:`SeamlessWallet.known_balance`) reads them as written."""
+
+    def __init__(self, wallet: SeamlessWallet, senders: int = 16) -> None:
+        self.wallet = wallet
+        self.pool = ThreadPoolExecutor(max_workers=senders, thread_name_prefix="win-sender")
+        self._cond = threading.Condition()
+        self._handed: dict[str, list[str]] = {}  # player -> rounds handed over, not taken yet
+        self._busy: set[str] = set()  # players whose wins are being sent (or are to be)
+        # wins acknowledged, their outcome not written yet: id -> (player, when, balance after)
+        self._answered: dict[str, tuple[str, int, int | None]] = {}
+        self._outcomes: list[dict[str, Any]] = []  # outcomes to write
+        self._writer: threading.Thread | None = None
+
+    def send(self, player_id: str, round_id: str) -> None:
+        """Hand over a round whose step committed wins (pending) to be sent."""
+        with self._cond:
+            self._handed.setdefault(player_id, []).append(round_id)
+            if player_id in self._busy:
+                return  # its sending thread takes it next
+            self._busy.add(player_id)
+        try:
+            self.pool.submit(self._send_player, player_id)
+        except RuntimeError:  # shutting down: the outbox sends it after the restart
+            with self._cond:
+                self._handed.pop(player_id, None)
+                self._busy.discard(player_id)
+                self._cond.notify_all()
+
+    def wait(self, player_id: str, timeout: float) -> bool:
+        """Wait until the operator answered (or did not, in time) every win of the player's
+        handed over so far: False if ``timeout`` (seconds) passed first."""
+        with self._cond:
+            return self._cond.wait_for(lambda: player_id not in self._busy, timeout)
+
+    def answered_of(self, player_id: str) -> dict[str, tuple[int, int | None]]:
+        """The player's wins acknowledged whose outcome is not written yet: id -> (when, in
+        ms, the operator's balance after it in minor units, if it said)."""
+        with self._cond:
+            return {
+                call_id: (at_ms, balance)
+                for call_id, (player, at_ms, balance) in self._answered.items()
+                if player == player_id
+            }
+
+    def _send_player(self, player_id: str) -> None:
+        try:
+            while True:
+                with self._cond:
+                    rounds = self._handed.pop(player_id, [])
+                    if not rounds:
+                        return
+                try:
+                    rows = self.wallet.pending_wins(rounds)
+                except Exception:  # left pending: the outbox sends them
+                    log.exception("reading the wins of %d rounds failed", len(rounds))
+                    continue
+                for row in rows:
+                    outcome = self.wallet._send(row)
+                    with self._cond:
+                        if outcome["state"] == "acknowledged":
+                            self._answered[str(outcome["id"])] = (
+                                player_id,
+                                int(outcome["now"]),
+                                outcome["balance"],
+                            )
+                        self._outcomes.append(outcome)
+                        if self._writer is None:
+                            self._writer = threading.Thread(
+                                target=self._write, name="win-outcomes", daemon=True
+                            )
+                            self._writer.start()
+                        self._cond.notify_all()
+        finally:
+            with self._cond:
+                self._busy.discard(player_id)
+                if self._handed.get(player_id):  # handed over as this thread was leaving
+                    try:
+                        self.pool.submit(self._send_player, player_id)
+                        self._busy.add(player_id)
+                    except RuntimeError:  # shutting down: the outbox sends them
+                        self._handed.pop(player_id, None)
+                self._cond.notify_all()
+
+    def _write(self) -> None:
+        """The writer thread: every outcome waiting, in one transaction, again and again."""
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: bool(self._outcomes))
+                taken, self._outcomes = self._outcomes, []
+            try:
+                self.wallet.store_outcomes(taken)
+            except Exception:  # left pending: the outbox sends them again, harmlessly
+                log.exception("writing %d wins' outcomes failed; the outbox retries", len(taken))
+            finally:
+                with self._cond:
+                    for outcome in taken:
+                        self._answered.pop(str(outcome["id"]), None)

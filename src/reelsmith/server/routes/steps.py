@@ -8,8 +8,6 @@ request's CPU: same checks, same errors, same OpenAPI description."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -57,20 +55,16 @@ def router(service: GameService, group: CommitGroup, bet_doc: dict[str, Any]) ->
     async def spin(game: str, request: Request) -> Response:
         claims, body, key = await step_request(request, SpinRequest)
         if service.seamless_spins is not None:
-            # a call to the operator's wallet: on a thread of its own, never in a commit group
-            spins = service.seamless_spins
+            # its writes in commit groups, its call to the operator's wallet on a thread
             return reply(
-                await asyncio.get_running_loop().run_in_executor(
-                    spins.wallet.threads,
-                    functools.partial(
-                        spins.spin,
-                        claims.player_id,
-                        claims.session_id,
-                        game,
-                        body.model_dump(),
-                        key,
-                        fingerprint(request, body),
-                    ),
+                await service.seamless_spins.spin(
+                    group,
+                    claims.player_id,
+                    claims.session_id,
+                    game,
+                    body.model_dump(),
+                    key,
+                    fingerprint(request, body),
                 )
             )
         return reply(
@@ -96,21 +90,24 @@ def router(service: GameService, group: CommitGroup, bet_doc: dict[str, Any]) ->
     ) -> Response:
         """A step of an open round: ``action`` names it from the request's body."""
         claims, body, key = await step_request(request, model)
-        return reply(
-            await group.run(
-                rounds.act,
-                claims.player_id,
-                claims.session_id,
-                game,
-                round_id,
-                action(body),
-                body.model_dump(),
-                key,
-                fingerprint(request, body),
-                writes=True,
-                ahead=rounds.act_ahead(claims.player_id, claims.session_id, round_id, key),
-            )
+        answer = await group.run(
+            rounds.act,
+            claims.player_id,
+            claims.session_id,
+            game,
+            round_id,
+            action(body),
+            body.model_dump(),
+            key,
+            fingerprint(request, body),
+            writes=True,
+            ahead=rounds.act_ahead(claims.player_id, claims.session_id, round_id, key),
         )
+        wallet = service.context.seamless
+        if wallet is not None:
+            # the step's win (if it paid or ended the round) is committed: sent off this path
+            wallet.send_wins(claims.player_id, round_id)
+        return reply(answer)
 
     @routes.post(
         "/api/games/{game}/rounds/{round_id}/free-spin", openapi_extra=documented(ActionRequest)

@@ -69,11 +69,17 @@ class Context:
         return found if found is not None else closed_market(market_id, currency)
 
     def prepare_house_accounts(self) -> None:
-        """Create (once, committed) and remember every house account the markets can use."""
+        """Create (once, committed) and remember every house account the markets can use
+        (with the seamless wallet, the operator's too: every seamless step posts to it)."""
+        names = ["cash", *(f"game:{game}" for game in self.titles)]
+        if self.seamless is not None:
+            from reelsmith.wallet.seamless import ACCOUNT
+
+            names.append(ACCOUNT)
         with self.db.write() as connection:
             for market in self.markets.values():
                 code = market.currency.code
-                for name in ("cash", *(f"game:{game}" for game in self.titles)):
+                for name in names:
                     self.house[(name, code)] = ledger.house_account(connection, name, code)
 
     def house_account(self, connection: Connection, name: str, currency: str) -> int:

@@ -603,8 +603,7 @@ class FreeRounds:
         if status != 200:
             wallet.abandon_bet(bet_id, "the round was refused after the bet")
             return status, response
-        try:
-            wallet.deliver_round(round_id)
-        except Exception:  # the outbox sends it later; the round is played and committed
-            log.exception("sending the wins of round %s failed; the outbox retries", round_id)
+        # the wins are committed with the round: sent off this request's path (the outbox
+        # sends what the win sender does not get acknowledged)
+        wallet.send_wins(player_id, round_id)
         return status, response

@@ -1,29 +1,35 @@
 """A spin with the seamless wallet: the operator holds the money, so the bet is taken by a call
 to it, and the round is played only once the bet is acknowledged.
 
-Three steps, never a network call inside a database transaction (on SQLite one writer holds
-the whole database):
+Three steps, never a network call inside a database transaction:
 
 1. the bet's intent is written (pending, under the spin's idempotency key) with the checks a
    spin makes before it takes money: the session, the key, the market, the bet, no round of
    the game open and no bet of it in flight;
-2. the bet is sent (`SeamlessWallet.place_bet`): refused, the spin is refused as the operator
-   said; unanswered, it is rolled back (the rollback's intent written with the bet marked
-   unanswered) and the spin is answered 503;
+2. the bet is sent (`SeamlessWallet.place_bet`, on the wallet's threads): refused, the spin is
+   refused as the operator said; unanswered, it is rolled back (the rollback's intent written
+   with the bet marked unanswered) and the spin is answered 503;
 3. the round is played, in one transaction with the bet marked acknowledged, the ledger's
    postings (against the house account ``operator``), the round, the audit entry, the win's
    intent and the answer stored under the key. A refusal there leaves the bet to be rolled
    back.
 
-The wins are then sent at once (`SeamlessWallet.deliver_round`); what does not go through is
-the outbox worker's. A retry with the same key gets the stored answer, or, while its bet is in
-flight or after it failed, the same refusal.
+Steps 1 and 3 are write calls of the server's commit groups (`CommitGroup`), committed with
+the other requests' writes of the same pass of the event loop; each answers only once its
+group committed, so the bet is sent only after its intent is durable, and the spin answers
+only after its round is. The round's wins are then handed to the win sender
+(`SeamlessWallet.send_wins`) and the spin answers without waiting for the operator: the
+balance it shows is the operator's after the bet plus the round's wins, which the operator
+books moments later (and the outbox, if the win sender cannot). A retry with the same key
+gets the stored answer, or, while its bet is in flight or after it failed, the same refusal.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
@@ -50,6 +56,7 @@ from reelsmith.server.services.player import Player, read_player
 from reelsmith.server.services.rounds import Rounds, closed, min_round_wait, time_ordered_id
 from reelsmith.server.services.stored import broken_start, load_state
 from reelsmith.store import idempotency, players, rounds
+from reelsmith.store.db import CommitGroup
 from reelsmith.wallet import ledger
 from reelsmith.wallet.seamless import ACCOUNT, SeamlessWallet
 
@@ -77,6 +84,25 @@ def refusal_of(state: str, status: str | None) -> DomainError:
     return NotAllowedError("wallet_refused", f"the operator refused the bet ({status})")
 
 
+@dataclass(frozen=True)
+class Intent:
+    """A spin whose bet's intent is written (step 1): what its call and its round need."""
+
+    player_id: str
+    session_id: str | None
+    game: str
+    key: str
+    fingerprint: str
+    bet_id: str
+    token: str
+    round_id: str
+    selected: Any  # the bet, as the title parsed it
+    bet_minor: int
+    source: Any  # the round's draws: fresh, or forced (QA)
+    gamble: bool
+    forced: Any
+
+
 class SeamlessSpins:
     """Spins against the operator's wallet (see the module's docstring)."""
 
@@ -84,8 +110,9 @@ class SeamlessSpins:
         self.rounds = rounds_service
         self.wallet = wallet
 
-    def spin(
+    async def spin(
         self,
+        group: CommitGroup,
         player_id: str,
         session_id: str | None,
         game: str,
@@ -93,7 +120,72 @@ class SeamlessSpins:
         key: str | None,
         fingerprint: str,
     ) -> tuple[int, dict[str, Any]]:
-        """A spin: the answer as `Rounds.spin` gives it (status, JSON body)."""
+        """A spin: the answer as `Rounds.spin` gives it (status, JSON body). Its two writes
+        (the bet's intent, the round) run in ``group``'s commit groups on the event loop,
+        committed with the other requests' writes; the bet's call runs on the wallet's
+        threads between them."""
+        loop = asyncio.get_running_loop()
+        ahead = self.rounds.idempotency.ahead(player_id, session_id, key)
+        intent: Intent | tuple[int, dict[str, Any]] = await group.run(
+            self.intend,
+            player_id,
+            session_id,
+            game,
+            body,
+            key,
+            fingerprint,
+            writes=True,
+            ahead=ahead,
+        )
+        if not isinstance(intent, Intent):
+            return intent  # the answer stored under the key
+        wallet = self.wallet
+        placed = await loop.run_in_executor(
+            wallet.threads, wallet.place_bet, intent.bet_id, intent.token
+        )
+        if placed.outcome != "acknowledged":
+            raise refusal_of(placed.outcome, placed.status)
+        assert placed.balance_minor is not None
+        try:
+            status, response = await group.run(
+                self.play,
+                intent,
+                placed.balance_minor,
+                writes=True,
+                ahead=self.rounds.idempotency.ahead(player_id, session_id, key),
+            )
+        except BaseException:
+            # not played (the group's transaction is undone): the bet is rolled back; if it
+            # was played after all (this request was cancelled while its group committed),
+            # it is no longer pending and nothing is rolled back
+            await loop.run_in_executor(
+                wallet.threads, wallet.abandon_bet, intent.bet_id, "the round could not be played"
+            )
+            raise
+        if status != 200:
+            await loop.run_in_executor(
+                wallet.threads,
+                wallet.abandon_bet,
+                intent.bet_id,
+                "the round was refused after the bet",
+            )
+            return status, response
+        # the wins are committed with the round: sent off this request's path (the outbox
+        # sends what the win sender does not get acknowledged)
+        wallet.send_wins(player_id, intent.round_id)
+        return status, response
+
+    def intend(
+        self,
+        player_id: str,
+        session_id: str | None,
+        game: str,
+        body: dict[str, Any],
+        key: str | None,
+        fingerprint: str,
+    ) -> Intent | tuple[int, dict[str, Any]]:
+        """Step 1: the checks and the bet's intent (pending), in one write transaction; or
+        the answer already stored under the key."""
         context = self.rounds.context
         wallet = self.wallet
         title = context.title(game)
@@ -190,14 +282,37 @@ class SeamlessSpins:
                 now,
                 idempotency_key=checked,
             )
-        # 2. the bet, at the operator
-        placed = wallet.place_bet(bet_id, token)
-        if placed.outcome != "acknowledged":
-            raise refusal_of(placed.outcome, placed.status)
-        assert placed.balance_minor is not None
-        after_bet = placed.balance_minor
+        return Intent(
+            player_id=player.id,
+            session_id=session_id,
+            game=game,
+            key=checked,
+            fingerprint=fingerprint,
+            bet_id=bet_id,
+            token=token,
+            round_id=round_id,
+            selected=selected,
+            bet_minor=bet_minor,
+            source=source,
+            gamble=gamble,
+            forced=forced,
+        )
 
-        # 3. the round, played with the bet acknowledged
+    def play(self, intent: Intent, after_bet: int) -> tuple[int, dict[str, Any]]:
+        """Step 3: the round, played in one write transaction with its bet marked
+        acknowledged (``after_bet``: the operator's balance after it, minor units)."""
+        context = self.rounds.context
+        wallet = self.wallet
+        player_id, session_id, game = intent.player_id, intent.session_id, intent.game
+        title = context.title(game)
+        bet_id, round_id, selected = intent.bet_id, intent.round_id, intent.selected
+        bet_minor, source, gamble, forced = (
+            intent.bet_minor,
+            intent.source,
+            intent.gamble,
+            intent.forced,
+        )
+
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
             player = locked
@@ -257,18 +372,6 @@ class SeamlessSpins:
                 connection, market, round_id, settled, session_id, {"bet_lowered": None}
             )
 
-        try:
-            status, response = self.rounds.idempotency.for_player(
-                player_id, session_id, key, fingerprint, work
-            )
-        except BaseException:
-            wallet.abandon_bet(bet_id, "the round could not be played")
-            raise
-        if status != 200:
-            wallet.abandon_bet(bet_id, "the round was refused after the bet")
-            return status, response
-        try:
-            wallet.deliver_round(round_id)
-        except Exception:  # the outbox sends it later; the round is played and committed
-            log.exception("sending the wins of round %s failed; the outbox retries", round_id)
-        return status, response
+        return self.rounds.idempotency.for_player(
+            player_id, session_id, intent.key, intent.fingerprint, work
+        )
