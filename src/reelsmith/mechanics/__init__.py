@@ -29,6 +29,7 @@ from reelsmith.mechanics import (
     ladder,
     levels,
     max_win,
+    modes,
     paylines,
     plugin,
     pots,
@@ -44,6 +45,7 @@ from reelsmith.mechanics.base import ROLES, Mechanic
 MECHANICS: tuple[Mechanic, ...] = (
     coins.MECHANIC,
     levels.MECHANIC,
+    modes.MECHANIC,
     strips.MECHANIC,
     pots.MECHANIC,
     paylines.MECHANIC,
