@@ -17,12 +17,19 @@ import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStart } from './hold-and-spin.js';
 import { presentLadderStep } from './ladder.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
-import { presentCapReached, presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
+import {
+  presentCapReached,
+  presentFeatureBought,
+  presentGambleCard,
+  presentRoundEnd,
+  presentRoundStarted,
+} from './round.js';
 import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 
 /** Every event kind and its presenter. */
 export const PRESENTERS = {
   round_started: presentRoundStarted,
+  feature_bought: presentFeatureBought,
   spin_stopped: presentSpinStopped,
   gem_revealed: presentGemRevealed,
   pot_won: presentPotWon,
