@@ -8,6 +8,7 @@ and its RTP in English and German."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from decimal import Decimal
@@ -201,3 +202,23 @@ def test_the_rules_page_states_each_mode_in_english_and_german(model) -> None:  
     assert "Ante: kostet das 1,25-Fache des Einsatzes" in text
     assert "als wären 3 Star-Symbole erschienen" in text
     assert f"{ante.replace('.', ',')} %" in text and f"{buy.replace('.', ',')} %" in text
+
+
+def test_analyze_lists_every_mode_in_its_text_and_json(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    folder = moded_title(tmp_path / "t", rtp=STATED)
+    runner = CliRunner()
+    shown = runner.invoke(app, ["analyze", str(folder), "--json"])
+    assert shown.exit_code == 0, shown.output
+    document = json.loads(shown.output)
+    modes = {row["mode"]: row for row in document["modes"]}
+    assert list(modes) == ["base", "ante", "buy"]
+    assert modes["base"]["rtp"] == pytest.approx(document["rtp"], abs=1e-9)
+    assert modes["ante"]["price"] == 1.25 and modes["buy"]["triggers"] == 3
+    assert round(modes["buy"]["rtp"] * 100, 2) == 94.42
+    text = runner.invoke(app, ["analyze", str(folder)], terminal_width=200)
+    assert text.exit_code == 0
+    assert "Bet modes, exact" in text.output and "buy 3" in text.output

@@ -217,6 +217,10 @@ def analyze(
         with compiling("and running the exact analysis", analysis_phase(model), err_console):
             analysis = analyze_model(model, variant)
         result = analysis_report(analysis)
+        from reelsmith.mechanics import each_face
+
+        for _mechanic, add_rows in each_face(model, "lab_rows"):
+            result = add_rows(result, model, variant)
     except ModelError as exc:
         fail(str(exc))
     if report is not None:

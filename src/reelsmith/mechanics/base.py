@@ -145,6 +145,9 @@ class Mechanic:
     needs_tables: tuple[str, ...] = ()
     #: Whether the mechanic pays jackpots (a market may forbid them).
     jackpots: bool = False
+    #: A function ``(report, model, variant_id) -> LabReport``: ``reelsmith analyze``'s report
+    #: with the mechanic's own rows added (the bet modes' figures).
+    lab_rows: str | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

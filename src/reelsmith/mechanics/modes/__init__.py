@@ -15,6 +15,7 @@ MECHANIC = Mechanic(
     events=("feature_bought",),
     event_schemas="reelsmith.mechanics.modes.events:SCHEMAS",
     rules_section="reelsmith.mechanics.modes.help:rules",
+    lab_rows="reelsmith.mechanics.modes.report:with_modes",
     excludes=(
         ("ladder", "the ladder's meter is carried between rounds at one price of the bet"),
         ("hold_and_spin", "a mode's figures are written for the free spins' rounds"),
