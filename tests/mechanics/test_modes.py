@@ -222,3 +222,23 @@ def test_analyze_lists_every_mode_in_its_text_and_json(tmp_path: Path) -> None:
     text = runner.invoke(app, ["analyze", str(folder)], terminal_width=200)
     assert text.exit_code == 0
     assert "Bet modes, exact" in text.output and "buy 3" in text.output
+
+
+@pytest.mark.parametrize("mode", ["ante", "buy"])
+def test_simulate_a_mode_against_its_exact_rtp(tmp_path: Path, mode: str) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    folder = moded_title(tmp_path / "t", rtp=STATED)
+    shown = CliRunner().invoke(
+        app, ["simulate", str(folder), "--mode", mode, "--spins", "20000", "--seed", "3", "--json"]
+    )
+    assert shown.exit_code == 0, shown.output
+    result = json.loads(shown.output)
+    assert result["mode"] == mode and result["rounds"] == 20_000
+    low, high = result["rtp_interval_99"]
+    assert low <= result["exact_rtp"] <= high and result["exact_inside_interval"] is True
+    assert result["played_by"] == "live play"
+    refused = CliRunner().invoke(app, ["simulate", str(folder), "--mode", "turbo", "--spins", "10"])
+    assert refused.exit_code != 0 and "no mode 'turbo'" in refused.output
