@@ -34,10 +34,9 @@ directly, a bought feature, and no base spin is played); every part then sees it
 feature's), a carried meter may move. Each action (:func:`act`) goes to the part that offers it:
 ``free_spin`` to the spin feature, ``gamble <choice>`` and ``collect`` to the gamble. When no
 spins remain the round's win is the spins' total and the *closing* parts (the gamble) decide
-whether the round waits for the player or completes (:meth:`Part.close`).
-A malfunction inside a step voids the round
-(:mod:`reelsmith.engine.rounds`): no pay, the bet returned, every part back to how the round
-found it (:meth:`Part.void`).
+whether the round waits for the player or completes (:meth:`Part.close`). A malfunction inside
+a step voids the round (:mod:`reelsmith.engine.rounds`): no pay, the bet returned, every part
+back to how the round found it (:meth:`Part.void`).
 
 Each part keeps its own state of the round in ``Round.parts[name]`` and its own record of a
 spin in ``Spin.parts[name]``; both are immutable values, replaced step by step. The round's
