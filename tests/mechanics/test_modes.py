@@ -222,6 +222,12 @@ def test_analyze_lists_every_mode_in_its_text_and_json(tmp_path: Path) -> None:
     text = runner.invoke(app, ["analyze", str(folder)], terminal_width=200)
     assert text.exit_code == 0
     assert "Bet modes, exact" in text.output and "buy 3" in text.output
+    pytest.importorskip("matplotlib")
+    sheet = tmp_path / "par.html"
+    written = runner.invoke(app, ["analyze", str(folder), "--report", str(sheet)])
+    assert written.exit_code == 0, written.output
+    html = sheet.read_text(encoding="utf-8")
+    assert "<h2>Bet modes</h2>" in html and "<td>buy 3</td>" in html
 
 
 @pytest.mark.parametrize("mode", ["ante", "buy"])
