@@ -1030,3 +1030,124 @@ def stored_figures(analysis: CatalogueAnalysis) -> dict[str, float]:
     figures["hit_frequency"] = round(float(analysis.hit_frequency), 10)
     figures["std_dev"] = round(analysis.std_dev, 10)
     return figures
+
+
+@dataclass(frozen=True)
+class FeatureGiven:
+    """The free spins' exact law given their start: ``triggers`` trigger symbols, as a base
+    spin showing them would start the feature (a bought feature). ``win`` and ``spins`` are the
+    moments of the feature's whole win (per unit of the total bet) and of the spins it plays;
+    ``no_win`` the probability that none of its spins pays (exact with a cap; for an uncapped
+    feature the least root of its fixed point, in double precision); ``max_spin_win`` the
+    largest win of one free spin, per unit of the total bet."""
+
+    triggers: int
+    win: Moments
+    spins: Moments
+    no_win: float
+    max_spin_win: Fraction
+
+
+def _no_win_per_spin(law_zero: list[Fraction], added: list[int]) -> float:
+    """The least ``z`` in [0, 1] with ``z = sum_k P(spin pays 0, shows k) z^a(k)``: the
+    probability that one free spin and every spin it adds pay nothing. The iteration from 0
+    rises to the least fixed point."""
+    weights = [(float(p), a) for p, a in zip(law_zero, added, strict=True) if p]
+    z = 0.0
+    for _ in range(100_000):
+        following = sum(p * z**a for p, a in weights)
+        if abs(following - z) < 1e-17:
+            return following
+        z = following
+    return z
+
+
+def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> FeatureGiven:
+    """The feature's law started by ``triggers`` trigger symbols (see :class:`FeatureGiven`):
+    the free reel set's full cycle, Wald's identity and the compound sums of the full analysis
+    (or its capped chain), from a fixed start rather than the base spin's trigger law."""
+    rules = mechanics(model)
+    free = rules.free_spins
+    where = model.source or model.id
+    if free is None:
+        raise ModelError(f"{where}: a feature can only be started where the model has free spins")
+    missing = beyond_the_cycle_law(model)
+    if rules.plugin is not None:
+        missing.append("[plugin]")
+    if by_full_cycle(model) or window_help(model) is not None:
+        missing.append(evaluator(model).name)
+    if missing:
+        raise ModelError(
+            f"{where}: the exact law of a feature started directly with {', '.join(missing)} "
+            "is not written yet"
+        )
+    if triggers < free.trigger:
+        raise ModelError(
+            f"{where}: {triggers} trigger symbols do not start the feature (it needs "
+            f"{free.trigger})"
+        )
+    variant = model.variant(variant_id)
+    counted, mask = counted_symbol(model, rules)
+    lines = model.line_count
+    distribution = enumerate_screens(
+        model,
+        variant.reel_sets[free.reel_set],
+        lines,
+        line_pays=rules.free_line_pays,
+        counted=counted,
+        counted_reels=mask,
+    )
+    pays = _scatter_pays(model, True, rules)
+    law = screen_law(distribution, pays, lines, free=True)
+    last = len(pays) - 1
+    zero = [
+        Fraction(int(distribution.ways[k][0]) if pays[min(k, last)] == 0 else 0, law.total)
+        for k in range(distribution.ways.shape[0])
+    ]
+
+    def added(k: int, t: int) -> int:
+        return int(
+            award_spins(
+                free.retrigger, free.retrigger_spins, free.spins_per_symbol, k, t, free.max_spins
+            )
+        )
+
+    start = initial_law(rules, variant.id, triggers)
+    if free.max_spins:
+        scale = law.total * law.lines
+        laws = [
+            (Fraction(w, law.total), Fraction(s, scale), Fraction(q, scale * law.lines))
+            for w, s, q in law.by_count
+        ]
+        by_start = capped_feature(free.max_spins, laws, added)
+        counting = capped_feature(free.max_spins, [(p, p, p) for p, _, _ in laws], added)
+        win = Moments(
+            sum((p * by_start[n][0] for n, p in start.items()), Fraction(0)),
+            sum((p * by_start[n][1] for n, p in start.items()), Fraction(0)),
+        )
+        spins = Moments(
+            sum((p * counting[n][0] for n, p in start.items()), Fraction(0)),
+            sum((p * counting[n][1] for n, p in start.items()), Fraction(0)),
+        )
+        # P(no spin pays | r spins left, t awarded): the capped chain with the zero-win law
+        nothing: dict[tuple[int, int], Fraction] = {}
+        for t in range(free.max_spins, 0, -1):
+            nothing[(0, t)] = Fraction(1)
+            for r in range(1, t + 1):
+                total = Fraction(0)
+                for k, p in enumerate(zero):
+                    if p:
+                        a = added(k, t)
+                        total += p * nothing[(r - 1 + a, t + a)]
+                nothing[(r, t)] = total
+        no_win = float(sum((p * nothing[(n, n)] for n, p in start.items()), Fraction(0)))
+    else:
+        each = [added(k, 0) for k in range(len(law.by_count))]
+        _check_ends(rules, _spin_moments(law, each).added, str(where))
+        tree_win, tree_spins = tree_moments(_spin_moments(law, each))
+        initial = _initial(rules, variant.id, triggers)
+        win = random_sum(initial, tree_win)
+        spins = random_sum(initial, tree_spins)
+        z = _no_win_per_spin(zero, each)
+        no_win = sum(float(p) * z**n for n, p in start.items())
+    return FeatureGiven(triggers, win, spins, no_win, Fraction(law.max_win, lines))

@@ -306,6 +306,10 @@ def analyze(
         with compiling("and running the exact analysis", analysis_phase(model), err_console):
             analysis = analyze_model(model, variant)
         result = analysis_report(analysis)
+        from reelsmith.mechanics import each_face
+
+        for _mechanic, add_rows in each_face(model, "lab_rows"):
+            result = add_rows(result, model, variant)
     except BeyondEnumerationError as exc:
         _beyond_enumeration(game, variant, str(exc), as_json, report)
         return
@@ -344,6 +348,13 @@ def simulate(
             help="Run the chunks on a Ray cluster at this address ('local' starts one).",
         ),
     ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode",
+            help="Play rounds of this bet mode ([modes]) by live play, against its exact RTP.",
+        ),
+    ] = None,
 ) -> None:
     """Seeded simulation of whole rounds: RTP with its confidence interval, hit and feature
     frequencies, standard deviation, speed."""
@@ -359,6 +370,9 @@ def simulate(
             raise LabInputError("--cluster needs a Ray address, e.g. ray://host:10001 or local")
     except LabInputError as exc:
         fail(str(exc))
+    if mode is not None:
+        _simulate_mode(game, variant, mode, rounds, seed, as_json)
+        return
     model, function = _simulation(game, variant)
     chosen_seed = secrets.randbits(63) if seed is None else seed
     chosen_workers = workers if workers is not None else (os.cpu_count() or 1)
@@ -384,6 +398,36 @@ def simulate(
             markup=False,
             highlight=False,
         )
+
+
+def _simulate_mode(
+    game: str, variant: str | None, mode: str, rounds: int, seed: int | None, as_json: bool
+) -> None:
+    """``simulate --mode``: the mode's rounds by live play
+    (:func:`reelsmith.mechanics.modes.simulate.simulate_mode`)."""
+    from reelsmith.mechanics.modes.rules import modes_of
+    from reelsmith.mechanics.modes.simulate import simulate_mode
+
+    model = _title(game, variant)
+    try:
+        modes_of(model).get(mode)
+    except ModelError as exc:
+        fail(f"--mode {mode}: {exc}")
+    chosen_seed = secrets.randbits(63) if seed is None else seed
+    with _progress("simulating", counted=True) as progress:
+        task = progress.add_task("simulating", total=rounds)
+        try:
+            result = simulate_mode(
+                model, variant, mode, rounds, chosen_seed, lambda n: progress.advance(task, n)
+            )
+        except ModelError as exc:
+            progress.stop()
+            fail(str(exc))
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        for line in result.lines():
+            console.print(line, markup=False, highlight=False)
 
 
 def tune(

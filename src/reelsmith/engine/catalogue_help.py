@@ -675,7 +675,7 @@ def feature_rules(
     if model.scatter >= 0:
         out["scatter"] = _scatter(phrases, model)
     for mechanic, section in each_face(model, "rules_section"):
-        out[mechanic.name] = section(phrases, model)
+        out[mechanic.name] = section(phrases, model, variant.id, terms)
     if rules.free_spins is not None:
         out["free_spins"] = _free_spins(phrases, model, rules.free_spins, variant.id, gamble)
     if rules.plugin is not None:

@@ -7,7 +7,8 @@ whose other fields are that kind's (:data:`CORE_SCHEMAS` here; a mechanic's own 
 package's ``events`` module, listed by the registry: :func:`reelsmith.mechanics.event_schema`
 is the whole, versioned JSON Schema).
 
-The order (:func:`round_events`): ``round_started``; for each screen, the events of every part
+The order (:func:`round_events`): ``round_started``; the parts' events of the round's start
+(a bought feature); for each screen, the events of every part
 of the composition in its order (the window's ``spin_stopped`` first, the window modifiers',
 the evaluators', the features'), then ``spin_won``; the round-level events of the parts
 (gamble cards, in the order played); last ``round_ended`` when the round is over, else
@@ -89,6 +90,10 @@ def round_events(composition: Composition, round_: Round) -> list[Event]:
             "total_coins": round_.stake.total_coins,
         }
     ]
+    for part in composition.parts:
+        opening = getattr(part, "start_events", None)
+        if opening is not None:
+            events.extend(opening(ctx, round_))
     for index, spin in enumerate(round_.spins):
         for part in composition.parts:
             events.extend(_spin_events(part, index, spin))

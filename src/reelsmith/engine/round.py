@@ -27,14 +27,16 @@ model's.
 
 A round
 -------
-:func:`start_round` plays the base spin; every part then sees it (:meth:`Part.after_spin`): a
-spin feature may start its spins (the round's phase becomes the feature's), a carried meter
-may move. Each action (:func:`act`) goes to the part that offers it: ``free_spin`` to the spin
-feature, ``gamble <choice>`` and ``collect`` to the gamble. When no spins remain the round's win
-is the spins' total and the *closing* parts (the gamble) decide whether the round waits for
-the player or completes (:meth:`Part.close`). A malfunction inside a step voids the round
-(:mod:`reelsmith.engine.rounds`): no pay, the bet returned, every part back to how the round
-found it (:meth:`Part.void`).
+:func:`start_round` plays the base spin (on the reel set a mode's part may name,
+:meth:`Part.base_setup`; a part's :meth:`Part.begin` may instead start the spin feature
+directly, a bought feature, and no base spin is played); every part then sees it
+(:meth:`Part.after_spin`): a spin feature may start its spins (the round's phase becomes the
+feature's), a carried meter may move. Each action (:func:`act`) goes to the part that offers it:
+``free_spin`` to the spin feature, ``gamble <choice>`` and ``collect`` to the gamble. When no
+spins remain the round's win is the spins' total and the *closing* parts (the gamble) decide
+whether the round waits for the player or completes (:meth:`Part.close`). A malfunction inside
+a step voids the round (:mod:`reelsmith.engine.rounds`): no pay, the bet returned, every part
+back to how the round found it (:meth:`Part.void`).
 
 Each part keeps its own state of the round in ``Round.parts[name]`` and its own record of a
 spin in ``Spin.parts[name]``; both are immutable values, replaced step by step. The round's
@@ -201,6 +203,11 @@ class Part:
         return None
 
     # -- a spin ---------------------------------------------------------------------------
+    def base_setup(self, ctx: Context, round_: Round) -> SpinSetup | None:
+        """The base spin's setup where this part changes it (a mode's own reel set); None:
+        the model's."""
+        return None
+
     def spin_setup(self, ctx: Context, round_: Round) -> SpinSetup | None:
         """The next feature spin's setup (the spin feature alone answers)."""
         return None
@@ -290,6 +297,15 @@ class SpinFeature(Part):
     phase = "free_spins"
     action = "free_spin"
 
+    def start_directly(
+        self, ctx: Context, round_: Round, triggers: int, rng: RandomSource
+    ) -> tuple[Round, dict[str, Any]]:
+        """The round with the feature started as a base spin showing ``triggers`` trigger
+        symbols would start it, no base spin played (a bought feature), in the feature's phase;
+        and the start's fields for the client (``spins`` awarded, each symbol's ``reveals``).
+        A feature that cannot be started so refuses."""
+        raise RuleError(f"{self.name} cannot be started directly")
+
     def actions(self, ctx: Context, round_: Round) -> Sequence[str]:
         return [self.action] if round_.phase == self.phase else []
 
@@ -339,6 +355,7 @@ class Context:
     win_modifiers: tuple[Part, ...]
     chains: tuple[Part, ...]
     setup_parts: tuple[Part, ...]
+    base_setup_parts: tuple[Part, ...]
     closers: tuple[Part, ...]
     base_setup: SpinSetup
 
@@ -359,6 +376,7 @@ class Context:
             win_modifiers=having("modify_win"),
             chains=having("chain"),
             setup_parts=having("spin_setup"),
+            base_setup_parts=having("base_setup"),
             closers=having("close"),
             base_setup=SpinSetup("base", "base", model.line_pays, model.scatter_pays),
         )
@@ -525,7 +543,12 @@ def start_round(
     def step(round_: Round, recorder: RecordingSource) -> Round:
         for part in composition.parts:
             round_ = part.begin(ctx, round_, recorder)
-        round_, spin = play_spin(ctx, round_, ctx.base_setup, recorder)
+        if round_.phase != SPINNING:
+            return round_  # a part started the feature itself (a bought feature): no base spin
+        setup = ctx.base_setup
+        for part in ctx.base_setup_parts:
+            setup = part.base_setup(ctx, round_) or setup
+        round_, spin = play_spin(ctx, round_, setup, recorder)
         round_ = _after_spin(ctx, round_, spin, recorder)
         if round_.phase != SPINNING:
             return round_

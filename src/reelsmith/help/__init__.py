@@ -216,6 +216,8 @@ class Terms:
     credit_value: Decimal = Decimal(1)  # coin-bet titles: one credit of the model's in money
     #: The market's cap on a round's win in total bets, where it sets one (None: the model's).
     max_win_multiplier: int | None = None
+    #: The modes of the title the market offers (None: every mode, the page of no market).
+    modes_offered: tuple[str, ...] | None = None
 
 
 def play_rules(phrases: Phrases, terms: Terms | None, how: str) -> list[str]:

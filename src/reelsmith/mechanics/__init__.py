@@ -30,6 +30,7 @@ from reelsmith.mechanics import (
     ladder,
     levels,
     max_win,
+    modes,
     mystery,
     paylines,
     plugin,
@@ -46,6 +47,7 @@ from reelsmith.mechanics.base import ROLES, Mechanic
 MECHANICS: tuple[Mechanic, ...] = (
     coins.MECHANIC,
     levels.MECHANIC,
+    modes.MECHANIC,
     strips.MECHANIC,
     heights.MECHANIC,
     pots.MECHANIC,

@@ -18,12 +18,14 @@ from typing import Any
 from reelsmith.engine.model import GameModel
 
 #: The roles a mechanic plays in a round, in the order the round meets them (the stage of its
-#: live part): how the round is staked, the window the reels show, what changes the window,
-#: what pays it, what reads more screens of one spin (a cascade), what changes the pay, the
-#: feature whose spins follow the base spin, what limits the round's whole win (a cap), and
-#: what may hold the round once its spins are over.
+#: live part): how the round is staked, the mode of the game it is sold in (an ante, a bought
+#: feature), the window the reels show, what changes the window, what pays it, what reads
+#: more screens of one spin (a cascade), what changes the pay, the feature whose spins follow
+#: the base spin, what limits the round's whole win (a cap), and what may hold the round once
+#: its spins are over.
 ROLES = (
     "bet",
+    "bet mode",
     "window",
     "window modifier",
     "evaluator",
@@ -122,8 +124,9 @@ class Mechanic:
     #: A function ``(cls, model, variant_id, depth) -> KernelGame`` for a mechanic whose round
     #: the round loop plays with tables of its own (the ladder's meter and gems).
     kernel_game: str | None = None
-    #: A function ``(phrases, model) -> list`` writing the rules page's section named after
-    #: the mechanic, for one that adds a section to the evaluator's page (cascades).
+    #: A function ``(phrases, model, variant_id, terms) -> list`` writing the rules page's
+    #: section named after the mechanic, for one that adds a section to the evaluator's page
+    #: (cascades, the modes a market offers; ``terms`` None: the page of no market).
     rules_section: str | None = None
     #: A function ``(raw, reels, rows, where) -> list[str]``: the problems of its tables read
     #: from ``model.toml`` before a model can be built from it.
@@ -145,6 +148,9 @@ class Mechanic:
     #: A function ``(analysis) -> figures`` of a round limit whose figures the lab's report
     #: prints beside the analysis' own (a cap: its odds and the capped RTP).
     cap_figures: str | None = None
+    #: A function ``(report, model, variant_id) -> LabReport``: ``reelsmith analyze``'s report
+    #: with the mechanic's own rows added (the bet modes' figures).
+    lab_rows: str | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

@@ -235,7 +235,29 @@ def check_folder(
         return found
     found.warnings.extend(_unpaid_counts(model))
     found.warnings.extend(_market_warnings(model, markets_dir))
+    found.warnings.extend(_mode_warnings(model))
     return found
+
+
+def _mode_warnings(model: GameModel) -> list[str]:
+    """For a model with bet modes: per variant, a warning where the exact RTPs of the base game
+    and its modes differ by more than ``[modes] rtp_tolerance``, or where the lab cannot give a
+    mode's exact figures (naming why)."""
+    if "modes" not in model.raw:
+        return []
+    from reelsmith.mechanics.modes.exact import all_figures, rtp_spread_warning
+
+    out = []
+    for variant_id in sorted(model.variants):
+        try:
+            found = all_figures(model, variant_id)
+        except (ModelError, ValueError) as exc:
+            out.append(f"warning: {model.source}: variant {variant_id}: modes not checked: {exc}")
+            continue
+        spread = rtp_spread_warning(model, variant_id, found)
+        if spread is not None:
+            out.append(spread)
+    return out
 
 
 def _problems(folder: Path) -> tuple[list[str], GameModel | None]:

@@ -120,6 +120,13 @@ class Market:
     #: Whether the market offers titles with local jackpots (pots); a market file that sets it
     #: false and lists such a title is refused when it loads, naming the title.
     jackpots: bool = True
+    #: Whether the market offers bought features (a title's ``[modes]`` of kind ``buy``); an
+    #: ante is offered wherever the title is.
+    bought_features: bool = True
+
+    def offers_mode(self, kind: str) -> bool:
+        """Whether a bet mode of ``kind`` (``ante``, ``buy``) may be sold in this market."""
+        return kind != "buy" or self.bought_features
 
     def game(self, game_id: str) -> GameRules:
         if self.closed:
@@ -420,6 +427,9 @@ def load_market(path: Path, models: Mapping[str, GameModel] | None = None) -> Ma
             win_tiers=_win_tiers(raw.get("win_tiers"), where),
             max_win_multiplier=_max_win_multiplier(raw, where),
             jackpots=jackpots,
+            bought_features=_flag(raw, "bought_features", where)
+            if "bought_features" in raw
+            else True,
         )
     except KeyError as exc:
         raise MarketError(f"{where}: missing key {exc.args[0]!r}") from None

@@ -53,6 +53,13 @@ class SpinRequest(Strict):
     forced_draws: list[StrictInt] | None = Field(
         default=None, max_length=200, description="Dev mode only"
     )
+    mode: str | None = Field(
+        default=None,
+        max_length=32,
+        description="A bet mode of the title (its [modes]: an ante, a bought feature) that the "
+        "player's market offers; the round costs the bet times the mode's price. None: the base "
+        "game.",
+    )
 
 
 class ActionRequest(Strict):
@@ -112,6 +119,11 @@ class GameInfo(BaseModel):
     )
     ladder: LadderInfo | None = Field(
         default=None, description="Only a ladder title's: its symbols and meter"
+    )
+    modes: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="Only a title with bet modes: those the player's market offers, each its "
+        "name, kind (ante, buy) and price in bets",
     )
 
 

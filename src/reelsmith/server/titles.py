@@ -51,6 +51,15 @@ from reelsmith.server.markets import Market
 HIDDEN_DRAWS = ("jackpot_trigger",)  # trigger points stay secret from players
 
 
+class ModeError(ValueError):
+    """A bet mode the title does not have (``refused`` False) or the market does not sell
+    (``refused`` True); the message names the mode, and the market where it refuses it."""
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What settling a finished round moves: wins and jackpot wins in minor units."""
@@ -162,13 +171,52 @@ class Title:
         """The title as ``GET /api/games`` lists it for ``market`` (``schemas.GameInfo``): its
         id, name, the variant the market plays, its client script and what that script needs
         beyond the rules page."""
-        return {
+        out = {
             "id": self.game_id,
             "name": self.name,
             "variant": market.game(self.game_id).variant,
             "client": self.client,
             **self.client_info(),
         }
+        if "modes" in self.model.raw:
+            out["modes"] = [
+                {"name": m.name, "kind": m.kind, "price": m.price_text}
+                for m in self.modes_offered(market)
+            ]
+        return out
+
+    # -- bet modes -------------------------------------------------------------------
+    def modes_offered(self, market: Market) -> list[Any]:
+        """The title's bet modes (``[modes]``) that ``market`` may sell, in the model's order."""
+        from reelsmith.mechanics.modes.rules import modes_of
+
+        return [m for m in modes_of(self.model).modes.values() if market.offers_mode(m.kind)]
+
+    def mode(self, market: Market, name: str) -> Any:
+        """The mode ``name`` as ``market`` sells it; ModeError naming the mode (and the market
+        where it refuses it)."""
+        from reelsmith.mechanics.modes.rules import modes_of
+
+        found = modes_of(self.model).modes.get(name)
+        if found is None:
+            known = ", ".join(modes_of(self.model).modes) or "none"
+            raise ModeError(f"{self.game_id} has no mode {name!r}; its modes are: {known}")
+        if not market.offers_mode(found.kind):
+            raise ModeError(
+                f"mode {name!r} ({'a bought feature' if found.kind == 'buy' else found.kind}) "
+                f"of {self.game_id} is not offered in market {market.id}",
+                refused=True,
+            )
+        return found
+
+    def mode_price(self, round_: Round) -> Fraction:
+        """What the round's mode multiplies its bet by (1: the base game)."""
+        from reelsmith.mechanics.modes.rules import MODE, modes_of
+
+        name = round_.part(MODE)
+        if name is None:
+            return Fraction(1)
+        return modes_of(self.model).get(name).price
 
     def client_info(self) -> dict[str, Any]:
         """What the client script needs to draw the title that its rules page does not say."""
@@ -205,6 +253,7 @@ class Title:
             gamble_limit=rules.gamble_limit,
             credit_value=rules.credit_value,
             max_win_multiplier=market.max_win_multiplier,
+            modes_offered=tuple(m.name for m in self.modes_offered(market)),
         )
         return rules_document(self.model, rules.variant, language=lang, locale=locale, terms=terms)
 
@@ -261,14 +310,24 @@ class Title:
 
     # -- rounds ----------------------------------------------------------------------
     def start(
-        self, market: Market, bet: Any, state: Any, rng: RandomSource, gamble: bool = True
+        self,
+        market: Market,
+        bet: Any,
+        state: Any,
+        rng: RandomSource,
+        gamble: bool = True,
+        mode: str | None = None,
     ) -> Round:
         """A new round. ``gamble`` False: the player declines the gamble for this round, and a
-        win is collected at once (titles without a gamble ignore it)."""
+        win is collected at once (titles without a gamble ignore it). ``mode``: the bet mode
+        it is sold in (None: the base game), checked by :meth:`mode` before."""
+        from reelsmith.mechanics.modes.rules import MODE
         from reelsmith.mechanics.pots.live import CARRIED_BEFORE
 
         engine_bet, stake = self.bets.engine_bet(bet)
         parts: dict[str, Any] = self.bets.start_parts(market, gamble)
+        if mode is not None:
+            parts[MODE] = mode
         if self.state_key(bet) is not None:
             parts[CARRIED_BEFORE] = state
         variant = market.game(self.game_id).variant
@@ -281,11 +340,21 @@ class Title:
         return finish(self.composition, round_, rng)
 
     def record(self, round_: Round) -> dict[str, Any]:
+        """The round's record (the bet mechanic's), with the mode it was sold in where it was."""
+        from reelsmith.mechanics.modes.rules import MODE
+
         out: dict[str, Any] = self.bets.record(round_)
+        if round_.part(MODE) is not None:
+            out["mode"] = round_.part(MODE)
         return out
 
     def restore(self, record: dict[str, Any]) -> Round:
+        from reelsmith.mechanics.modes.rules import MODE
+
         found = self.bets.restored(record)
+        parts = dict(found["parts"])
+        if record.get("mode") is not None:
+            parts[MODE] = record["mode"]
         return replay_from(
             self.composition,
             found["bet"],
@@ -293,7 +362,7 @@ class Title:
             record["variant"],
             record["actions"],
             [Draw.from_json(d) for d in record["draws"]],
-            parts=found["parts"],
+            parts=parts,
             rules_version=found.get("rules_version", 1),
         )
 
@@ -307,7 +376,12 @@ class Title:
         started: ValueError when that bet is not a whole, positive number of minor units per
         unit (a stored round whose bet and record disagree)."""
         units = self.bet_units(round_)
-        unit_minor, rest = divmod(bet_minor, units) if units > 0 else (0, 1)
+        times = self.mode_price(round_)
+        if times != 1:  # a round sold in a mode took its bet times the mode's price
+            exact = Fraction(bet_minor) / (units * times) if units > 0 else Fraction(0)
+            unit_minor, rest = exact.numerator, exact.denominator - 1
+        else:
+            unit_minor, rest = divmod(bet_minor, units) if units > 0 else (0, 1)
         if rest or unit_minor <= 0:
             raise ValueError(
                 f"a bet of {bet_minor} minor units is not a whole, positive number of minor"
@@ -318,7 +392,8 @@ class Title:
     def market_price(self, market: Market, round_: Round) -> Price:
         """The price ``market`` puts on the round's bet now: what a spin in that market starts
         such a round at (a round already started keeps its own, :meth:`price`)."""
-        return self.price(market.currency, self.bets.market_bet_minor(market, round_), round_)
+        minor = self.bets.market_bet_minor(market, round_) * self.mode_price(round_)
+        return self.price(market.currency, int(minor), round_)
 
     def outcome(self, price: Price, round_: Round) -> Outcome:
         """What the round settles, at its price: its win (its pots apart) and refund."""
@@ -326,7 +401,9 @@ class Title:
         if round_.phase not in FINISHED:
             return Outcome("open", 0, 0, 0)
         if round_.phase == VOIDED:
-            refund = price.minor(coins_in_units(round_, round_.refund_coins, units))
+            refund = price.minor(
+                coins_in_units(round_, round_.refund_coins, units) * self.mode_price(round_)
+            )
             return Outcome(VOIDED, 0, 0, refund)
         fixed = sum(s.fixed_coins for s in round_.spins)
         won = price.minor(coins_in_units(round_, round_.paid_coins - fixed, units))

@@ -31,10 +31,10 @@ _INSERT = (
     "INSERT INTO rounds (id, player_id, number, session_id, game, variant, currency,"
     " bet_minor, bet, status, record, view, win_minor, balance_before,"
     " balance_after, autoplay_id, resolved_by, created_ms, updated_ms, completed_ms, forced,"
-    " model_hash)"
+    " model_hash, mode)"
     " VALUES (:id, :player, :number, :session, :game, :variant, :currency,"
     " :bet_minor, :bet, :status, :record, :view, :win, :before, :after, :autoplay,"
-    " :resolved, :now, :now, :completed, :forced, :model_hash)"
+    " :resolved, :now, :now, :completed, :forced, :model_hash, :mode)"
 )
 # a round once forced stays forced
 _UPDATE = (

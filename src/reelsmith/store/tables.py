@@ -135,6 +135,8 @@ rounds = Table(
     # the SHA-256 of the model and variant the round was played on (migration 0012; NULL for
     # the rounds before it): the report's grouping and the replay's check
     Column("model_hash", String(64), nullable=True),
+    # the bet mode the round was sold in (an ante, a bought feature); NULL: the base game
+    Column("mode", String(32), nullable=True),
     UniqueConstraint("player_id", "number", name="uq_rounds_player_number"),
     # the reports' period filter (migration 0013)
     Index("ix_rounds_created", "created_ms"),

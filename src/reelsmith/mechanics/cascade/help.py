@@ -3,6 +3,8 @@ German): what a win removes, how the reels fill again, the step limit and the mu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -27,7 +29,9 @@ def _multipliers(p: Phrases, table: npt.NDArray[np.int64]) -> str:
     return p.join(items)
 
 
-def rules(p: Phrases, model: GameModel) -> list[str]:
+def rules(
+    p: Phrases, model: GameModel, variant_id: str | None = None, terms: Any = None
+) -> list[str]:
     cascade = cascade_rules(model)
     text = [p("cascade.removed")]
     scatter = model.scatter >= 0

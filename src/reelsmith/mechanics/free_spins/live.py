@@ -10,6 +10,7 @@ reveal table per triggering symbol.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from reelsmith.engine.catalogue import Mechanics, award_spins, mechanics, trigger_spins
 from reelsmith.engine.model import GameModel
@@ -140,6 +141,25 @@ class FreeSpinsPart(SpinFeature):
         spins = (*round_.spins[:-1], spin.with_record(self.name, record))
         return replaced(round_, spins=spins, phase=phase, parts={**round_.parts, self.name: state})
 
+    def start_directly(
+        self, ctx: Context, round_: Round, triggers: int, rng: RandomSource
+    ) -> tuple[Round, dict[str, Any]]:
+        """The feature as a base spin showing ``triggers`` trigger symbols starts it: the
+        table's award, or one reveal draw per symbol; the trigger's multiplier."""
+        free = self.free
+        reveals: tuple[int, ...] = ()
+        if free.reveal is not None:
+            variant = ctx.variant(round_.variant, round_.rules_version)
+            values, weights = free.reveal_table(variant)
+            reveals = tuple(
+                values[weighted_index(rng, weights, free.reveal)] for _ in range(triggers)
+            )
+        revealed = sum(reveals) if free.reveal is not None else -1
+        awarded = int(trigger_spins(free.spins, triggers, revealed, free.max_spins))
+        state = FeatureSpins(awarded, awarded, free.multiplier_for(triggers))
+        started = replaced(round_, phase=FREE_SPINS, parts={**round_.parts, self.name: state})
+        return started, {"spins": awarded, "reveals": list(reveals)}
+
     def spin_setup(self, ctx: Context, round_: Round) -> SpinSetup | None:
         if round_.phase != FREE_SPINS:
             return None
@@ -159,7 +179,7 @@ class FreeSpinsPart(SpinFeature):
         out: dict[str, object] = {
             "free_spins_awarded": state.awarded,
             "free_spins_remaining": state.remaining,
-            "free_spins_win_coins": sum(s.win_coins for s in round_.spins[1:]),
+            "free_spins_win_coins": sum(s.win_coins for s in round_.spins if s.kind == "free"),
         }
         if self.free.trigger_multipliers is not None:
             out["free_spins_trigger_multiplier"] = state.multiplier

@@ -32,6 +32,7 @@ from reelsmith.server.services.idempotency import Idempotency
 from reelsmith.server.services.player import Player, read_player
 from reelsmith.server.services.settlement import Settlement
 from reelsmith.server.services.stored import broken_start, load_state, restore, stored_price
+from reelsmith.server.titles import ModeError
 from reelsmith.store import rounds
 from reelsmith.store.db import ReadAhead
 from reelsmith.wallet import ledger
@@ -146,6 +147,13 @@ class Rounds:
         gamble = body.get("gamble", True)
         if not isinstance(gamble, bool):
             raise InvalidInputError("invalid_request", "gamble must be true or false")
+        mode = body.get("mode")
+        if mode is not None and not isinstance(mode, str):
+            raise InvalidInputError("invalid_mode", "mode must be the name of a bet mode")
+        if mode is not None and autoplay_id is not None:
+            raise InvalidInputError(
+                "invalid_mode", f"mode {mode!r}: an autoplay plays the base game only"
+            )
 
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
             assert locked is not None
@@ -160,6 +168,14 @@ class Rounds:
                 raise NotAllowedError("game_not_offered", str(exc)) from None
             except (BetError, MoneyError) as exc:
                 raise InvalidInputError("invalid_bet", str(exc)) from None
+            sold = None
+            if mode is not None:
+                try:
+                    sold = title.mode(market, mode)
+                except ModeError as exc:
+                    if exc.refused:
+                        raise NotAllowedError("mode_not_offered", str(exc)) from None
+                    raise InvalidInputError("invalid_mode", str(exc)) from None
             open_round = rounds.open_round(connection, player.id, game)
             if open_round is not None:
                 raise ConflictError(
@@ -201,7 +217,12 @@ class Rounds:
                     autoplay=stopped,
                 )
                 return status_of(refused), refused.body()
-            bet = title.lower(market, player.balance_minor, selected)
+            # a round in a mode is played at the bet asked for, never lowered
+            bet = (
+                selected
+                if sold is not None
+                else title.lower(market, player.balance_minor, selected)
+            )
             if bet is None:
                 raise InsufficientBalanceError(
                     "insufficient_balance", "the balance does not cover the lowest bet"
@@ -212,9 +233,25 @@ class Rounds:
                 else {"from": title.bet_json(selected), "to": title.bet_json(bet)}
             )
             bet_minor = title.bet_minor(market, bet)
+            if sold is not None:
+                charged = bet_minor * sold.price
+                if charged.denominator != 1:
+                    raise InvalidInputError(
+                        "invalid_bet",
+                        f"mode {sold.name!r} costs {sold.price_text} times the bet: the bet "
+                        f"{market.currency.to_decimal(bet_minor)} makes that a fraction of a "
+                        f"minor unit of {player.currency}",
+                    )
+                bet_minor = int(charged)
+                if market.currency.to_decimal(bet_minor) > market.max_stake:
+                    raise InvalidInputError(
+                        "invalid_bet",
+                        f"mode {sold.name!r} costs {market.currency.to_decimal(bet_minor)}, above "
+                        f"the market's maximum stake {market.max_stake}",
+                    )
             state = load_state(connection, player.id, title, bet)
             try:
-                engine_round = title.start(market, bet, state, source, gamble)
+                engine_round = title.start(market, bet, state, source, gamble, mode)
             except ReplayError as exc:
                 raise InvalidInputError("invalid_forced_draw", str(exc)) from None
             except (RuleError, ValueError) as exc:
@@ -234,6 +271,7 @@ class Rounds:
                 "bet": dumps(title.bet_json(bet)),
                 "before": player.balance_minor,
                 "autoplay": autoplay["id"] if autoplay else None,
+                "mode": mode,
             }
             try:
                 ledger.post(

@@ -197,6 +197,11 @@ class SeamlessSpins:
             raise NotAllowedError(
                 "autoplay_not_offered", "autoplay is not offered with the seamless wallet yet"
             )
+        if body.get("mode") is not None:
+            raise NotAllowedError(
+                "mode_not_offered",
+                f"mode {body['mode']!r}: bet modes are not offered with the seamless wallet yet",
+            )
         gamble = body.get("gamble", True)
         if not isinstance(gamble, bool):
             raise InvalidInputError("invalid_request", "gamble must be true or false")

@@ -90,7 +90,11 @@ class Settlement:
         forced draws (dev mode); the round is marked forced for good, and so is the step's
         audit entry."""
         if new_round is not None:  # the round records the version of the model it is played on
-            new_round = {**new_round, "model_hash": title.model_hash(new_round["variant"])}
+            new_round = {
+                "mode": None,  # the base game, unless the step sold the round in a mode
+                **new_round,
+                "model_hash": title.model_hash(new_round["variant"]),
+            }
         outcome = title.outcome(price, engine_round)
         if outcome.refund_minor and free_rounds.is_free(connection, round_id):
             # a voided round a free-round campaign gave: its stake was never taken, so

@@ -18,12 +18,19 @@ import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStar
 import { presentLadderStep } from './ladder.js';
 import { presentMysteryRevealed } from './mystery.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
-import { presentCapReached, presentGambleCard, presentRoundEnd, presentRoundStarted } from './round.js';
+import {
+  presentCapReached,
+  presentFeatureBought,
+  presentGambleCard,
+  presentRoundEnd,
+  presentRoundStarted,
+} from './round.js';
 import { presentCountWin, presentLineWin, presentScatterWin, presentSpinWon, presentWayWin, presentWinModified } from './wins.js';
 
 /** Every event kind and its presenter. */
 export const PRESENTERS = {
   round_started: presentRoundStarted,
+  feature_bought: presentFeatureBought,
   spin_stopped: presentSpinStopped,
   heights_drawn: presentHeightsDrawn,
   gem_revealed: presentGemRevealed,

@@ -29,3 +29,11 @@ export function presentCapReached(event, stage) {
   stage.capReached = event;
   stage.game.app?.messages?.notice(t('game.cap_reached', { multiplier: event.multiplier }), 6000);
 }
+
+/** The round is a bought feature (`[modes]`): no base spin, the free spins start with the
+ * spins it awarded. The player is told what was bought, and the stage keeps the event so the
+ * free-spins panel and the history can show the round began in the feature. */
+export function presentFeatureBought(event, stage) {
+  stage.featureBought = event;
+  stage.game.app?.messages?.notice(t('game.feature_bought', { spins: event.spins }), 4000);
+}
