@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from typing import Any
 
 from reelsmith.engine.model import GameModel, Heights
 from reelsmith.help import Phrases
@@ -23,7 +24,9 @@ def ways_range(model: GameModel) -> tuple[int, int]:
     return math.prod(min(h) for h in shown), math.prod(max(h) for h in shown)
 
 
-def rules(p: Phrases, model: GameModel) -> list[str]:
+def rules(
+    p: Phrases, model: GameModel, variant_id: str | None = None, terms: Any = None
+) -> list[str]:
     text = [p("heights.drawn")]
     for reel, law in enumerate(heights_of(model), start=1):
         total = sum(w for _, w in law)

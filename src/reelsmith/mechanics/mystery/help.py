@@ -4,6 +4,8 @@ the model gives one) and that it never becomes the scatter."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases
 from reelsmith.mechanics.mystery.rules import RevealTable, mystery_rules
@@ -15,7 +17,9 @@ def _symbols(p: Phrases, table: RevealTable) -> str:
     )
 
 
-def rules(p: Phrases, model: GameModel) -> list[str]:
+def rules(
+    p: Phrases, model: GameModel, variant_id: str | None = None, terms: Any = None
+) -> list[str]:
     found = mystery_rules(model)
     mystery = p.symbol_at(found.symbol)
     text = [
