@@ -98,7 +98,9 @@ def test_history_hides_jackpot_trigger_points(api):
         "rounds"
     ]
     triggers = [d for d in round_["round"]["draws"] if d[0].startswith("jackpot_trigger")]
-    assert len(triggers) == 5 and all(d[2] is None for d in triggers)
+    # five pots' trigger points drawn at the first round, and a new one for any pot the spin
+    # hits (the spin is not forced): every one hidden from the player
+    assert len(triggers) >= 5 and all(d[2] is None for d in triggers)
     operator = api.op("GET", f"/operator/rounds/{round_['round_id']}", key=None).json()
     assert all(d[2] is not None for d in operator["record"]["draws"])
 
