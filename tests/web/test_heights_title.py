@@ -88,6 +88,9 @@ def test_a_screen_of_variable_rows_shows_each_reel_s_height(
         total = sum(cells.nth(i).bounding_box()["height"] for i in range(height))  # type: ignore[index]
         assert box is not None and abs(total - box["height"]) <= 2 + height
     assert page.inner_text(".reels .ways-count") == "5,040 ways"
+    # a ways title's bet multiplies its cost: the stepper says so, as the rules page does
+    assert page.get_attribute("#coins-up", "aria-label") is not None
+    assert "Bet multiplier" in (page.get_attribute("#coins-up", "aria-label") or "")
     paid = {
         tuple(cell) for e in answer["events"] if e["type"] == "way_win" for cell in e["positions"]
     }

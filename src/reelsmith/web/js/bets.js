@@ -133,7 +133,8 @@ export class CoinBets {
     });
     this.coins = new Stepper({
       id: 'coins',
-      label: t('bet.coins_per_line'),
+      // a title without paylines (ways, counts) multiplies its cost: the rules page's word
+      label: t(this.game.rules.paylines?.length ? 'bet.coins_per_line' : 'bet.multiplier'),
       values: range(this.limits.coins_per_line),
       value: this.current.coins_per_line,
       format: (v) => String(v),
