@@ -176,15 +176,15 @@ class ReelSet:
     def windows(self, rows: int) -> npt.NDArray[np.int8]:
         """``windows[reel, position, row]``: the symbol each row shows when ``reel`` lands on
         ``position`` (``BLANK`` below a height, and past a short reel's last position)."""
-        return self._windows(rows).copy()
+        return self.window_table(rows).copy()
 
     @cached_property
     def _window_tables(self) -> dict[int, npt.NDArray[np.int8]]:
         return {}
 
-    def _windows(self, rows: int) -> npt.NDArray[np.int8]:
-        """The table of :meth:`windows`, made once per row count and shared (not to be
-        written)."""
+    def window_table(self, rows: int) -> npt.NDArray[np.int8]:
+        """The table of :meth:`windows`, made once per row count and shared: a caller reads
+        it and never writes it (live play looks each spin's window up here)."""
         found = self._window_tables.get(rows)
         if found is None:
             found = self._window_tables[rows] = self._make_windows(rows)
