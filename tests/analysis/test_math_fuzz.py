@@ -4,7 +4,8 @@ symbols only, multiply the line wins it completes and win or lose ties; a scatte
 free spins with a multiplier and retriggers; cascades with multipliers per screen, in free
 spins their own, the scatter counted on every screen of a chain or on its final one; mystery
 symbols revealing a regular symbol or the wild, in free spins by a table of their own; variable
-rows on a ways title, each reel's heights by weight), each played at every stop (or position)
+rows on a ways title, each reel's heights by weight; cells drawn one by one from weighted
+tables), each played at every stop (or position)
 combination, by its weight, and every outcome of a mystery's reveal, through live play,
 must give the exact RTP the lab derives (``analyze_rtp``: the RTP route, a cascade's full-cycle
 enumeration, or the mystery's mixture), to the last digit.
@@ -45,11 +46,14 @@ class Title:
 
     model: str
     strips: list[list[str]]
+    #: Drawn cells: each reel's table of symbol = weight, in place of the strips.
+    cells: list[dict[str, int]] | None = None
 
 
 @st.composite
-def titles(draw: Any, variable_rows: bool = False) -> Title:
-    """A random title; ``variable_rows``: always a ways title with ``[heights]``."""
+def titles(draw: Any, variable_rows: bool = False, cells: bool = False) -> Title:
+    """A random title; ``variable_rows``: always a ways title with ``[heights]``; ``cells``:
+    always a title whose cells are drawn one by one (no cascade, mystery or heights)."""
     rows = draw(st.sampled_from([2, 3]))
     evaluator = "ways" if variable_rows else draw(st.sampled_from(["paylines", "ways", "anywhere"]))
     ways = evaluator == "ways"
@@ -57,10 +61,13 @@ def titles(draw: Any, variable_rows: bool = False) -> Title:
     wild = draw(st.booleans())
     scatter = draw(st.booleans())
     free = scatter and draw(st.booleans())
-    cascade = not variable_rows and draw(st.booleans())
-    mystery = not cascade and not variable_rows and draw(st.booleans())  # refused together
+    cascade = not variable_rows and not cells and draw(st.booleans())
+    # refused together: mystery with cascades, variable rows or drawn cells
+    mystery = not cascade and not variable_rows and not cells and draw(st.booleans())
     # variable rows pay by ways, and are refused beside cascades and mystery symbols
-    heights = variable_rows or (ways and not cascade and not mystery and draw(st.booleans()))
+    heights = variable_rows or (
+        ways and not cascade and not mystery and not cells and draw(st.booleans())
+    )
     symbols = list(REGULAR) + (["w"] if wild else []) + (["s"] if scatter else [])
     symbols += ["m"] if mystery else []
     out = ['id = "fuzz"', 'name = "Fuzz"', "reels = 3", f"rows = {rows}", 'default_variant = "v"']
@@ -142,6 +149,8 @@ def titles(draw: Any, variable_rows: bool = False) -> Title:
             out.append('retrigger = "none"')
         out.append(f"multiplier = {draw(st.integers(1, 2))}")
         out.append('reel_set = "base"')
+    if cells:
+        out += ["", "[cells]"]
     out += ["", "[bet]", f"lines = {{ min = {cost}, max = {cost} }}"]
     out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["0.01"]']
     out += [f"max_total_coins = {cost}"]
@@ -149,16 +158,26 @@ def titles(draw: Any, variable_rows: bool = False) -> Title:
     strips = [
         draw(st.lists(st.sampled_from(symbols), min_size=rows, max_size=rows + 3)) for _ in range(3)
     ]
-    return Title("\n".join(out) + "\n", strips)
+    tables = None
+    if cells:  # each reel's table: a few symbols (few enough to play every window), a weight each
+        most = 4 if rows == 2 else 3
+        tables = []
+        for _reel in range(3):
+            chosen = draw(
+                st.lists(st.sampled_from(symbols), min_size=1, max_size=most, unique=True)
+            )
+            table = {symbol: draw(st.integers(0, 3)) for symbol in chosen}
+            table[chosen[0]] = max(table[chosen[0]], 1)
+            tables.append(table)
+    return Title("\n".join(out) + "\n", strips, tables)
 
 
 def write(title: Title, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "model.toml").write_text(title.model, encoding="utf-8")
     (folder / "variants").mkdir(exist_ok=True)
-    variant = (
-        f'id = "v"\n\n[reel_sets.base]\nstrips = {_toml(title.strips)}\n\n[figures]\nrtp = 1.0\n'
-    )
+    window = f"cells = {_toml(title.cells)}" if title.cells else f"strips = {_toml(title.strips)}"
+    variant = f'id = "v"\n\n[reel_sets.base]\n{window}\n\n[figures]\nrtp = 1.0\n'
     (folder / "variants" / "v.toml").write_text(variant, encoding="utf-8")
     return folder
 
@@ -171,16 +190,25 @@ def brute_force_rtp(model: GameModel) -> Fraction | None:
     bet, stake = CoinBet(cost, 1, Decimal("0.01")), core.Stake(cost, 1)
     reel_set = model.variant().reel_sets["base"]
     reels = range(model.reels)
-    # each reel's positions (its stops, and with variable rows its heights), each position the
-    # reel's draw lands on with its weight: the draw's bound and the least value that lands it
+    # each reel's positions (its stops, and with variable rows its heights; with drawn cells
+    # every window), each position the reel's draws land on with its weight: each draw's
+    # bound and the least value that lands it
     bounds = [int(reel_set.totals[r] if reel_set.weighted else reel_set.lengths[r]) for r in reels]
     weights = [[int(w) for w in reel_set.position_weights(r)] for r in reels]
-    firsts = [
-        [int(reel_set.cumulative[r, p]) - w for p, w in enumerate(weights[r])]
-        if reel_set.weighted
-        else list(range(bounds[r]))
-        for r in reels
-    ]
+
+    def position_draws(r: int, p: int) -> list[Draw]:
+        if reel_set.cells is not None:  # one cell draw per row: the digits of the position
+            total, cumulative = reel_set.cell_draws(r)
+            starts = [0, *(int(c) for c in cumulative[:-1])]
+            digits = []
+            for _row in range(model.rows):
+                p, digit = divmod(p, len(starts))
+                digits.append(digit)
+            return [Draw("cell", total, starts[d]) for d in reversed(digits)]
+        if reel_set.weighted:
+            return [Draw("reel_stop", bounds[r], int(reel_set.cumulative[r, p]) - weights[r][p])]
+        return [Draw("reel_stop", bounds[r], p)]
+
     combos = [
         c
         for c in itertools.product(*(range(len(w)) for w in weights))
@@ -195,10 +223,10 @@ def brute_force_rtp(model: GameModel) -> Fraction | None:
             weight = Fraction(1)
             for r, p in enumerate(positions):
                 weight *= Fraction(weights[r][p], bounds[r])
-            draws = tuple(firsts[r][p] for r, p in enumerate(positions))
+            draws = [d for r, p in enumerate(positions) for d in position_draws(r, p)]
             value = 0
             while True:
-                source = Outcome(bounds, draws, value)
+                source = Outcome(draws, value)
                 played = play(source)  # the screen notes the reveal's bound, if it asks one
                 found.append((weight / (source.bound or 1), played))
                 value += 1
@@ -232,13 +260,11 @@ def brute_force_rtp(model: GameModel) -> Fraction | None:
 
 
 class Outcome:
-    """The draws of one screen: its reel stops, then ``value`` for a mystery's reveal (its
-    bound noted, None until the screen asks for one)."""
+    """The draws of one screen: its reel stops (or its cells), then ``value`` for a mystery's
+    reveal (its bound noted, None until the screen asks for one)."""
 
-    def __init__(self, lengths: list[int], stops: tuple[int, ...], value: int) -> None:
-        self.stops = ReplaySource(
-            [Draw("reel_stop", n, s) for n, s in zip(lengths, stops, strict=True)]
-        )
+    def __init__(self, draws: list[Draw], value: int) -> None:
+        self.stops = ReplaySource(draws)
         self.value = value
         self.bound: int | None = None
 
@@ -363,6 +389,36 @@ def test_variable_rows_are_every_position_played_live_and_replay_from_the_kernel
     assume(expected is not None)
     figures = analyze_rtp(model)
     assert figures.rtp == expected, (title.model, title.strips)
+    assume(figures.added_per_free_spin < Fraction(3, 4))
+    replay(model, 300, seed=3)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=titles(cells=True))
+def test_drawn_cells_are_every_window_played_live_and_replay_from_the_kernel(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    """Random titles whose cells are drawn one by one (paylines, ways or a count anywhere): the
+    exact RTP is every window of every reel (its cells' draws, by weight) played live, and 300
+    kernel rounds replay through live play draw for draw."""
+    from tests.mechanics.test_chain_kernel import replay
+
+    folder = write(title, tmp_path_factory.mktemp("cells"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    assume(not problems)
+    model = load_model(folder)
+    assert model.variant().reel_sets["base"].cells is not None
+    for table in ("ways", "anywhere", "free_spins", "wild", "scatter"):
+        event(f"{table}: {'yes' if table in model.raw else 'no'}")
+    expected = brute_force_rtp(model)
+    assume(expected is not None)
+    figures = analyze_rtp(model)
+    assert figures.rtp == expected, (title.model, title.cells)
     assume(figures.added_per_free_spin < Fraction(3, 4))
     replay(model, 300, seed=3)
 

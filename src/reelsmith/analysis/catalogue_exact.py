@@ -184,10 +184,19 @@ def line_figures(
         for line in model.paylines:
             counts = row_symbol_weights(model, reel_set, [int(row) for row in line])
             pay_sum += int(line_walk(counts, pays, *args, ways, pay_sums))
-        cycle = reel_set.cycle * model.line_count
+        cycle = line_cycle(reel_set) * model.line_count
     if int(ways.sum()) != cycle:  # pragma: no cover - a broken walk must not pass
         raise AssertionError(f"line walk counted {int(ways.sum())} of {cycle}")
     return LineFigures(ways, pay_sums, pay_sum, cycle)
+
+
+def line_cycle(reel_set: ReelSet) -> int:
+    """The weighted number of symbol combinations one payline can show: the stop
+    combinations (:attr:`ReelSet.cycle`), or on drawn cells the product of the reels' cell
+    tables' totals (a payline reads one cell per reel, drawn on its own)."""
+    if reel_set.cells is None:
+        return reel_set.cycle
+    return math.prod(sum(w for _, w in table) for table in reel_set.cells)
 
 
 def check_exact_range(
@@ -196,7 +205,7 @@ def check_exact_range(
     """Refuse a weighted reel set whose cycle is too large for the exact sums' 64-bit
     integers (every payline's largest pay on every combination must fit). Unweighted reel
     sets are left to the sums' own checks, as they always were."""
-    bound = reel_set.cycle * model.line_count * max(1, int(line_pays.max()))
+    bound = line_cycle(reel_set) * model.line_count * max(1, int(line_pays.max()))
     if bound * model.wild_multiplier >= 1 << 63:
         raise ModelError(
             f"{model.id}: reel set {reel_set.name}'s weighted cycle ({reel_set.cycle:,} stop "

@@ -46,6 +46,10 @@ class BeyondEnumerationError(ModelError):
     route and simulated figures, said to be simulated."""
 
 
+#: The most stop combinations a full cycle of paylines is enumerated over (the slotopol lines
+#: corpus' largest reel sets have some 10^10; a walk of 10^12 takes hours on two cores).
+COMBINATION_LIMIT = 10**12
+
 #: Distinct line awards (symbol, count) are tracked as bits of one int64.
 MAX_AWARDS = 62
 
@@ -385,13 +389,22 @@ def enumerate_screens(
     reels = model.reels
     windows = stop_windows(reel_set, model.rows)
     if stop_lists is None:
-        stop_lists = [list(range(int(n))) for n in reel_set.lengths]
+        stop_lists = [list(range(int(n))) for n in reel_set.position_counts]
     if len(stop_lists) != reels or any(not stops for stops in stop_lists):
         raise ValueError(f"stop_lists needs a non-empty list of stops for each of {reels} reels")
     for reel, stops in enumerate(stop_lists):
-        length = int(reel_set.lengths[reel])
+        length = int(reel_set.position_counts[reel])
         if any(not 0 <= s < length for s in stops):
             raise ValueError(f"reel {reel + 1}: stops must be 0..{length - 1}")
+    combinations = math.prod(len(stops) for stops in stop_lists)
+    biggest = lines * max(1, int(line_pays.max())) * model.wild_multiplier
+    if combinations > COMBINATION_LIMIT or reel_set.cycle * biggest >= 1 << 62:
+        raise BeyondEnumerationError(
+            f"{model.id}: the full cycle of reel set {reel_set.name} ({combinations:,} "
+            f"combinations of {reel_set.cycle:,} weighted ones, each paying up to {biggest:,} "
+            f"coins) is beyond what the lab enumerates ({COMBINATION_LIMIT:,} combinations, "
+            "sums in 64-bit integers)"
+        )
     width = max(len(stops) for stops in stop_lists)
     lists = np.zeros((reels, width), dtype=np.int64)
     n_stops = np.array([len(stops) for stops in stop_lists], dtype=np.int64)
@@ -402,7 +415,7 @@ def enumerate_screens(
     max_scatter = sum(int(scatters[r, lists[r, : n_stops[r]]].max()) for r in range(reels))
     stop_weights = np.zeros(windows.shape[:2], dtype=np.int64)
     for reel in range(reels):
-        stop_weights[reel, : int(reel_set.lengths[reel])] = reel_set.stop_weights(reel)
+        stop_weights[reel, : int(reel_set.position_counts[reel])] = reel_set.position_weights(reel)
     # tail_ways[d, k]: combinations of reels d.. (their chosen stops, with their weights)
     # showing k scatters.
     tail_ways = np.zeros((reels + 1, max_scatter + 1), dtype=np.int64)

@@ -38,8 +38,15 @@ def row_symbol_weights(
     """``counts[reel, symbol]``: the stop weights of ``reel`` whose window shows ``symbol`` on
     row ``rows[reel]``. Unweighted, every row of a reel shows each stop once, so this is
     :func:`symbol_counts` whatever the rows; with stop weights the rows differ (the row below
-    the top shows the stop after the weighted one)."""
+    the top shows the stop after the weighted one). On a reel set of drawn cells every cell
+    of a reel shows its table's law, whatever the row: the counts are the table's weights, a
+    reel's total its table's (not its windows')."""
     counts = np.zeros((model.reels, len(model.symbols)), dtype=np.int64)
+    if reel_set.cells is not None:
+        for reel, table in enumerate(reel_set.cells):
+            for symbol, weight in table:
+                counts[reel, symbol] += weight
+        return counts
     for reel, row in enumerate(rows):
         length = int(reel_set.lengths[reel])
         shown = reel_set.padded[reel, row : row + length]

@@ -127,11 +127,36 @@ def one_in(p: float) -> str:
     return f"1 in {1 / p:,.2f}" if 1 / p < 100 else f"1 in {1 / p:,.0f}"
 
 
+def _cell_rows(model: GameModel, name: str, reel_set: Any) -> str:
+    """A reel set of drawn cells: each symbol's weight and chance on one cell of each reel."""
+    headers = ("symbol", *(f"reel {r + 1}" for r in range(model.reels)))
+    tables = [dict(table) for table in reel_set.cells]
+    totals = [sum(t.values()) for t in tables]
+    shown = [s for s in range(len(model.symbols)) if any(s in t for t in tables)]
+    body = [
+        (
+            model.symbols[s].name,
+            *(
+                f"{t.get(s, 0)} ({100 * t.get(s, 0) / total:.2f}%)"
+                for t, total in zip(tables, totals, strict=True)
+            ),
+        )
+        for s in shown
+    ]
+    body.append(("total", *(f"{total:,}" for total in totals)))
+    return (
+        f"<h3>{esc(name)} (every cell drawn on its own: {reel_set.cycle:,} weighted screens)</h3>"
+        + table(headers, body)
+    )
+
+
 def strip_rows(model: GameModel, variant_id: str, name: str) -> str:
     """A PAR sheet's view of one reel set: each strip, then the symbol counts per reel. A
     weighted reel set shows each stop of weight w as ``id*w`` (weight 1 as the id alone), each
     reel's total weight, and a second table of the weight each symbol carries per reel."""
     reel_set = model.variant(variant_id).reel_sets[name]
+    if reel_set.cells is not None:
+        return _cell_rows(model, name, reel_set)
     weighted = reel_set.weights is not None
     rows = []
     for reel, strip in enumerate(reel_set.strips):
@@ -227,7 +252,9 @@ class Section:
 def strips_section(model: GameModel, variant_id: str) -> Section:
     """The PAR sheet's last section: every reel set of the variant (:func:`strip_rows`)."""
     names = model.variant(variant_id).reel_sets
-    return Section("Reel strips", tuple(strip_rows(model, variant_id, name) for name in names))
+    drawn = any(r.cells is not None for r in names.values())
+    title = "Cell tables" if drawn else "Reel strips"
+    return Section(title, tuple(strip_rows(model, variant_id, name) for name in names))
 
 
 @dataclass(frozen=True)

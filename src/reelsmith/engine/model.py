@@ -13,7 +13,7 @@ import hashlib
 import json
 import math
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
@@ -45,6 +45,18 @@ BLANK = -1
 #: Per reel, the window heights it may show and each one's weight.
 Heights = tuple[tuple[tuple[int, int], ...], ...]
 
+#: Per reel, the symbols one of its cells may show and each one's weight (``[cells]``: every
+#: cell of the window drawn on its own).
+Cells = tuple[tuple[tuple[int, int], ...], ...]
+
+#: The most windows a reel whose cells are drawn may show (its symbols to the power of the
+#: rows): the tables live play, the kernel and the exact analysis share hold one entry each.
+CELL_WINDOW_LIMIT = 1 << 17
+
+#: A drawn-cells reel's windows weigh the product of their cells' weights; that product stays
+#: below this, so the reel's total weight is an exact 64-bit integer.
+CELL_TOTAL_LIMIT = 1 << 62
+
 #: Keys of the ``[wild]`` and ``[scatter]`` tables.
 _WILD_KEYS = frozenset({"symbol", "substitutes", "multiplier", "ties", "reels"})
 _SCATTER_KEYS = frozenset(
@@ -53,7 +65,7 @@ _SCATTER_KEYS = frozenset(
 
 
 #: Keys of a ``[reel_sets.<name>]`` table.
-_REEL_SET_KEYS = frozenset({"strips", "stop_weights"})
+_REEL_SET_KEYS = frozenset({"strips", "stop_weights", "cells"})
 
 #: A reel's stop weights total below this: its stop draw is one draw below the total, and the
 #: simulation kernel's bounded draw (numpy's) takes bounds below 2^32.
@@ -93,6 +105,14 @@ class ReelSet:
     ``totals``, ``cumulative``, ``cycle``, :meth:`windows`), which is the strip's own stops
     when the reel set has no heights; ``lengths``, ``padded`` and ``stop_weights`` stay the
     strips'.
+
+    ``cells`` (a reel set of a model with ``[cells]``) draws every cell of the window on its
+    own from its reel's weighted symbol table. The reel's "strip" is then that table's symbols
+    (``stop_weights`` their weights), and its positions are every window it can show: position
+    ``p`` shows on row ``r`` the symbol of digit ``r`` of ``p`` written in base ``S`` (``S``
+    the table's symbols, row 0 the most significant), weighing the product of its cells'
+    weights. Live play and the kernel draw the cells one by one (``cell`` draws, rows top to
+    bottom) and land on that position, so the exact analysis sums the same law.
     """
 
     name: str
@@ -103,6 +123,9 @@ class ReelSet:
     #: Per reel, the window heights it may show and their weights (None: every reel shows
     #: every row).
     heights: Heights | None = None
+    #: Per reel, the cell table every cell of its window is drawn from (None: strips).
+    cells: Cells | None = None
+    rows: int = 0
 
     @classmethod
     def build(
@@ -139,18 +162,39 @@ class ReelSet:
                 f"reel set {name}: heights need one table per reel of heights 1..{rows} with "
                 "non-negative, not all zero weights"
             )
-        return cls(name, tuple(strips), lengths, padded, kept, heights)
+        return cls(name, tuple(strips), lengths, padded, kept, heights, rows=rows)
+
+    @classmethod
+    def drawn_cells(cls, name: str, cells: Cells, rows: int) -> ReelSet:
+        """A reel set whose every cell is drawn on its own: per reel, its ``(symbol, weight)``
+        table (whole weights >= 0, not all 0; at most ``CELL_WINDOW_LIMIT`` windows and a
+        total weight below ``CELL_TOTAL_LIMIT``)."""
+        problems = cell_table_problems(cells, rows, f"reel set {name}")
+        if problems:
+            raise ValueError(problems[0])
+        strips = [np.array([s for s, _ in table], dtype=np.int8) for table in cells]
+        weights = [np.array([w for _, w in table], dtype=np.int64) for table in cells]
+        base = cls.build(name, strips, rows, weights)
+        return cls(name, base.strips, base.lengths, base.padded, base.weights, None, cells, rows)
 
     @property
     def weighted(self) -> bool:
-        """Whether a reel's draw is one draw below its total weight looked up in ``cumulative``
-        (stop weights or heights), rather than a draw below its length."""
+        """Whether a reel's draw is looked up in cumulative weights (stop weights, heights or
+        drawn cells), rather than one draw below its length."""
         return self.weights is not None or self.heights is not None
+
+    @property
+    def tabulated(self) -> bool:
+        """Whether a reel's positions are not its strip's stops (variable rows, drawn cells):
+        its window is looked up in :meth:`window_table`."""
+        return self.heights is not None or self.cells is not None
 
     @cached_property
     def position_counts(self) -> npt.NDArray[np.int64]:
         """Per reel, how many positions its draw picks from: its length, times the number of
-        heights it may show."""
+        heights it may show (a reel of drawn cells: its symbols to the power of the rows)."""
+        if self.cells is not None:
+            return np.array([len(t) ** self.rows for t in self.cells], dtype=np.int64)
         if self.heights is None:
             return self.lengths
         return np.array(
@@ -159,8 +203,14 @@ class ReelSet:
         )
 
     def position_weights(self, reel: int) -> npt.NDArray[np.int64]:
-        """Each position's weight on ``reel``: the stop's weight (times the height's)."""
+        """Each position's weight on ``reel``: the stop's weight (times the height's; a drawn
+        window's: the product of its cells')."""
         stops = self.stop_weights(reel)
+        if self.cells is not None:
+            out = np.ones(1, dtype=np.int64)
+            for _ in range(self.rows):
+                out = np.multiply.outer(out, stops).ravel()
+            return out
         if self.heights is None:
             return stops
         return np.concatenate([w * stops for _, w in self.heights[reel]]).astype(np.int64)
@@ -168,6 +218,8 @@ class ReelSet:
     def position(self, reel: int, position: int) -> tuple[int, int]:
         """``(stop, height)`` of a position of ``reel`` (the height is the rows' count without
         heights)."""
+        if self.cells is not None:
+            return position, self.rows
         if self.heights is None:
             return position, self.padded.shape[1] - int(self.lengths.max()) + 1
         length = int(self.lengths[reel])
@@ -193,6 +245,14 @@ class ReelSet:
     def _make_windows(self, rows: int) -> npt.NDArray[np.int8]:
         reels = len(self.strips)
         out = np.full((reels, int(self.position_counts.max()), rows), BLANK, dtype=np.int8)
+        if self.cells is not None:
+            for reel, strip in enumerate(self.strips):
+                count = int(self.position_counts[reel])
+                digits = np.arange(count, dtype=np.int64)
+                for row in range(rows - 1, -1, -1):
+                    out[reel, :count, row] = strip[digits % len(strip)]
+                    digits //= len(strip)
+            return out
         for reel, length in enumerate(int(n) for n in self.lengths):
             laws = self.heights[reel] if self.heights is not None else ((rows, 1),)
             for k, (height, _) in enumerate(laws):
@@ -203,7 +263,8 @@ class ReelSet:
         return out
 
     def stop_weights(self, reel: int) -> npt.NDArray[np.int64]:
-        """Each stop's weight on ``reel`` (ones for an unweighted reel set)."""
+        """Each stop's weight on ``reel`` (ones for an unweighted reel set; a reel of drawn
+        cells: its cell table's weights)."""
         if self.weights is None:
             return np.ones(int(self.lengths[reel]), dtype=np.int64)
         return self.weights[reel]
@@ -228,6 +289,13 @@ class ReelSet:
             out[reel, : len(running)] = running
             out[reel, len(running) :] = running[-1]
         return out
+
+    def cell_draws(self, reel: int) -> tuple[int, npt.NDArray[np.int64]]:
+        """A drawn-cells reel's cell draw: its bound (the table's total weight) and the
+        cumulative weights a draw below it is looked up in (the symbol's place in the
+        table)."""
+        weights = self.stop_weights(reel)
+        return int(weights.sum()), np.cumsum(weights)
 
     @property
     def cycle(self) -> int:
@@ -518,6 +586,97 @@ def _heights(raw: Any, where: str, reels: int, rows: int) -> Heights:
     return tuple(laws)
 
 
+def cell_table_problems(cells: Cells, rows: int, where: str) -> list[str]:
+    """Every problem of a reel set's parsed cell tables (sizes and totals), one message
+    each."""
+    problems = []
+    for reel, table in enumerate(cells, start=1):
+        at = f"{where}: cells (reel {reel})"
+        total = sum(w for _, w in table)
+        if not table or total <= 0 or any(w < 0 for _, w in table):
+            problems.append(f"{at}: the weights must be whole numbers >= 0, not all 0")
+            continue
+        windows = len(table) ** rows
+        if windows > CELL_WINDOW_LIMIT:
+            problems.append(
+                f"{at}: {len(table)} symbols over {rows} rows make {windows:,} windows, above "
+                f"the {CELL_WINDOW_LIMIT:,} a reel may show; list fewer symbols"
+            )
+        if total**rows >= CELL_TOTAL_LIMIT:
+            problems.append(
+                f"{at}: the weights total {total}, and {total}^{rows} is not below 2^62; "
+                "use smaller weights"
+            )
+    return problems
+
+
+def cells_problems(
+    table: Mapping[str, Any],
+    where: str,
+    reels: int,
+    rows: int,
+    known: Collection[str],
+    drawn: bool,
+) -> list[str]:
+    """Every problem of a reel set's ``cells`` (``drawn``: the model has ``[cells]``): one
+    table of ``symbol = weight`` for every reel, or a list of ``reels`` such tables, each a
+    declared symbol with a whole weight >= 0, not all 0; a reel set of a model with ``[cells]``
+    gives nothing else, and one of a model without gives no ``cells``."""
+    at = f"{where}.cells"
+    if not drawn:
+        return (
+            [f"{at}: cells are drawn only in a model with a [cells] table"]
+            if ("cells" in table)
+            else []
+        )
+    if set(table) != {"cells"}:
+        return [
+            f"{where}: a model with [cells] draws every cell: its reel sets give 'cells' "
+            "(symbol = weight) and no strips or stop_weights"
+        ]
+    raw = table["cells"]
+    tables = [raw] * reels if isinstance(raw, dict) else raw
+    if not isinstance(tables, list) or len(tables) != reels:
+        return [
+            f"{at} must be one table of symbol = weight (every reel) or a list of {reels}, "
+            "one per reel"
+        ]
+    problems = []
+    for reel, entries in enumerate(tables, start=1):
+        here = at if isinstance(raw, dict) else f"{at}[{reel - 1}] (reel {reel})"
+        if not isinstance(entries, dict) or not entries:
+            problems.append(f"{here} must be a table of symbol = weight")
+            continue
+        for symbol_id, weight in entries.items():
+            if symbol_id not in known:
+                problems.append(f"{here}: {symbol_id!r} is not a declared symbol")
+            if not isinstance(weight, int) or isinstance(weight, bool) or weight < 0:
+                problems.append(f"{here}.{symbol_id} must be a whole number >= 0, got {weight!r}")
+        if isinstance(raw, dict) and reel == 1 and problems:
+            break  # one table for every reel: its problems once
+    if problems:
+        return problems
+    cells = tuple(tuple((0, int(w)) for w in entries.values()) for entries in tables)
+    limits = cell_table_problems(cells, rows, where)
+    return limits[:1] if isinstance(raw, dict) else limits
+
+
+def _cells(
+    table: Mapping[str, Any], where: str, reels: int, rows: int, index_of: Mapping[str, int]
+) -> Cells:
+    """A reel set's ``cells`` (:func:`cells_problems` says what they must be; the first
+    problem found is raised)."""
+    problems = cells_problems(table, where, reels, rows, index_of, True)
+    if problems:
+        raise ModelError(problems[0])
+    raw = table["cells"]
+    tables = [raw] * reels if isinstance(raw, dict) else raw
+    return tuple(
+        tuple((index_of[symbol_id], int(weight)) for symbol_id, weight in entries.items())
+        for entries in tables
+    )
+
+
 def load_variant(
     path: Path,
     model_id: str,
@@ -525,6 +684,7 @@ def load_variant(
     rows: int,
     index_of: Mapping[str, int],
     heights: Heights | None = None,
+    drawn_cells: bool = False,
 ) -> Variant:
     where = str(path)
     try:
@@ -541,6 +701,14 @@ def load_variant(
         if not isinstance(table, dict):
             raise ModelError(f"{at} must be a table")
         check_keys(table, _REEL_SET_KEYS, at)
+        if drawn_cells or "cells" in table:
+            problems = cells_problems(table, at, reels, rows, index_of, drawn_cells)
+            if problems:
+                raise ModelError(problems[0])
+            reel_sets[name] = ReelSet.drawn_cells(
+                name, _cells(table, at, reels, rows, index_of), rows
+            )
+            continue
         strips = _strips(table.get("strips"), at, reels, rows, index_of)
         weights = (
             _stop_weights(table["stop_weights"], at, strips) if "stop_weights" in table else None
@@ -700,7 +868,9 @@ def load_model(folder: Path) -> GameModel:
     )
     variants: dict[str, Variant] = {}
     for variant_path in sorted((folder / "variants").glob("*.toml")):
-        variant = load_variant(variant_path, model_id, reels, rows, index_of, heights)
+        variant = load_variant(
+            variant_path, model_id, reels, rows, index_of, heights, "cells" in raw
+        )
         _check_weighted_mechanics(variant, raw.get("mechanics"))
         for kept, allowed, what in (
             (wilds, wild_reels, "wild.reels"),

@@ -25,7 +25,7 @@ def window(reel_set: ReelSet, stops: Sequence[int], rows: int) -> npt.NDArray[np
         if not 0 <= stop < length:
             raise ValueError(f"reel {reel + 1}: stop {stop} is outside 0..{length - 1}")
     grid = np.empty((rows, len(reel_set.strips)), dtype=np.int8)
-    if reel_set.heights is not None:
+    if reel_set.tabulated:
         table = reel_set.window_table(rows)
         for reel, stop in enumerate(stops):
             grid[:, reel] = table[reel, stop]

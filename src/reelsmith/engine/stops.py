@@ -19,6 +19,8 @@ from reelsmith.rng import RandomSource
 
 #: The purpose every reel's stop draw is recorded with.
 REEL_STOP = "reel_stop"
+#: The purpose of one cell's draw on a reel set whose cells are drawn one by one.
+CELL = "cell"
 
 
 @njit(cache=True, nogil=True)
@@ -40,7 +42,11 @@ def stop_for_draw(cumulative: npt.NDArray[np.int64], length: int, value: int) ->
 def draw_stops(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]:
     """Each reel's stop, one recorded ``reel_stop`` draw per reel: below the strip's length
     for an unweighted reel set, below the reel's total weight for a weighted one (a reel of
-    variable rows draws its position: its stop and height together)."""
+    variable rows draws its position: its stop and height together). A reel set of drawn
+    cells makes one recorded ``cell`` draw per cell instead, each reel's rows top to bottom,
+    below its cell table's total weight; the reel lands on the position of that window."""
+    if reel_set.cells is not None:
+        return draw_cell_positions(reel_set, rng)
     if not reel_set.weighted:
         return tuple(rng.randbelow(int(n), REEL_STOP) for n in reel_set.lengths)
     cumulative = reel_set.cumulative
@@ -49,3 +55,18 @@ def draw_stops(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]:
         int(stop_for_draw(cumulative[reel], int(n), rng.randbelow(int(total), REEL_STOP)))
         for reel, (n, total) in enumerate(zip(counts, reel_set.totals, strict=True))
     )
+
+
+def draw_cell_positions(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]:
+    """Each reel's position on a reel set of drawn cells: ``rows`` ``cell`` draws per reel
+    (rows top to bottom), each symbol's place in its reel's table the digit of its row."""
+    positions = []
+    for reel in range(len(reel_set.strips)):
+        total, cumulative = reel_set.cell_draws(reel)
+        count = len(cumulative)
+        position = 0
+        for _ in range(reel_set.rows):
+            value = rng.randbelow(total, CELL)
+            position = position * count + int(stop_for_draw(cumulative, count, value))
+        positions.append(position)
+    return tuple(positions)

@@ -22,6 +22,7 @@ from reelsmith.engine.round import Composition
 from reelsmith.mechanics import (
     anywhere,
     cascade,
+    cells,
     coins,
     free_spins,
     gamble,
@@ -49,6 +50,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     levels.MECHANIC,
     modes.MECHANIC,
     strips.MECHANIC,
+    cells.MECHANIC,
     heights.MECHANIC,
     pots.MECHANIC,
     mystery.MECHANIC,

@@ -161,8 +161,23 @@ def _pay_tables(
             problems.append(str(exc))
 
 
-def _strips(path: Path, raw: dict[str, Any], symbols: set[str], problems: list[str]) -> None:
+def _strips(
+    path: Path,
+    raw: dict[str, Any],
+    symbols: set[str],
+    problems: list[str],
+    model_raw: dict[str, Any],
+) -> None:
+    from reelsmith.engine.model import cells_problems
+
+    reels, rows = model_raw.get("reels"), model_raw.get("rows")
+    drawn = "cells" in model_raw
     for name, table in (raw.get("reel_sets") or {}).items():
+        if isinstance(table, dict) and (drawn or "cells" in table):
+            if isinstance(reels, int) and isinstance(rows, int):
+                where = f"{path}: reel_sets.{name}"
+                problems.extend(cells_problems(table, where, reels, rows, symbols, drawn))
+            continue
         strips = table.get("strips") if isinstance(table, dict) else None
         if not isinstance(strips, list):
             if isinstance(table, dict) and "stop_weights" in table:
@@ -284,7 +299,7 @@ def _problems(folder: Path) -> tuple[list[str], GameModel | None]:
     for path in variant_paths:
         variant_raw = _read(path, problems)
         if variant_raw is not None:
-            _strips(path, variant_raw, symbols, problems)
+            _strips(path, variant_raw, symbols, problems, raw)
     if problems:
         return problems, None
     # The parts are sound: load the model as the engine does, then its mechanics and figures.

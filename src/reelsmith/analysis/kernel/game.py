@@ -439,6 +439,8 @@ class KernelGame:
             ladder.spots if ladder else 0,
             ladder.per_spot if ladder else -1,
             *self._ways_args(),
+            t.cell_draws,
+            t.radix,
         )
 
     def _ways_args(self) -> tuple[Any, ...]:
@@ -577,6 +579,9 @@ class KernelGame:
         float_stats = np.zeros(r.N_FLOAT_STATS, dtype=np.float64)
         ends = np.zeros(rounds, dtype=np.int64)
         screen_rows = self.model.reels * (1 if self.ladder is None else 2)
+        reel_sets = self.model.variant(self.variant_id).reel_sets.values()
+        if any(s.cells is not None for s in reel_sets):  # drawn cells: one draw per cell
+            screen_rows *= self.model.rows
         if self.ways is not None:
             screen_rows += len(self.ways.free_reels)
         capacity = max(rounds * (screen_rows + 3), 1024)
@@ -613,7 +618,7 @@ class KernelGame:
             purposes = ("reel_stop", self.reveal_purpose, *triggers)
         else:
             plugin = self.plugin.purpose if self.plugin else ""
-            purposes = ("reel_stop", self.reveal_purpose, plugin, "wild_weight")
+            purposes = ("reel_stop", self.reveal_purpose, plugin, "wild_weight", "cell")
         return [Draw(purposes[kind], int(bound), int(value)) for kind, bound, value in log]
 
 

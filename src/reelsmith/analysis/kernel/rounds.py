@@ -74,6 +74,8 @@ DRAW_PLUGIN = 2
 DRAW_TRIGGER = 2
 #: A free spin's wild weight on a ways model's reel (a ways model has no ladder).
 DRAW_WILD_WEIGHT = 3
+#: One cell's draw on a reel set of drawn cells.
+DRAW_CELL = 4
 
 #: A gem's reveal outcome that turns its whole reel wild.
 WILD_REEL_OUTCOME = -2
@@ -490,6 +492,8 @@ def _round_loop(
         scatter_unit,
         way_shown,
         cap_coins,
+        cell_draws,
+        radix,
     ) = game
     reels = windows.shape[1]
     rows = windows.shape[3]
@@ -503,7 +507,7 @@ def _round_loop(
     total_weight = reveal_cumulative[reveal_cumulative.shape[0] - 1]
     # the log rows one screen may need: its stops, and on a ladder one gem draw per reel (a
     # ways free spin: one wild weight per listed reel)
-    screen_rows = 2 * reels if ladder else reels + way_free_reels.shape[0]
+    screen_rows = 2 * reels if ladder else reels * cell_draws.max() + way_free_reels.shape[0]
     weights_now = way_weights.copy()
     way_slots = way_paying.shape[0] + 1
     out_run = np.zeros(way_slots, dtype=np.int64)
@@ -570,23 +574,34 @@ def _round_loop(
             packed = 0  # the counted symbols' (scatter, feature) word, summed over the reels
             for reel in range(reels):
                 length = lengths[reel_set, reel]
-                if weighted:  # one draw below the total weight, looked up as live play does
+                if weighted:  # draws below the total weight, looked up as live play does
+                    # (one; on drawn cells one per row, the position their digits in base radix)
+                    stop = 0
                     bound = totals[reel_set, reel]
-                    stream, value = stream_bounded(stream, bound)
-                    stop = stop_for_draw(cumulative[reel_set, reel], length, value)
+                    base = radix[reel_set, reel]
+                    searched = base if base > 0 else length  # a cell's table, or the stops
+                    for _cell in range(cell_draws[reel_set]):
+                        stream, value = stream_bounded(stream, bound)
+                        digit = stop_for_draw(cumulative[reel_set, reel], searched, value)
+                        stop = stop * base + digit
+                        if record:
+                            log[log_at, 0] = DRAW_CELL if base > 0 else 0
+                            log[log_at, 1] = bound
+                            log[log_at, 2] = value
+                            log_at += 1
                 else:
                     bound = length
                     stream, value = stream_bounded(stream, bound)
                     stop = value
+                    if record:
+                        log[log_at, 0] = DRAW_REEL_STOP
+                        log[log_at, 1] = bound
+                        log[log_at, 2] = value
+                        log_at += 1
                 stops[reel] = stop
                 if reel < decided:
                     index = index * length + stop
                 packed += shown_counts[reel_set, reel, stop]
-                if record:
-                    log[log_at, 0] = DRAW_REEL_STOP
-                    log[log_at, 1] = bound
-                    log[log_at, 2] = value
-                    log_at += 1
             scattered = packed & COUNT_MASK
             shown = packed >> COUNT_BITS
             if any_required and shown > 0:

@@ -299,6 +299,12 @@ class ReelTables:
     totals: npt.NDArray[np.int64]
     cumulative: npt.NDArray[np.int64]
     weighted: bool
+    #: Draws per reel: 1 (its stop), or on a reel set of drawn cells one per row, each
+    #: below ``totals`` (the cell table's total) looked up in ``cumulative`` (the table's
+    #: cumulative weights), the position the digits of the draws written in base ``radix``
+    #: (0 on a strip's reel).
+    cell_draws: int
+    radix: npt.NDArray[np.int64]
     depth: int
     automaton: LineAutomaton
     entry_of: npt.NDArray[np.int64]
@@ -351,15 +357,31 @@ class ReelTables:
             automaton.live,
             entry_of,
         )
+        totals = reel_set.totals.astype(np.int64)
+        cumulative = reel_set.cumulative
+        cell_draws = 1
+        radix = np.zeros(model.reels, dtype=np.int64)  # 0: a strip's reel, one stop draw
+        if reel_set.cells is not None:
+            cell_draws = model.rows
+            radix = reel_set.lengths.astype(np.int64)
+            totals = np.zeros(model.reels, dtype=np.int64)
+            cumulative = np.zeros_like(reel_set.cumulative)
+            for reel in range(model.reels):
+                total, running = reel_set.cell_draws(reel)
+                totals[reel] = total
+                cumulative[reel] = total  # past the table's end: its total, never passed
+                cumulative[reel, : len(running)] = running
         return cls(
             windows=windows,
             scatter_shown=scatter_shown,
             trigger_shown=trigger_shown,
             gem_row=gem_row,
             lengths=lengths,
-            totals=reel_set.totals.astype(np.int64),
-            cumulative=reel_set.cumulative,
+            totals=totals,
+            cumulative=cumulative,
             weighted=reel_set.weighted,
+            cell_draws=cell_draws,
+            radix=radix,
             depth=depth,
             automaton=automaton,
             entry_of=entry_of,
@@ -387,6 +409,8 @@ class StackedTables:
     cumulative: npt.NDArray[np.int64]  # [set, reel, stop]: cumulative stop weights
     #: Whether either reel set weighs its stops (else every stop is drawn below the length).
     weighted: bool
+    cell_draws: npt.NDArray[np.int64]  # [set]: draws per reel (1, or the rows of drawn cells)
+    radix: npt.NDArray[np.int64]  # [set, reel]: the base a drawn-cells reel's digits are in
     depth: npt.NDArray[np.int64]  # [set]
     prefix: npt.NDArray[Any]  # [set, index]: uint16 (or uint32) entry numbers
     entries: npt.NDArray[np.int64]  # [set, entry, E_*]: one entry's figures side by side
@@ -419,6 +443,8 @@ class StackedTables:
             totals=stacked([t.totals for t in sets], np.int64),
             cumulative=stacked([t.cumulative for t in sets], np.int64),
             weighted=any(t.weighted for t in sets),
+            cell_draws=np.array([t.cell_draws for t in sets], dtype=np.int64),
+            radix=stacked([t.radix for t in sets], np.int64),
             depth=np.array([t.depth for t in sets], dtype=np.int64),
             prefix=stacked([t.entry_of for t in sets], np.uint16 if narrow else np.uint32),
             entries=stacked(

@@ -13,6 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.mechanics.anywhere.rules import anywhere_rules, counted, screen_pays
 
@@ -21,16 +23,19 @@ Law = dict[tuple[int, int], int]
 
 def pair_law(model: GameModel, reel_set: ReelSet, symbol: int) -> Law:
     """``law[(a, w)]``: the weight of the stop combinations whose window shows ``a`` cells of
-    ``symbol`` and ``w`` wilds (``symbol`` the wild itself: ``a`` counts it, ``w`` is 0)."""
+    ``symbol`` and ``w`` wilds (``symbol`` the wild itself: ``a`` counts it, ``w`` is 0); each
+    reel's law sums its positions (its stops, or the windows of its drawn cells)."""
     law: Law = {(0, 0): 1}
     wild = model.wild if symbol != model.wild else -1
+    windows = reel_set.window_table(model.rows)
     for reel in range(model.reels):
-        weights = reel_set.stop_weights(reel)
+        weights = reel_set.position_weights(reel)
+        shown = windows[reel, : int(reel_set.position_counts[reel])]
+        own = (shown == symbol).sum(axis=1)
+        wilds = (shown == wild).sum(axis=1) if wild >= 0 else np.zeros_like(own)
         per_reel: Law = {}
-        for stop in range(int(reel_set.lengths[reel])):
-            cells = [int(reel_set.padded[reel, stop + row]) for row in range(model.rows)]
-            key = (cells.count(symbol), cells.count(wild) if wild >= 0 else 0)
-            per_reel[key] = per_reel.get(key, 0) + int(weights[stop])
+        for a, w, weight in zip(own.tolist(), wilds.tolist(), weights.tolist(), strict=True):
+            per_reel[(a, w)] = per_reel.get((a, w), 0) + weight
         combined: Law = {}
         for (a, w), x in law.items():
             for (b, v), y in per_reel.items():

@@ -870,7 +870,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
     spins_rules = mechanics(model).free_spins
     variant = model.variant(variant_id)
     reel_set = variant.reel_sets[spins_rules.reel_set if free and spins_rules else "base"]
-    if reel_set.weights is not None:
+    if reel_set.weights is not None and reel_set.cells is None:
         raise ModelError(
             f"{model.id} {variant_id}: the cascade's exact law counts every stop once; its reel "
             "sets take no stop_weights"
@@ -881,6 +881,10 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
             'table (retrigger = "table" or "none"), not per symbol shown'
         )
     t = screen_tables(model, variant_id, free)
+    if reel_set.cells is not None:  # drawn cells: a count's law is its counts' law
+        from reelsmith.mechanics.cells.counts import count_law
+
+        return count_law(model, reel_set, t)
     paying_counts = [c for c in (t.scatter_least,) if c > 0]
     if t.trigger_symbol >= 0 and t.trigger_symbol == model.scatter:
         paying_counts.append(t.trigger)

@@ -50,6 +50,10 @@ class ChainGame:
     weighted: bool
     cumulative: npt.NDArray[np.int64]  # [set, reel, stop]
     totals: npt.NDArray[np.int64]  # [set, reel]
+    #: ``[set, reel, k]``: a reel of drawn cells' table's symbols (``cell_counts[set, reel]``
+    #: of them; 0: a strip's reel), ``cumulative`` and ``totals`` then its cell draw's.
+    cell_symbols: npt.NDArray[np.int8]
+    cell_counts: npt.NDArray[np.int64]
     retrigger: int
     per_symbol: int
     max_spins: int
@@ -59,7 +63,7 @@ class ChainGame:
     #: The mystery symbols' tables (symbol -1: the model has none).
     mystery: MysteryTables | None = None
     #: The purposes of the draws a trace records, by their kind.
-    draw_purposes: tuple[str, ...] = ("reel_stop", "mystery")
+    draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "", "", "cell")
 
     def args(self) -> tuple[Any, ...]:
         return (
@@ -68,6 +72,8 @@ class ChainGame:
             self.weighted,
             self.cumulative,
             self.totals,
+            self.cell_symbols,
+            self.cell_counts,
             self.retrigger,
             self.per_symbol,
             self.max_spins,
@@ -112,7 +118,18 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
     width = max(int(s.lengths.max()) for s in sets)
     cumulative = np.zeros((2, model.reels, width), dtype=np.int64)
     totals = np.zeros((2, model.reels), dtype=np.int64)
+    cell_symbols = np.zeros((2, model.reels, width), dtype=np.int8)
+    cell_counts = np.zeros((2, model.reels), dtype=np.int64)
     for index, reel_set in enumerate(sets):
+        if reel_set.cells is not None:  # each cell drawn from its reel's table
+            for reel, strip in enumerate(reel_set.strips):
+                total, running = reel_set.cell_draws(reel)
+                cumulative[index, reel, : len(running)] = running
+                cumulative[index, reel, len(running) :] = total
+                totals[index, reel] = total
+                cell_symbols[index, reel, : len(strip)] = strip
+                cell_counts[index, reel] = len(strip)
+            continue
         found = reel_set.cumulative
         cumulative[index, :, : found.shape[1]] = found
         cumulative[index, :, found.shape[1] :] = found[:, -1:]
@@ -127,6 +144,8 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         weighted=any(s.weights is not None for s in sets),
         cumulative=cumulative,
         totals=totals,
+        cell_symbols=cell_symbols,
+        cell_counts=cell_counts,
         retrigger=free.retrigger if free is not None else 2,
         per_symbol=free.spins_per_symbol if free is not None else 0,
         max_spins=free.max_spins if free is not None else 0,
@@ -232,6 +251,8 @@ def _draw_screen(
     weighted: bool,
     cumulative: npt.NDArray[np.int64],
     totals: npt.NDArray[np.int64],
+    cell_symbols: npt.NDArray[np.int8],
+    cell_counts: npt.NDArray[np.int64],
     screen: npt.NDArray[np.int8],
     tops: npt.NDArray[np.int64],
     record: bool,
@@ -239,9 +260,24 @@ def _draw_screen(
     log_at: int,
 ) -> tuple[Any, int]:
     """Draw reel set ``index``'s stops as live play does (``tops``), show them on
-    ``screen`` and, with ``record``, log each draw; returns the stream and the log's end."""
+    ``screen`` and, with ``record``, log each draw; returns the stream and the log's end. A
+    reel of drawn cells draws each cell, rows top to bottom, as live play does."""
     rows = t.rows
     for reel in range(t.lengths.shape[0]):
+        count = cell_counts[index, reel]
+        if count > 0:
+            bound = totals[index, reel]
+            tops[reel] = 0
+            for row in range(rows):
+                stream, value = stream_bounded(stream, bound)
+                digit = stop_for_draw(cumulative[index, reel], count, value)
+                screen[row, reel] = cell_symbols[index, reel, digit]
+                if record:
+                    log[log_at, 0] = r.DRAW_CELL
+                    log[log_at, 1] = bound
+                    log[log_at, 2] = value
+                    log_at += 1
+            continue
         length = t.lengths[reel]
         if weighted:
             bound = totals[index, reel]
@@ -285,6 +321,8 @@ def play_chain_rounds(
         weighted,
         cumulative,
         totals,
+        cell_symbols,
+        cell_counts,
         retrigger,
         per_symbol,
         max_spins,
@@ -304,7 +342,8 @@ def play_chain_rounds(
     width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
     out = np.zeros((3, width), dtype=np.int64)
     tops = np.zeros(reels, dtype=np.int64)
-    screen_rows = reels + (1 if mystery >= 0 else 0)  # the log rows of one screen's draws
+    # the log rows of one screen's draws (a reel of drawn cells: one per cell)
+    screen_rows = reels * (rows if cell_counts.max() > 0 else 1) + (1 if mystery >= 0 else 0)
     hit_triggers = base.trigger if base.trigger_symbol >= 0 else 1 << 62
     top_band = edges.shape[0] - 1
     bands = np.zeros(edges.shape[0], dtype=np.int64)
@@ -323,7 +362,19 @@ def play_chain_rounds(
         if overflow:
             break
         stream, log_at = _draw_screen(
-            base, 0, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+            base,
+            0,
+            stream,
+            weighted,
+            cumulative,
+            totals,
+            cell_symbols,
+            cell_counts,
+            screen,
+            tops,
+            record,
+            log,
+            log_at,
         )
         stream, log_at = reveal_screen(
             screen, mystery, mystery_values[0], mystery_cumulative[0], stream, record, log, log_at
@@ -341,7 +392,19 @@ def play_chain_rounds(
                 overflow = True
                 break
             stream, log_at = _draw_screen(
-                free, 1, stream, weighted, cumulative, totals, screen, tops, record, log, log_at
+                free,
+                1,
+                stream,
+                weighted,
+                cumulative,
+                totals,
+                cell_symbols,
+                cell_counts,
+                screen,
+                tops,
+                record,
+                log,
+                log_at,
             )
             stream, log_at = reveal_screen(
                 screen,

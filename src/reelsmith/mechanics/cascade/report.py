@@ -29,6 +29,16 @@ METHOD = (
     "exact: every stop combination of each reel set, its whole chain played out by the rules "
     "live play uses; free spins by Wald's identities"
 )
+#: The method of a count anywhere on drawn cells (:mod:`reelsmith.mechanics.cells.counts`).
+CELLS_METHOD = (
+    "exact: the law of each reel set's counts (every cell drawn on its own), each count paid "
+    "by the rules live play uses; free spins by Wald's identities"
+)
+
+
+def method(model: GameModel) -> str:
+    drawn = model.variant().reel_sets["base"].cells is not None
+    return CELLS_METHOD if drawn else METHOD
 
 
 @dataclass(frozen=True)
@@ -117,7 +127,7 @@ def _figures(a: CascadeAnalysis) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": a.model.id,
         "variant": a.variant_id,
-        "method": METHOD,
+        "method": method(a.model),
         "rtp": float(c.rtp),
         "line_rtp": float(f.line_rtp),
         "scatter_rtp": float(f.scatter_rtp),
@@ -206,7 +216,8 @@ def _tables(a: CascadeAnalysis) -> list[Rows]:
 def report(a: CascadeAnalysis) -> LabReport:
     summary = rows(("figure", "value", "method"), _summary(a), classes="text")
     kind = "cascade" if "cascade" in a.model.raw else "pays anywhere"
-    head = f"{a.model.name} variant {a.variant_id} - {kind}, exact over every stop combination"
+    over = "every count" if method(a.model) == CELLS_METHOD else "every stop combination"
+    head = f"{a.model.name} variant {a.variant_id} - {kind}, exact over {over}"
     cap_lines: list[str] = []
     if a.cap is not None:
         from reelsmith.analysis.analysis_report import _cap_lines
@@ -217,7 +228,7 @@ def report(a: CascadeAnalysis) -> LabReport:
         *cap_lines,
         summary,
         *_tables(a),
-        f"Computed in {a.seconds:.2f} s ({METHOD}).",
+        f"Computed in {a.seconds:.2f} s ({method(a.model)}).",
     )
     return LabReport(document(a), text, partial(_sheet, a), a)
 
@@ -226,7 +237,7 @@ def _sheet(a: CascadeAnalysis) -> Sheet:
     return Sheet(
         title=f"{a.model.name} PAR sheet {a.variant_id}",
         heading=f"{a.model.name} - PAR sheet, variant {a.variant_id}",
-        note=METHOD,
+        note=method(a.model),
         sections=(
             Section("Summary", (rows(("figure", "value", "method"), _summary(a), classes="text"),)),
             *((Section("Cascade", tuple(_tables(a))),) if "cascade" in a.model.raw else ()),
