@@ -196,6 +196,7 @@ export class Title {
   }
 
   afterRound(round) {
+    this.bought = null;
     if (this.offer) this.offer.hidden = true;
     this.freeSpins?.hide();
     if (round.pots_minor) this.pots?.setPots(round.pots_minor, round.caps_minor);
@@ -210,6 +211,11 @@ export class Title {
   /** As a reel lands, a gem on it raises its pot. */
   reelStopped(reel, stage) {
     this.pots?.raise(reel, stage);
+  }
+
+  /** The round is a bought feature (`feature_bought`): kept for the intro. */
+  featureBought(event) {
+    this.bought = event;
   }
 
   featureIntro(round) {
