@@ -15,7 +15,7 @@
  * control says why.
  */
 import { Dialog } from './dialog.js';
-import { h } from './dom.js';
+import { announce, h } from './dom.js';
 import { t } from './messages.js';
 
 /** `minor` times the decimal `price` ("1.25", "3.8") in whole minor units, or null where it
@@ -174,7 +174,8 @@ export class ModesPanel {
     this.anteOn = !this.anteOn;
     this.render();
     this.game.updateBetOutput();
-    this.game.app.messages.notice(this.anteOn ? t('modes.ante_on', { times: this.money.count(Number(this.ante.price)) }) : t('modes.ante_off'), 2500);
+    // the switch shows its state: said to screen readers, no notice over the reels
+    announce(this.anteOn ? t('modes.ante_on', { times: this.money.count(Number(this.ante.price)) }) : t('modes.ante_off'));
   }
 
   /** The bought feature: its price confirmed, then the round. */
