@@ -317,3 +317,31 @@ def test_the_controls_fit_each_screen(sized_page: Page, modes_server: Server) ->
     press_scene(page, "free-spins-outro")
     wait_state(page, "idle", timeout=30_000)
     check_modes(page, name, f"{where} after")
+
+
+def test_a_bought_feature_left_before_its_first_free_spin_resumes(
+    policed: Policed, modes_server: Server
+) -> None:
+    """A bought round has no screen until its first free spin: reopened then, the game shows
+    it waiting in its free spins and plays them on."""
+    page = policed.page
+    player = modes_server.new_player()
+    open_game(page, modes_server, player, GAME)
+    wait_state(page, "idle")
+    page.click("#buy-feature")
+    page.click("#buy-confirm")
+    page.wait_for_selector("#free-spins-intro-button")
+    open_game(page, modes_server, player, GAME)
+    wait_state(page, "paused")
+    assert page.is_visible(".fs-counter") and not page.is_visible("#modes")
+    assert page.get_attribute("#free-spins-left", "data-count") == "5"
+    assert minor(page, "#balance") == 100_000 - BUY_MINOR
+    page.click("#spin")
+    page.wait_for_selector("#free-spins-intro-button")
+    press_scene(page, "free-spins-intro")
+    page.wait_for_selector("#free-spins-outro-button", timeout=60_000)
+    press_scene(page, "free-spins-outro")
+    wait_state(page, "idle", timeout=30_000)
+    assert minor(page, "#balance") == modes_server.get(player, "/api/me")["balance"]["minor"]
+    assert page.is_visible("#modes")
+    assert policed.violations() == []
