@@ -345,3 +345,20 @@ def test_a_bought_feature_left_before_its_first_free_spin_resumes(
     assert minor(page, "#balance") == modes_server.get(player, "/api/me")["balance"]["minor"]
     assert page.is_visible("#modes")
     assert policed.violations() == []
+
+
+def test_the_german_words_fit_a_320_px_screen(browser: Browser, modes_server: Server) -> None:
+    """ "0,75 € pro Drehung" and "FREISPIELE KAUFEN" were cut off side by side at 320 px: the
+    short price per spin and the names in plain case fit, no text wider than its box."""
+    ctx = browser.new_context(viewport=viewport("320x568"), reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        player = modes_server.new_player()
+        page.goto(f"{modes_server.url}/?token={player.token}&lang=de#/play/{GAME}")
+        wait_state(page, "idle")
+        assert page.inner_text("#ante .mode-price") == "0,75\xa0€/Spin"
+        assert page.inner_text("#buy-feature .mode-name") == "Freispiele kaufen"
+        check_game(page, "moded de 320x568")
+        check_modes(page, "320x568", "moded de 320x568")
+    finally:
+        ctx.close()
