@@ -172,6 +172,17 @@ def test_buying_asks_first_then_plays_the_free_spins(
     assert minor(page, "#win") == total
     assert page.is_visible("#modes") and buy.is_enabled()
     assert len(spins) == 1
+
+    # the history names the mode, and its first step what was bought (it has no screen)
+    page.click("#menu")
+    page.click("#history")
+    row = page.locator("#history-dialog[open] .history-row").first
+    assert "Bought feature (3.8× the bet)" in row.inner_text()
+    row.locator(".replay-open").click()
+    assert page.inner_text(".replay-bought") == "Feature bought: 5 free spins."
+    assert page.locator(".replay-stage .reels").is_hidden()
+    page.click("#replay-next")
+    assert page.locator(".replay-stage .reels").is_visible()
     assert policed.violations() == []
 
 
