@@ -62,10 +62,13 @@ GAME_BOXES = {
     "reels": ".reels",
     "pots": ".pot",
     "feature": ".stage-feature > *",
+    # a title's bet modes (js/modes.js): the ante switch and the buy button
+    "modes": "#modes button",
     "caption": ".win-caption",
     "texts": ".meter-label, .meter-value, .wallet-label, #balance, .stepper-label,"
     " .stepper-value, .bar-text, .pot-value, .session-item > *, .game-title, .ladder-status,"
-    " .fs-counter, .autoplay-status, .pot-cap, .pot-name, .pots-caption, .collection-label",
+    " .fs-counter, .autoplay-status, .pot-cap, .pot-name, .pots-caption, .collection-label,"
+    " .mode-name, .mode-price",
 }
 
 
@@ -109,6 +112,7 @@ def check_game(page: Page, where: str) -> dict[str, Any]:
         "reels",
         "pots",
         "feature",
+        "modes",
     ):
         for box in boxes[name]:
             assert inside(box, width, height), f"{where}: {name} {box['id']} is off screen: {box}"
@@ -139,7 +143,7 @@ def check_game(page: Page, where: str) -> dict[str, Any]:
             bar["w"],
             bar["h"],
         ), f"{where}: {box['id']} sticks out of the bar"
-    for name in ("bar", "head", "pots", "feature", "caption"):
+    for name in ("bar", "head", "pots", "feature", "modes", "caption"):
         for box in boxes[name] if name != "bar" else [bar]:
             assert not overlaps(reels, box, slack=2), (
                 f"{where}: the reels overlap {name} {box['id']}"

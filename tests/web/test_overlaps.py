@@ -38,13 +38,14 @@ INFO = {
     "banner": "#banner:not([hidden])",
     "counter": ".fs-counter, .ladder-status",
     "feature": ".stage-feature > *",
+    "modes": "#modes button",
     "pots": ".pot, .pots-caption",
     "caption": "#win-caption:not(:empty)",
     "total": ".win-popup",
     "bar": ".controls > *",
 }
 #: Boxes drawn inside another on purpose: (outer, inner).
-HOLDS = {("autoplay", "autoplay_stop"), ("feature", "counter")}
+HOLDS = {("autoplay", "autoplay_stop"), ("feature", "counter"), ("feature", "modes")}
 
 
 def losing_spin(game: str) -> list[int]:

@@ -22,6 +22,7 @@ import { mountFullscreenButton } from './fullscreen.js';
 import { HistoryDialog } from './history.js';
 import { GameMenu } from './menu.js';
 import { describe, language, t } from './messages.js';
+import { ModesPanel } from './modes.js';
 import { ReelGrid } from './reels.js';
 import { RulesDialog } from './rules.js';
 import { Scenes } from './scenes.js';
@@ -212,6 +213,13 @@ export class Game {
       this.dialogs.push(this.betPicker);
     }
     this.ui.mountFeature(this.top, this.side, this.overlay);
+    // the bet modes the market sells for the title (js/modes.js): an ante, a bought feature
+    if (this.info.modes?.length) {
+      this.modes = new ModesPanel(this, this.info.modes);
+      this.side.prepend(this.modes.element);
+      this.root.classList.add('with-modes');
+      this.dialogs.push(this.modes);
+    }
     this.scenes = new Scenes(this);
     this.dialogs.push(this.scenes);
     this.presenter = new WinPresenter(this);
@@ -234,12 +242,14 @@ export class Game {
   }
 
   updateBetOutput() {
-    const minor = this.ui.betMinor();
+    // what a spin costs: the bet, times the ante's price where the ante is on
+    const minor = this.modes?.spinMinor(this.ui.betMinor(), { autoplay: Boolean(this.autoplay) }) ?? this.ui.betMinor();
     this.betOutput.textContent = this.money.format(minor);
     this.betOutput.dataset.minor = String(minor);
     const balance = this.app.balanceMinor;
     this.betOutput.classList.toggle('over-balance', balance !== null && minor > balance);
     this.betPicker?.render();
+    this.modes?.render();
   }
 
   // ---------------------------------------------------------------------------------
@@ -269,6 +279,8 @@ export class Game {
     const betLocked = state !== 'idle' && state !== 'gamble';
     this.ui.setEnabled(!betLocked && !this.autoplay);
     this.betPicker?.setEnabled(!betLocked && !this.autoplay);
+    this.modes?.setEnabled(state === 'idle' && !this.autoplay && !this.gambleOpen);
+    this.modes?.setShown(!(this.round && this.round.phase === 'free_spins'));
     if (this.autoplayButton) this.autoplayButton.disabled = Boolean(this.autoplay) || !['idle', 'gamble'].includes(state);
   }
 
@@ -302,7 +314,8 @@ export class Game {
       this.roundId = open.round_id;
       this.ui.setBet(this.ui.betFromRound(open.round));
       this.updateBetOutput();
-      this.grid.show(this.ui.lastScreen(open.round));
+      // a bought feature's round has no screen until its first free spin
+      if (open.round.spins.length) this.grid.show(this.ui.lastScreen(open.round));
       this.ui.showRound(open.round);
       this.showWinItems(open.round, { cycle: true });
       this.win.set(this.ui.roundWinMinor(open.round));
@@ -381,16 +394,32 @@ export class Game {
   }
 
   /** Spin, then play the round out (free spins) and offer the gamble. */
-  async playRound() {
-    const resp = await this.spin();
+  async playRound({ mode = null } = {}) {
+    const resp = await this.spin({ mode });
     if (!resp) return;
     await this.playOut();
+  }
+
+  /** Buy the feature `mode` (its price confirmed by the player, js/modes.js): the round starts
+   * in its free spins, played through the same presenters as any. */
+  async buyFeature(mode) {
+    if (!this.ready || this.gambleOpen) return;
+    this.app.messages.clear();
+    if (this.state === 'gamble') {
+      this.setState('busy');
+      const collected = await this.collect();
+      if (!collected) return;
+    }
+    return this.playRound({ mode });
   }
 
   /** Continue the open round: free spins, then the gamble offer or the end of the round. */
   async playOut({ auto = false } = {}) {
     const inFeature = this.round?.phase === 'free_spins';
-    if (inFeature && this.round.spins.at(-1)?.kind === 'base') await this.ui.featureIntro?.(this.round);
+    // the intro after the screen that triggered the feature, or after a bought feature (no
+    // screen yet)
+    const started = !this.round?.spins.length || this.round.spins.at(-1).kind === 'base';
+    if (inFeature && started) await this.ui.featureIntro?.(this.round);
     while (this.round && this.round.phase === 'free_spins' && !this.destroyed) {
       this.setState('feature');
       await sleep(this.motion.ms('freePause'));
@@ -423,11 +452,22 @@ export class Game {
   // round steps
   // ---------------------------------------------------------------------------------
 
-  async spin({ autoplayId = null } = {}) {
+  /** Start a round: the base game, the ante where it is on, or `mode` (a bought feature). */
+  async spin({ autoplayId = null, mode = null } = {}) {
     // a reality check that is due is answered before a new round starts
     if (this.app.reality && !(await this.app.reality.beforeRound())) return null;
     if (this.destroyed) return null;
     const bet = this.ui.bet();
+    const played = mode ?? this.modes?.spinMode({ autoplay: Boolean(autoplayId) }) ?? null;
+    if (played) {
+      // a mode's round is never lowered to the balance: say why it cannot start
+      const sold = this.info.modes.find((m) => m.name === played);
+      const trouble = this.modes.problem(sold, this.ui.betMinor());
+      if (trouble) {
+        this.app.messages.show(this.modes.message(trouble), { kind: 'warning' });
+        return null;
+      }
+    }
     this.setState('busy');
     await this.app.gate.wait();
     if (this.destroyed) return null;
@@ -439,10 +479,15 @@ export class Game {
     const startedAt = performance.now();
     mark('step-start', { kind: 'base' });
     this.clearStage();
-    this.grid.startSpin();
-    this.sound.play('spin');
+    // a bought feature's round starts in its free spins: no base screen is spun
+    const bought = played && this.info.modes.find((m) => m.name === played)?.kind === 'buy';
+    if (!bought) {
+      this.grid.startSpin();
+      this.sound.play('spin');
+    }
     this.app.gate.mark();
     const body = { bet };
+    if (played) body.mode = played;
     if (autoplayId) {
       body.autoplay_id = autoplayId;
       // Autoplay never gambles: its wins are paid with the spin (no collect request).
@@ -573,6 +618,7 @@ export class Game {
     // The balance shows the bet taken; a win paid in this step is added after it is shown.
     const paidNow = resp.status === 'complete' ? resp.win.minor : 0;
     this.app.setBalance(resp.balance.minor - paidNow);
+    if (!resp.round.spins.length) this.grid.cancel(); // a step with no screen (a bought feature)
     const stage = await playStep(newStage(this, resp, { startedAt }));
     mark('step-landed');
     await this.showWin(resp, stage);
@@ -674,6 +720,8 @@ export class Game {
   }
 
   async startAutoplay(settings) {
+    // an autoplay plays the base game only (the server's rule): the ante is left out of it
+    if (this.modes?.spinMode()) this.app.messages.notice(t('modes.autoplay_base'), 5000);
     if (this.state === 'gamble') {
       const collected = await this.collect();
       if (!collected) return;
@@ -736,8 +784,10 @@ export class Game {
     if (!autoplay) {
       status.hidden = true;
       this.setState(this.state);
+      this.updateBetOutput(); // the ante's price again, where it is on
       return;
     }
+    if (status.hidden) this.updateBetOutput(); // an autoplay plays the base game: its bet
     status.hidden = false;
     status.dataset.remaining = String(autoplay.remaining);
     status.dataset.status = autoplay.status;

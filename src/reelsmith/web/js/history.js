@@ -69,6 +69,12 @@ export class HistoryDialog {
     );
   }
 
+  /** The bet mode a round was played in (the game list's entry), or null. */
+  modeOf(view) {
+    if (!view.mode) return null;
+    return this.game.info.modes?.find((m) => m.name === view.mode) ?? { name: view.mode, kind: view.mode === 'ante' ? 'ante' : 'buy', price: '' };
+  }
+
   /** A pot's name in the player's language (the title's, from its rules page). */
   potName(pot) {
     return this.game.ui.potName?.(pot) ?? label(pot);
@@ -80,6 +86,9 @@ export class HistoryDialog {
     const pending = record.status === 'open' && view.win_minor > 0;
     const parts = [pending ? t('history.status_pending', { amount: this.money.format(view.win_minor) }) : has(status) ? t(status) : record.status];
     const free = (view.spins ?? []).filter((s) => s.kind === 'free').length;
+    // a round played in a bet mode (js/modes.js) says which: the ante, a bought feature
+    const mode = this.modeOf(view);
+    if (mode) parts.push(t(mode.kind === 'buy' ? 'history.mode_buy' : 'history.mode_ante', { times: this.money.count(Number(mode.price)) }));
     if (free) parts.push(t('history.free_spins', { count: free }));
     if (view.gambles?.length) parts.push(t('history.gambles', { count: view.gambles.length }));
     const jackpots = (view.spins ?? []).flatMap((s) => s.gems ?? []).filter((g) => g.reveal === 'jackpot');
@@ -123,7 +132,8 @@ export class HistoryDialog {
       next.disabled = at === steps.length - 1;
       const spin = view.spins?.at(-1);
       const gamble = step.action.startsWith('gamble') ? view.gambles?.at(-1) : null;
-      grid.element.hidden = Boolean(gamble);
+      // a bought feature's first step has no screen: it says what was bought
+      grid.element.hidden = Boolean(gamble) || !spin;
       if (spin && !gamble) {
         grid.show(ui.lastScreen(view));
         grid.showWins(ui.winItems(view)); // lines are redrawn once the grid is laid out
@@ -177,6 +187,9 @@ export class HistoryDialog {
       if (spin.level) out.push(h('p', {}, t('history.level', { level: spin.level, multiplier: spin.multiplier })));
       if (view.free_spins_remaining !== undefined && view.phase === 'free_spins') out.push(h('p', {}, t('history.free_spins_left', { count: view.free_spins_remaining })));
       if (view.level_spins_left !== undefined && view.phase === 'free_spins') out.push(h('p', {}, t('history.level_spins_left', { count: view.level_spins_left, level: view.level })));
+    }
+    if (!spin && !gamble && view.mode) {
+      out.push(h('p', { class: 'replay-bought' }, t('history.bought', { count: view.free_spins_awarded })));
     }
     if (step.action === 'collect') out.push(h('p', {}, t('history.collected', { amount: money.format(view.win_minor) })));
     out.push(h('p', { class: 'replay-win' }, t('history.round_win', { amount: money.format(ui.roundWinMinor(view)) })));

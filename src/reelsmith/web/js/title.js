@@ -21,6 +21,7 @@ import { GambleScreen } from './gamble.js';
 import { lookOf, stillScreen } from './look.js';
 import { t } from './messages.js';
 import { FreeSpinsPanel } from './presenters/free-spins.js';
+import { HoldAndSpinPanel } from './presenters/hold-and-spin.js';
 import { LadderPanel } from './presenters/ladder.js';
 import { PotsPanel } from './presenters/pots.js';
 import * as view from './roundview.js';
@@ -56,6 +57,7 @@ export class Title {
     this.potNames = Object.fromEntries(pots.map((p) => [p.id, p.pot]));
     this.hasFreeSpins = Boolean(rules.free_spins) && !this.levels;
     this.hasGamble = Boolean(rules.gamble);
+    this.hasHoldAndSpin = Boolean(rules.hold_and_spin);
     // a look may set its own win tiers (celebration.js), over the market's
     if (look.winTiers) this.winTiers = look.winTiers;
     this.bets = betsOf(game);
@@ -158,6 +160,10 @@ export class Title {
       this.freeSpins = new FreeSpinsPanel(this);
       this.freeSpins.mount(side);
     }
+    if (this.hasHoldAndSpin) {
+      this.holdAndSpin = new HoldAndSpinPanel(this);
+      this.holdAndSpin.mount(side);
+    }
     if (this.hasGamble) {
       this.offer = h(
         'div',
@@ -193,9 +199,11 @@ export class Title {
     if (this.offer) this.offer.hidden = true;
     if (!this.game.round || this.game.round.phase !== 'free_spins') this.freeSpins?.hide();
     this.pots?.clearWildReels();
+    this.holdAndSpin?.hide();
   }
 
   afterRound(round) {
+    this.bought = null;
     if (this.offer) this.offer.hidden = true;
     this.freeSpins?.hide();
     if (round.pots_minor) this.pots?.setPots(round.pots_minor, round.caps_minor);
@@ -210,6 +218,11 @@ export class Title {
   /** As a reel lands, a gem on it raises its pot. */
   reelStopped(reel, stage) {
     this.pots?.raise(reel, stage);
+  }
+
+  /** The round is a bought feature (`feature_bought`): kept for the intro. */
+  featureBought(event) {
+    this.bought = event;
   }
 
   featureIntro(round) {

@@ -158,7 +158,9 @@ export class FreeSpinsPanel {
 
   /** The free spins won: the trigger symbols, the count and the multiplier; press Start. */
   async intro(round) {
-    const spin = round.spins[0];
+    // a bought feature has no screen before its free spins: the trigger symbols it counts as
+    const bought = this.ui.bought;
+    const spin = round.spins[0]?.kind === 'base' ? round.spins[0] : { reveals: [], triggers: bought?.triggers ?? 0 };
     const symbol = this.ui.triggerSymbol();
     const shown = Math.min(this.triggerCount(spin), 6);
     const art = symbol
@@ -175,6 +177,7 @@ export class FreeSpinsPanel {
       parts: [
         art,
         sceneTitle(t('fs.intro_title', { count: round.free_spins_awarded })),
+        bought ? sceneLine(t('modes.bought_intro'), 'intro-bought') : null,
         reveals ? sceneLine(reveals) : null,
         multiplier > 1 ? sceneLine(t('fs.intro_multiplier', { multiplier }), 'intro-multiplier') : null,
       ].filter(Boolean),
@@ -189,7 +192,8 @@ export class FreeSpinsPanel {
     const size = round.coin_size_minor;
     const total = round.spin_win_coins * size;
     const freeWin = round.free_spins_win_coins * size;
-    await freeSpinsOutro(this.ui, { total, freeWin, betMinor: round.bet_minor, spins: round.spins.length - 1 });
+    const spins = round.spins.filter((s) => s.kind === 'free').length;
+    await freeSpinsOutro(this.ui, { total, freeWin, betMinor: round.bet_minor, spins });
     this.hide();
   }
 

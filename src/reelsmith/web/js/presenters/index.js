@@ -63,6 +63,8 @@ export const PRESENTERS = {
  * plays one screen, so earlier screens' events are already shown.
  */
 export function stepEvents(events, index) {
+  // a step with no screen (a bought feature's start): the round's own events
+  if (index < 0) return (events ?? []).filter((event) => event.spin === undefined);
   const mine = [];
   let after = false;
   for (const event of events ?? []) {

@@ -35,5 +35,6 @@ export function presentCapReached(event, stage) {
  * free-spins panel and the history can show the round began in the feature. */
 export function presentFeatureBought(event, stage) {
   stage.featureBought = event;
+  stage.ui.featureBought?.(event);
   stage.game.app?.messages?.notice(t('game.feature_bought', { spins: event.spins }), 4000);
 }
