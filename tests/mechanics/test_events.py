@@ -35,7 +35,7 @@ from tests.mechanics.test_ways import tiny
 from tests.test_example_mechanic import WITHOUT_MYSTERY, mystery_fox
 
 #: The amounts of a screen's win events that add up to its win (before a plug-in acts on it).
-PAYS = ("line_win", "way_win", "count_win", "scatter_win")
+PAYS = ("line_win", "way_win", "count_win", "scatter_win", "symbol_expanded")
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "events.md"
 

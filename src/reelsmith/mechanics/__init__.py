@@ -24,6 +24,7 @@ from reelsmith.mechanics import (
     cascade,
     cells,
     coins,
+    expanding,
     free_spins,
     gamble,
     heights,
@@ -59,6 +60,7 @@ MECHANICS: tuple[Mechanic, ...] = (
     anywhere.MECHANIC,
     wild.MECHANIC,
     scatter.MECHANIC,
+    expanding.MECHANIC,
     cascade.MECHANIC,
     plugin.MECHANIC,
     free_spins.MECHANIC,
@@ -159,7 +161,11 @@ def problems(model: GameModel) -> list[str]:
     if found:
         return found
     for mechanic in declared(model.raw):
-        found.extend(mechanic.model_problems(model))
+        # a problem two mechanics meet (the free spins' exact check reading another's table)
+        # is said once
+        for problem in mechanic.model_problems(model):
+            if not all(line in found for line in problem.splitlines()):
+                found.append(problem)
     return found
 
 

@@ -16,7 +16,9 @@ such a title is read and reported as any other.
 Mystery symbols are revealed here too (:func:`reelsmith.mechanics.mystery.kernel.
 reveal_screen`): after a screen's stops and before it is paid, one draw by the spin's table
 where the screen shows the mystery, as live play's window modifier makes it, so a mystery
-title's spins are played whole by this kernel.
+title's spins are played whole by this kernel. So is an expanding symbol
+(:mod:`reelsmith.mechanics.expanding.kernel`): drawn once a base spin awards free spins, after its
+stops, and paid on each free spin beside the screen's own wins.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.stops import stop_for_draw
 from reelsmith.mechanics.cascade.exact import ScreenTables, _counted, _screen, screen_tables
 from reelsmith.mechanics.cascade.rules import fall
+from reelsmith.mechanics.expanding.kernel import ExpandingTables, draw_symbol, expansion
+from reelsmith.mechanics.expanding.kernel import tables as expanding_tables
 from reelsmith.mechanics.mystery.kernel import MysteryTables, reveal_screen
 from reelsmith.mechanics.mystery.kernel import tables as mystery_tables
 
@@ -62,8 +66,10 @@ class ChainGame:
     cap_coins: int = 0
     #: The mystery symbols' tables (symbol -1: the model has none).
     mystery: MysteryTables | None = None
+    #: The expanding symbol's table (no symbols: the model has none).
+    expanding: ExpandingTables | None = None
     #: The purposes of the draws a trace records, by their kind.
-    draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "", "", "cell")
+    draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "expanding_symbol", "", "cell")
 
     def args(self) -> tuple[Any, ...]:
         return (
@@ -80,7 +86,14 @@ class ChainGame:
             self.cap_coins,
             r.band_edges_in_coins(self.total_bet),
             *self._mystery(),
+            *self._expanding(),
         )
+
+    def _expanding(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        found = self.expanding
+        if found is None:
+            return np.zeros(0, dtype=np.int64), np.ones(1, dtype=np.int64)
+        return found.symbols, found.cumulative
 
     def _mystery(self) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         found = self.mystery
@@ -152,6 +165,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         total_bet=total_coins(model),
         cap_coins=0 if cap is None else cap.cap_coins(total_coins(model)),
         mystery=mystery_tables(model),
+        expanding=expanding_tables(model),
     )
 
 
@@ -331,6 +345,8 @@ def play_chain_rounds(
         mystery,
         mystery_values,
         mystery_cumulative,
+        expanding_symbols,
+        expanding_cumulative,
     ) = game
     reels = base.lengths.shape[0]
     rows = base.rows
@@ -342,8 +358,14 @@ def play_chain_rounds(
     width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
     out = np.zeros((3, width), dtype=np.int64)
     tops = np.zeros(reels, dtype=np.int64)
-    # the log rows of one screen's draws (a reel of drawn cells: one per cell)
-    screen_rows = reels * (rows if cell_counts.max() > 0 else 1) + (1 if mystery >= 0 else 0)
+    # the log rows of one screen's draws (a reel of drawn cells: one per cell; the expanding
+    # symbol's draw after a base spin)
+    screen_rows = (
+        reels * (rows if cell_counts.max() > 0 else 1)
+        + (1 if mystery >= 0 else 0)
+        + (1 if expanding_symbols.shape[0] else 0)
+    )
+    lines = free.paylines.shape[0]
     hit_triggers = base.trigger if base.trigger_symbol >= 0 else 1 << 62
     top_band = edges.shape[0] - 1
     bands = np.zeros(edges.shape[0], dtype=np.int64)
@@ -387,6 +409,11 @@ def play_chain_rounds(
         if cap_coins > 0 and pay >= cap_coins:
             remaining = 0  # the base spin reached the round's cap: no free spin is played
         played = free_win = free_triggers = added_sum = 0
+        special = -1
+        if awarded > 0:  # the free spins start: their expanding symbol is drawn
+            stream, special, log_at = draw_symbol(
+                expanding_symbols, expanding_cumulative, stream, record, log, log_at
+            )
         while remaining > 0:
             if record and log_at + screen_rows > log.shape[0]:
                 overflow = True
@@ -416,6 +443,7 @@ def play_chain_rounds(
                 log,
                 log_at,
             )
+            expanded = expansion(screen, special, free.line_pays, lines)
             spin_win, _scatter, shown, added = _chain(
                 free,
                 screen,
@@ -430,7 +458,7 @@ def play_chain_rounds(
                 per_symbol,
                 max_spins,
             )
-            free_win += spin_win
+            free_win += spin_win + expanded
             free_triggers += shown
             if added > 0:
                 round_retriggers += 1

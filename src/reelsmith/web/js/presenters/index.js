@@ -13,6 +13,7 @@
  * (a newer server's mechanic in a title this client cannot draw fully), never an error.
  */
 import { presentCascade, presentHeightsDrawn, presentSpinStopped, presentWildWeights } from './reels.js';
+import { presentExpandingSymbolDrawn, presentSymbolExpanded } from './expanding.js';
 import { presentFreeSpin, presentFreeSpinsAwarded } from './free-spins.js';
 import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStart } from './hold-and-spin.js';
 import { presentLadderStep } from './ladder.js';
@@ -45,6 +46,8 @@ export const PRESENTERS = {
   win_modified: presentWinModified,
   free_spin: presentFreeSpin,
   free_spins_awarded: presentFreeSpinsAwarded,
+  expanding_symbol_drawn: presentExpandingSymbolDrawn,
+  symbol_expanded: presentSymbolExpanded,
   ladder_step: presentLadderStep,
   hold_and_spin_start: presentHoldAndSpinStart,
   hold_and_spin_respin: presentHoldAndSpinRespin,
