@@ -50,6 +50,11 @@ from reelsmith.mechanics.ways.rules import ways_pay_counts
 #: The most column combinations (screens after the gems' reveals) of one reel set the full
 #: analysis of a ladder on ways plays; a model with more is refused by name.
 MAX_SCREENS = 4_000_000
+#: The mechanics that change the window, its screens or the round's pay, which the ladder's
+#: figures on ways do not play: a model of the ladder on ways with one is refused by name.
+UNPLAYED_ON_WAYS = frozenset(
+    {"heights", "cascade", "mystery", "hold_and_spin", "modes", "max_win", "anywhere"}
+)
 
 
 def on_window(model: GameModel) -> bool:
@@ -72,8 +77,15 @@ def problems(model: GameModel) -> list[str]:
         return []
     if name != "ways":
         return [f"{where}: ladder and {name}: the ladder plays paylines or ways, not {name}"]
+    from reelsmith.mechanics import declared_names
     from reelsmith.mechanics.ways.rules import ways_rules
 
+    unplayed = sorted(declared_names(model) & UNPLAYED_ON_WAYS)
+    if unplayed:
+        return [
+            f"{where}: ladder on ways and {', '.join(unplayed)}: the ladder's exact analysis and "
+            "kernel on ways read every screen of the reels' fixed window, paid once"
+        ]
     try:
         if ways_rules(model).free_weights:
             return [
@@ -87,12 +99,12 @@ def problems(model: GameModel) -> list[str]:
     for variant_id, variant in model.variants.items():
         reveal = rules.gem_reveal(variant)
         weights = dict(zip(reveal.outcomes, reveal.weights, strict=True))
-        for name_ in ("base", rules.free_reel_set):
-            columns = build_columns(rules, variant.reel_sets[name_], weights)
+        for set_name in ("base", rules.free_reel_set):
+            columns = build_columns(rules, variant.reel_sets[set_name], weights)
             screens = math.prod(int(n) for n in columns.count)
             if screens > MAX_SCREENS:
                 found.append(
-                    f"{model.source or model.id}: variant {variant_id} reel set {name_}: "
+                    f"{where}: variant {variant_id} reel set {set_name}: "
                     f"{screens:,} screens after the gems' reveals; the exact analysis of a "
                     f"ladder on ways plays at most {MAX_SCREENS:,}"
                 )
