@@ -217,7 +217,7 @@ def test_a_simulation_holds_the_exact_rtp_inside_its_interval(model: GameModel) 
     assert compact.exact_beside_simulation(model, result.variant)["rtp"] == RTP
 
 
-def test_validate_accepts_it_and_analyze_reports_it(tmp_path: Path) -> None:
+def test_validate_accepts_it_and_checks_its_stated_rtp(tmp_path: Path) -> None:
     folder = ladder_ways(tmp_path / "t")
     assert validate_folder(folder) == []
     wrong = ladder_ways(tmp_path / "wrong", rtp="2.20")
