@@ -142,6 +142,21 @@ def analysis_report(a: Analysis) -> LabReport:
     return LabReport(doc, _text(text), partial(_sheet, a.model, a.variant_id, a.seconds, parts), a)
 
 
+def _ladder_spread(a: Any) -> str:
+    """What a ladder round's bet is spread over: its paylines, or a ways game's cost."""
+    model = a.model
+    if model.line_count:
+        return f"{model.line_count} lines"
+    return f"{a.rules.lines} coins a spin, every way"
+
+
+def _ladder_screens(a: Any) -> str:
+    """How the ladder's spin law read the screens: payline patterns, or every ways screen."""
+    if a.model.line_count:
+        return "payline patterns"
+    return "every ways screen after the gems' reveals"
+
+
 def ladder_report(a: LadderAnalysis) -> LabReport:
     """``analyze``'s result for a ladder-and-pots round: its exact figures and a seeded sample
     of the round-win distribution, labelled as simulated."""
@@ -946,7 +961,7 @@ def ladder_document(a: LadderAnalysis, sample: dict[str, Any] | None = None) -> 
     doc: dict[str, Any] = {
         "game": model.id,
         "variant": a.variant_id,
-        "bet": {"lines": model.line_count, "line_bet": f"the bet / {model.line_count}"},
+        "bet": {"lines": a.rules.lines, "line_bet": f"the bet / {a.rules.lines}"},
         "rtp": _f(a.rtp),
         "rtp_breakdown": {
             "main_game_lines": _f(a.base_line_rtp),
@@ -1095,7 +1110,7 @@ def _ladder_text(a: LadderAnalysis) -> TextParts:
     )
     headline = (
         f"[bold]{model.name}[/] variant {a.variant_id} - exact analysis, long run, per round "
-        f"({model.line_count} lines, wins in multiples of the bet)",
+        f"({_ladder_spread(a)}, wins in multiples of the bet)",
         f"RTP {pct(a.rtp)}  (main-game lines {pct(a.base_line_rtp)}, free-spins lines "
         f"{pct(a.free_line_rtp)}, jackpots {pct(a.jackpot_rtp)})",
         f"hit frequency {pct(a.hit_frequency, 3)} of main-game spins, "
@@ -1153,8 +1168,8 @@ def _ladder_text(a: LadderAnalysis) -> TextParts:
             "rounds",
             " (rounds are dependent)",
         ),
-        method="exact from per-reel tables, payline patterns, the ladder and meter chains and "
-        f"the pots' renewal laws; {a.seconds:.1f} s",
+        method=f"exact from per-reel tables, {_ladder_screens(a)}, the ladder and meter chains "
+        f"and the pots' renewal laws; {a.seconds:.1f} s",
     )
 
 
@@ -1305,8 +1320,8 @@ def _ladder_sheet(a: LadderAnalysis, sample: dict[str, Any], doc: dict[str, Any]
         f"of every award's probability per round is at least {GLI_MIN_PROBABILITY:g}).</p>"
     )
     return SheetParts(
-        note=f"{model.line_count} paylines; wins in multiples of the bet (a line "
-        f"bet is the bet / {model.line_count}). Every figure is {esc(PER_ROUND)}. Every figure "
+        note=f"{_ladder_spread(a)}; wins in multiples of the bet (a line "
+        f"bet is the bet / {a.rules.lines}). Every figure is {esc(PER_ROUND)}. Every figure "
         "is exact unless its method says otherwise; the round-win distribution alone is "
         "simulated, and says so.",
         summary=summary,

@@ -22,7 +22,9 @@ The RTP figures here are computed, not sampled:
   (``last``, the largest pot a trigger point can be, is one bet below the cap).
 * **Lines.** Reels stop independently and the pots of different reels evolve independently, so
   a payline's expected pay is a sum over symbol tuples of the product of per-reel cell
-  probabilities, enumerated for each of the paylines (rows differ per line).
+  probabilities, enumerated for each of the paylines (rows differ per line). On ways, the
+  ways' own law on each reel's revealed windows
+  (:func:`reelsmith.analysis.ladder_window.mean_pay`).
 * **Jackpots.** By the renewal-reward theorem each gem on reel *i* returns, in the long run,
   ``1 + seed_i x q_i`` bets (its own contribution plus its share of the seed).
 * **Free spins.** A Markov chain over (level, spins left, meter, highest unlocked level) gives,
@@ -275,8 +277,16 @@ def analyze(model: GameModel, variant_id: str | None = None) -> LadderFigures:
     reveal = rules.gem_reveal(variant)
     weights = dict(zip(reveal.outcomes, reveal.weights, strict=True))
 
-    base_line, base_awards = line_value(rules, cell_distributions(rules, base, weights))
-    free_line, free_awards = line_value(rules, cell_distributions(rules, free, weights))
+    from reelsmith.analysis import ladder_window
+
+    if ladder_window.on_window(model):
+        # the ways' own law on the revealed columns; per-award hits are the full analysis'
+        base_line = float(ladder_window.mean_pay(rules, base, weights, model.line_pays))
+        free_line = float(ladder_window.mean_pay(rules, free, weights, model.line_pays))
+        base_awards = free_awards = np.zeros((len(model.symbols), model.reels + 1))
+    else:
+        base_line, base_awards = line_value(rules, cell_distributions(rules, base, weights))
+        free_line, free_awards = line_value(rules, cell_distributions(rules, free, weights))
 
     base_bonus = count_distribution(symbol_shown(model, base, rules.bonus))
     free_bonus = count_distribution(symbol_shown(model, free, rules.bonus))

@@ -447,7 +447,11 @@ def analyze_full(
         hit_frequency=1 - main_no_win,
         round_hit_frequency=1 - round_no_win,
         awards=awards,
-        max_win=_max_win(model, rules, variant.reel_sets, reveal),
+        max_win=(
+            _max_win(model, rules, variant.reel_sets, reveal)
+            if base.max_win is None
+            else _window_max_win(rules, base, free)
+        ),
         meter_autocovariance=_meter_autocovariance(tuple(rows), pi, rtp),
         pot_covariance=tuple(pot_cov),
         memory=memory,
@@ -469,12 +473,17 @@ def _awards(
 ) -> tuple[AwardFigures, ...]:
     from reelsmith.analysis.ladder_spin import line_patterns
 
-    lines = model.line_count
+    lines = rules.lines
+    keys = base.award_keys if base.award_keys is not None else line_patterns(model).awards
     out = []
-    for a, (symbol, count) in enumerate(line_patterns(model).awards):
+    for a, (symbol, count) in enumerate(keys):
         pay = int(model.line_pays[symbol, count])
         n_base = float(base.awards[a].sum())
         n_free = float(free.awards[a].sum())
+        # what the award pays in a spin, in coins: its pay on each line showing it, or (ways)
+        # its pay by the ways it shows
+        pay_base = pay * n_base if base.award_pay is None else float(base.award_pay[a].sum())
+        pay_free = pay * n_free if free.award_pay is None else float(free.award_pay[a].sum())
         pairs_base = float(base.award_pairs[a].sum())
         per_round = n_base + p_trigger * spins_per_trigger * n_free
         base_low = max(n_base - pairs_base / 2, float(base.award_line[a]))
@@ -492,14 +501,9 @@ def _awards(
                 per_round=per_round,
                 round_low=base_low,
                 round_high=min(per_round, 1.0),
-                base_rtp=pay * n_base / lines,
+                base_rtp=pay_base / lines,
                 free_rtp_by_level=tuple(
-                    p_trigger
-                    * float(level_spins[lv])
-                    * rules.multipliers[lv]
-                    * pay
-                    * n_free
-                    / lines
+                    p_trigger * float(level_spins[lv]) * rules.multipliers[lv] * pay_free / lines
                     for lv in range(rules.levels)
                 ),
             )
@@ -515,7 +519,8 @@ def _max_win(
     Turning a cell into the wild never lowers a line's pay when the wild pays at least as
     much as every symbol for each count and pays grow with the count (checked); so a reel
     whose gem can reveal a wild reel is best either all wild or showing its gem as the
-    jackpot spin. The largest spin win is found among those choices (every gem position)."""
+    jackpot spin. The largest spin win is found among those choices (every gem position).
+    On ways, every screen was played by the spin figures (:func:`_window_max_win`)."""
     wild = model.wild
     pays = model.line_pays
     monotone = all(
@@ -581,6 +586,32 @@ def _max_win(
             + extra
         )
         out["round_bound_x_bet"] = bound
+    return out
+
+
+def _window_max_win(rules: LadderRules, base: SpinFigures, free: SpinFigures) -> dict[str, Any]:
+    """The largest win of one spin on ways (main game; a free spin at the highest level's
+    multiplier), from every screen the spin figures played (:attr:`SpinFigures.max_win`)."""
+    assert base.max_win is not None and free.max_win is not None
+    out: dict[str, Any] = {
+        "main_spin": {
+            "line_pay_x_bet": base.max_win["line_pay_x_bet"],
+            "with_jackpots_x_bet": base.max_win["with_jackpots_x_bet"],
+        },
+        "free_spin": {
+            "line_pay_x_bet": free.max_win["line_pay_x_bet"],
+            "with_jackpots_x_bet": free.max_win["multiplied_with_jackpots_x_bet"],
+        },
+    }
+    spins = rules.levels * rules.spins_per_level
+    largest = sum(j.last_trigger for j in rules.jackpots)
+    extra = sum(spins * (j.seed + spins + 1) for j in rules.jackpots)
+    out["round_bound_x_bet"] = (
+        out["main_spin"]["line_pay_x_bet"]
+        + out["free_spin"]["line_pay_x_bet"] * rules.spins_per_level * sum(rules.multipliers)
+        + largest
+        + extra
+    )
     return out
 
 

@@ -629,6 +629,14 @@ class SpinFigures:
     awards: npt.NDArray[np.float64]  # [award, b]: expected lines showing the award
     award_pairs: npt.NDArray[np.float64]  # [award, b]: E[N (N - 1); b]
     award_line: npt.NDArray[np.float64]  # [award]: probability on one given line (averaged)
+    #: On an evaluator that pays the whole window (ways): its awards ``(symbol, run)`` (on
+    #: paylines None: :func:`line_patterns`' awards) and ``[award, b]`` each one's expected
+    #: pay in coins at one coin per unit (on paylines None: the award's pay x its lines).
+    award_keys: tuple[tuple[int, int], ...] | None = None
+    award_pay: npt.NDArray[np.float64] | None = None
+    #: The largest win of one spin (the window's: :mod:`reelsmith.analysis.ladder_window`);
+    #: None on paylines, whose :func:`reelsmith.analysis.ladder_exact._max_win` searches it.
+    max_win: dict[str, float] | None = None
 
     @property
     def expected_line(self) -> float:
@@ -643,8 +651,15 @@ def spin_figures(
     name: str = "",
     second_moments: bool = True,
 ) -> SpinFigures:
-    """Every per-spin figure of ``reel_set`` the round analysis uses."""
+    """Every per-spin figure of ``reel_set`` the round analysis uses (on ways, the ways rule's:
+    :func:`reelsmith.analysis.ladder_window.spin_figures`)."""
     model = rules.model
+    from reelsmith.analysis import ladder_window
+
+    if ladder_window.on_window(model):
+        return ladder_window.spin_figures(
+            rules, reel_set, reveal, name=name, second_moments=second_moments
+        )
     reels = model.reels
     lines = model.line_count
     columns = build_columns(rules, reel_set, reveal, STATIONARY)

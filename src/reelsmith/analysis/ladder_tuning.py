@@ -72,7 +72,7 @@ from reelsmith.engine.ladder import (
     LadderRules,
     ladder_rules,
 )
-from reelsmith.engine.model import GameModel, ReelSet, Variant
+from reelsmith.engine.model import GameModel, ModelError, ReelSet, Variant
 
 #: The tuned RTP must be within this of the target (0.01 percentage points).
 TOLERANCE = 1e-4
@@ -331,7 +331,15 @@ def plan(
 ) -> Plan:
     """The ladder family set up to tune ``source`` into ``variant_id`` (see the module):
     floats, a coarse pass before the volatility moves and a fine one after. Refuses a
-    volatility class below the standard deviation the jackpots alone give."""
+    volatility class below the standard deviation the jackpots alone give, and a ladder on
+    ways (the tuner's moves are priced on paylines)."""
+    from reelsmith.analysis.ladder_window import on_window
+
+    if on_window(model):
+        raise ModelError(
+            f"{model.source or model.id}: the ladder's tuner prices its moves on paylines; it "
+            "does not tune a ladder on ways yet (reelsmith analyze gives its exact figures)"
+        )
     rules: LadderRules = ladder_rules(model)
     reveal = rules.gem_reveal(source)
     state = Strips(

@@ -495,7 +495,8 @@ def simulate(
         seconds=seconds,
         kernel_seconds=kernel_seconds,
         total_bet=game.total_bet,
-        lines=model.line_count,
+        # a ladder round's wins are in line bets: its bet spread over the paylines or the cost
+        lines=model.line_count if ladder is None else game.total_bet,
         ways=buys is not None,
         cost_buys=buys or "",
         stats=stats,

@@ -152,7 +152,11 @@ class LadderRules:
 
     @property
     def lines(self) -> int:
-        return self.model.line_count
+        """The units the bet is spread over, a coin on each: the paylines, or the cost of a
+        spin of a ways game (its evaluator's cost at one coin per unit)."""
+        from reelsmith.mechanics.levels.live import spread
+
+        return spread(self.model)
 
     def variant(self, variant_id: str | None = None) -> Variant:
         """The variant's strips and weights under this rules version: the model's own for the
@@ -175,7 +179,8 @@ class LadderRules:
         return GemReveal(tuple(raw["outcomes"]), tuple(raw["weights"]))
 
     def stake_units(self, coins: int, bet_level: int) -> Fraction:
-        """Coins are line bets: ``coins x bet level / lines`` stake units, exact."""
+        """Coins are line bets (a ways game's: coins at one coin per unit): ``coins x bet
+        level / lines`` stake units, exact."""
         return Fraction(coins * bet_level, self.lines)
 
 

@@ -1,6 +1,7 @@
 """The rules a player reads for a title with the free-spins ladder and local pots, written from
-the model's own values (its grid, paylines, pots, levels, meter, reveal weights and bet levels)
-and, on the server, from the player's market.
+the model's own values (its grid, paylines or ways, pots, levels, meter, reveal weights and bet
+levels) and, on the server, from the player's market. On ways, the evaluator's own sentences
+(:mod:`reelsmith.mechanics.ways.help`) say how a screen pays in place of the paylines'.
 
 The sentences are the messages of the title's own ``messages.<language>.toml`` (the ``ladder.*``
 keys, and ``pots.<name>`` for each pot's name), in the words of the title's help page; this
@@ -14,6 +15,7 @@ from typing import Any
 from reelsmith.engine.ladder import WILD_REEL, ladder_rules
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases, Terms, play_rules, settled_rules
+from reelsmith.mechanics import window_help
 
 
 def feature_rules(
@@ -40,6 +42,21 @@ def feature_rules(
     bets_text = [p("ladder.bets.sizes", sizes=", ".join(bets))]
     if terms is None:
         bets_text.append(p("ladder.bets.market_may_offer_fewer"))
+    # an evaluator that pays the whole window (ways) says how it pays in place of the
+    # paylines' sentences, in the help catalogues' words; the title's own messages say the rest
+    window = window_help(model)
+    if window is None:
+        how = [
+            p("ladder.general.highest"),
+            p("ladder.general.consecutive"),
+            p("ladder.general.added"),
+        ]
+        wild = [p("ladder.wild.own_row")]
+        ways = {}
+    else:
+        how = window.general(p, model)
+        wild = window.substitute(p, model)
+        ways = {"ways": window.most_ways(model)}
     return {
         "general": [
             p(
@@ -47,13 +64,12 @@ def feature_rules(
                 name=p.name(),
                 reels=model.reels,
                 rows=model.rows,
-                lines=model.line_count,
+                lines=rules.lines,
+                **ways,
             ),
             p("ladder.general.paytable"),
-            p("ladder.general.highest"),
-            p("ladder.general.consecutive"),
-            p("ladder.general.added"),
-            p("ladder.general.line_bets", lines=model.line_count),
+            *how,
+            p("ladder.general.line_bets", lines=rules.lines),
             p("ladder.general.locked"),
             p("ladder.general.free_spins_bet"),
             p("ladder.general.rtp", rtp=p.number(variant.rtp_percent(), 2)),
@@ -78,7 +94,7 @@ def feature_rules(
         "wild": [
             p("ladder.wild.substitutes"),
             p("ladder.wild.not_bonus_or_gem"),
-            p("ladder.wild.own_row"),
+            *wild,
         ],
         "jackpots": {
             "text": [

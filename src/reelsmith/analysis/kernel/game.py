@@ -342,16 +342,24 @@ class KernelGame:
                     f"alike; {reel_set.name} weighs its stops (stop_weights)"
                 )
         counted = (rules.bonus, np.ones(model.reels, dtype=np.bool_))  # on every reel
+        # an evaluator that pays the whole window (ways) brings the round loop's tables of its
+        # own, and reads no payline prefix
+        from reelsmith.mechanics import evaluation
+
+        window_tables: Any = getattr(evaluation(model), "kernel_tables", None)
+        if window_tables is not None:
+            depth = 0
         base, free = (
             ReelTables.build(model, s, model.line_pays, counted, depth, gem=rules.gem) for s in sets
         )
+        stacked = StackedTables.stack(base, free)
         empty = np.zeros(1, dtype=np.int64)
         return cls(
             model=model,
             variant_id=variant.id,
-            tables=StackedTables.stack(base, free),
+            tables=stacked,
             scatter_pays=np.zeros((2, max(len(model.scatter_pays), 1)), dtype=np.int64),
-            total_bet=model.line_count,
+            total_bet=rules.lines,
             trigger=rules.trigger_count,
             spins_table=empty,
             revealed=False,
@@ -372,6 +380,11 @@ class KernelGame:
                 per_spot=rules.main_game_bonus_per_spot,
                 meter_cdf=np.cumsum(meter_law(model, variant.id)),
                 slots=r.StatSlots.of(model.reels, rules.levels, rules.spots),
+            ),
+            ways=(
+                window_tables(model, stacked.windows, model.line_pays)
+                if window_tables is not None
+                else None
             ),
         )
 

@@ -63,7 +63,7 @@ from reelsmith.engine.features.ladder_steps import (
 )
 from reelsmith.engine.plugins import Plugin
 from reelsmith.engine.stops import stop_for_draw
-from reelsmith.mechanics.ways.rules import ways_pay_counts
+from reelsmith.mechanics.ways.rules import ways_pay, ways_pay_counts
 
 # Draw kinds in a trace (the purposes live play records): reel stops, a reveal (the catalogue's
 # award or the ladder's gem), the plug-in's; on a ladder model (which has no plug-in) a pot's
@@ -291,10 +291,18 @@ def play_rounds(
         log,
         log_ends,
     )
-    # six loops compiled: the one that only counts has none of the trace's branches, the one
+    # eight loops compiled: the one that only counts has none of the trace's branches, the one
     # of unweighted reels none of the weighted stop draw's, the catalogue's none of the
     # ladder's; none carries a plug-in's step
     bound, apply, table = _no_plugin_bound, _no_plugin_apply, _NO_PLUGIN_TABLE
+    if game[G_LADDER] and game[G_WAYS]:
+        # the ladder on ways: a screen whose gems revealed nothing pays by its stops' counts,
+        # any other by the ways rule on its revealed grid
+        if record:
+            return _round_loop(
+                True, False, True, True, run, False, bound, apply, table, False, False
+            )
+        return _round_loop(False, False, True, True, run, False, bound, apply, table, False, False)
     if game[G_LADDER]:
         if record:
             return _round_loop(
@@ -613,6 +621,7 @@ def _round_loop(
                         break
             spin_jackpot = 0
             walk_all = False  # a ladder reveal changed a cell the prefix entry has read
+            revealed_any = False  # a ladder gem revealed a symbol or a wild reel
             if ladder:
                 # the gems, reel by reel: each raises its reel's pot; a pot reaching its
                 # trigger point is won (a new trigger point drawn, the gem stays a gem on the
@@ -654,6 +663,7 @@ def _round_loop(
                     else:
                         grid[gem_at, reel] = symbol
                     walk_all |= reel < decided
+                    revealed_any = True
             # the line pays: the prefix entry's decided pay and its open paylines walked over
             # the other reels (on a ladder screen its grid after the reveals), or every
             # payline from the start when a reveal changed a cell the entry has read
@@ -677,7 +687,23 @@ def _round_loop(
                 for reel in range(1, way_min_run):
                     alive &= way_shown[reel_set, reel, stops[reel]]
                 line_pay = 0
-                if alive != 0:
+                if ladder and revealed_any:
+                    # a gem revealed a symbol or a wild reel: the ways rule on the grid as
+                    # revealed (the per-stop counts show the gem)
+                    line_pay = ways_pay(
+                        grid,
+                        way_pays[reel_set],
+                        way_paying,
+                        wild,
+                        substitutable,
+                        way_weights,
+                        way_min_run,
+                        way_pure_wild,
+                        out_run,
+                        out_ways,
+                        out_pay,
+                    )
+                elif alive != 0:
                     line_pay = ways_pay_counts(
                         way_counts[reel_set],
                         way_wilds[reel_set],

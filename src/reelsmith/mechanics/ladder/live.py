@@ -147,3 +147,15 @@ def table_problems(raw: dict[str, Any], reels: int, rows: int, where: str) -> li
 
     roles = symbol_roles(raw.get("symbols") or [])
     return list(read_tables(raw, raw.get("bet", {}), roles, reels, rows, where)[2])
+
+
+def problems(model: GameModel) -> list[str]:
+    """The ladder's and the pots' checks (:func:`reelsmith.modelio.validate.ladder_problems`),
+    then whether the ladder plays the model's evaluator
+    (:func:`reelsmith.analysis.ladder_window.problems`: paylines, or ways small enough for
+    its exact analysis)."""
+    from reelsmith.analysis.ladder_window import problems as window_problems
+    from reelsmith.modelio.validate import ladder_problems
+
+    found = ladder_problems(model)
+    return found if found else window_problems(model)

@@ -1,5 +1,5 @@
-"""Bet levels: a bet of whole stake units spread over every payline; a round staked in levels
-settles in stake units (a market prices the stake unit)."""
+"""Bet levels: a bet of whole stake units spread over every payline (a ways game: over its
+cost); a round staked in levels settles in stake units (a market prices the stake unit)."""
 
 from reelsmith.mechanics.base import Mechanic
 

@@ -15,6 +15,16 @@ def bet_levels(model: GameModel) -> BetLevels:
     return BetLevels.from_model(model)
 
 
+@cache
+def spread(model: GameModel) -> int:
+    """The units a bet level is spread over: its evaluator's cost at one coin per unit (the
+    paylines; a ways game's cost). A round's stake is one coin on each, and a win of ``c``
+    coins is ``c x level / spread`` stake units."""
+    from reelsmith.mechanics import evaluation
+
+    return int(evaluation(model).cost(model))
+
+
 def problems(model: GameModel) -> list[str]:
     try:
         bet_levels(model)

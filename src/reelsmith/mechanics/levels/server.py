@@ -22,7 +22,7 @@ from reelsmith.engine.features.ladder_tables import legacy_unit
 from reelsmith.engine.ladder_state import BetState, bet_key
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import Round, Stake, coins_in_units
-from reelsmith.mechanics.levels.live import bet_levels
+from reelsmith.mechanics.levels.live import bet_levels, spread
 from reelsmith.mechanics.pots.live import CARRIED_BEFORE
 from reelsmith.money import MoneyError
 from reelsmith.server.bet_bodies import LadderBetBody, read_bet
@@ -116,7 +116,7 @@ class LevelBets:
         """The round's bet (its level checked against the model's) and its stake: one coin on
         every payline."""
         self.levels.validate(bet.level)
-        return bet, Stake(self.model.line_count, 1)
+        return bet, Stake(spread(self.model), 1)
 
     def start_parts(self, market: Market, gamble: bool) -> dict[str, Any]:
         """A bet-level round starts from its carried state alone (the title adds it)."""
@@ -165,7 +165,7 @@ class LevelBets:
             raise RuleError(f"the record's bet {amount} names no bet level ({level!r})")
         return {
             "bet": LevelBet(level, amount),
-            "stake": Stake(self.model.line_count, 1),
+            "stake": Stake(spread(self.model), 1),
             "parts": {CARRIED_BEFORE: None if before is None else BetState.from_json(before)},
             "rules_version": record.get("rules_version", 1),
         }

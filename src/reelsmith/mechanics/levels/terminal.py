@@ -14,7 +14,7 @@ from reelsmith.engine.bets import BetError, parse_decimal
 from reelsmith.engine.ladder_state import PlayerState
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import VOIDED, Round, Stake, coins_in_units
-from reelsmith.mechanics.levels.live import bet_levels
+from reelsmith.mechanics.levels.live import bet_levels, spread
 from reelsmith.mechanics.levels.server import LevelBet
 from reelsmith.mechanics.pots.live import CARRIED_BEFORE, kept_state
 
@@ -100,7 +100,7 @@ class LevelsTerminal:
         game.balance -= self.bet
         level = self.level(self.bet)
         parts = {CARRIED_BEFORE: self.player.for_bet(level)} if self.carries else {}
-        return LevelBet(level, self.bet), Stake(self.model.line_count, 1), parts
+        return LevelBet(level, self.bet), Stake(spread(self.model), 1), parts
 
     def settle(self, game: Any, round_: Round) -> None:
         bet: LevelBet = round_.bet
@@ -164,7 +164,8 @@ def evaluate_bet(model: GameModel, options: Any) -> tuple[LevelBet, str]:
         listed = ", ".join(str(a) for a in sizes)
         raise EvaluateOptionError(f"bet {options.bet} is not offered; the bets are {listed}")
     level = levels.levels[sizes.index(amount)]
-    return LevelBet(level, amount), f"bet {amount} over {model.line_count} paylines"
+    over = f"{model.line_count} paylines" if model.line_count else f"{spread(model)} coins a spin"
+    return LevelBet(level, amount), f"bet {amount} over {over}"
 
 
 def face(model: GameModel) -> LevelsTerminal:
@@ -182,7 +183,7 @@ def _grid_evaluator(self: LevelsTerminal, model: GameModel, options: Any, faces:
     )
 
     bet, describe = evaluate_bet(model, options)
-    stake = Stake(model.line_count, 1)
+    stake = Stake(spread(model), 1)
     setup = None
     for found in faces:
         if hasattr(found, "evaluate_setup"):
@@ -194,7 +195,7 @@ def _grid_evaluator(self: LevelsTerminal, model: GameModel, options: Any, faces:
     def evaluate(grid: Any) -> dict[str, Any]:
         records, coins = evaluate_screen(model, grid, bet, stake, setup)
         lines = records.get("paylines")
-        units = Fraction(coins * bet.level, model.line_count)
+        units = Fraction(coins * bet.level, spread(model))
         out: dict[str, Any] = {
             "line_wins": [w.to_json() for w in lines.wins] if lines is not None else [],
             "multiplier": setup.line_multiplier if setup is not None else 1,

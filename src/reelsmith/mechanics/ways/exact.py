@@ -45,23 +45,56 @@ def weight_law(model: GameModel, reel: int, free: bool) -> tuple[Fraction, Fract
     return Fraction(int(rules.weights[reel])), Fraction(1)
 
 
+#: One reel's law as the ways read it: ``counts[position, symbol]`` of the windows it can
+#: show, each position's whole weight, and the reel's total weight.
+ReelLaw = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]
+
+
+def reel_set_laws(model: GameModel, reel_set: ReelSet) -> list[ReelLaw]:
+    """Each reel's law on ``reel_set``: its windows (a stop, and a height on a reel of variable
+    rows) with their stop weights."""
+    laws = []
+    for reel in range(model.reels):
+        counts, total = _reel_laws(model, reel_set, reel)
+        laws.append((counts, np.asarray(reel_set.position_weights(reel), dtype=np.int64), total))
+    return laws
+
+
+def window_counts(model: GameModel, windows: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """``counts[window, symbol]`` of windows given cell by cell (``windows[window, row]``):
+    the law of a reel whose windows are not its strip's (a window modifier's reveals)."""
+    counts = np.zeros((windows.shape[0], len(model.symbols)), dtype=np.int64)
+    for row in range(windows.shape[1]):
+        shown = windows[:, row].astype(np.int64)
+        kept = shown != BLANK
+        np.add.at(counts, (np.nonzero(kept)[0], shown[kept]), 1)
+    return counts
+
+
 def mean_pay(
     model: GameModel, reel_set: ReelSet, pays: npt.NDArray[np.int64], free: bool = False
 ) -> Fraction:
     """The expected pay of one screen of ``reel_set`` per coin unit (before any multiplier of
     the spin), with the wild weights of a base or a free spin."""
+    return laws_mean_pay(model, reel_set_laws(model, reel_set), pays, free)
+
+
+def laws_mean_pay(
+    model: GameModel, laws: list[ReelLaw], pays: npt.NDArray[np.int64], free: bool = False
+) -> Fraction:
+    """The expected pay of one screen per coin unit when reel ``r`` shows window ``v`` of
+    ``laws[r]`` with probability ``weight[v] / total``, the reels independent: the ways rule's
+    law on any per-reel law of windows (a reel set's; the ladder's, its gems revealed)."""
     rules = ways_rules(model)
     reels = model.reels
     wild = model.wild
-    laws = [_reel_laws(model, reel_set, reel) for reel in range(reels)]
-    stop_weights = [reel_set.position_weights(reel) for reel in range(reels)]
     mean_w = [weight_law(model, reel, free)[0] for reel in range(reels)]
 
     def expect(reel: int, values: npt.NDArray[np.int64]) -> Fraction:
-        return Fraction(int((values * stop_weights[reel]).sum()), laws[reel][1])
+        return Fraction(int((values * laws[reel][1]).sum()), laws[reel][2])
 
     def prob_zero(reel: int, zero: npt.NDArray[np.bool_]) -> Fraction:
-        return Fraction(int((zero * stop_weights[reel]).sum()), laws[reel][1])
+        return Fraction(int((zero * laws[reel][1]).sum()), laws[reel][2])
 
     wilds = [
         laws[r][0][:, wild] if wild >= 0 else np.zeros(len(laws[r][0]), np.int64)
