@@ -325,3 +325,16 @@ def test_too_many_windows_are_refused(tmp_path: Path) -> None:
         re.search(r"9 symbols over 6 rows make 531,441 windows, above the 131,072", p)
         for p in problems
     ), problems
+
+
+def test_tune_refuses_drawn_cells_by_name(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    folder = grand_cells(tmp_path / "t")
+    result = CliRunner().invoke(app, ["tune", str(folder), "--target-rtp", "96"])
+    assert result.exit_code != 0
+    assert "variant main draws every cell (cells on reel_sets.base, reel_sets.free)" in (
+        result.output
+    )

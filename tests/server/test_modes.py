@@ -66,6 +66,10 @@ def test_an_ante_is_charged_its_price_and_recorded(moded_api: Any) -> None:
     body = _played_out(api, answer.json())
     assert body["round"]["mode"] == "ante"
     assert _stored(api, body["round_id"])[:2] == ("ante", 75)  # 0.60 x 1.25
+    first = answer.json()
+    assert first["bet"]["minor"] == 75 and first["round"]["bet_minor"] == 75
+    started = [e for e in first["events"] if e["type"] == "round_started"]
+    assert started[0]["total_minor"] == 75
     assert api.balance(player) == 1000 - 75 + body["win"]["minor"]
     replay = api.op("POST", f"/operator/rounds/{body['round_id']}/replay", key=None).json()
     assert replay["identical"] is True

@@ -266,6 +266,13 @@ def refuse_weighted(variant: Variant) -> None:
     step (one stop's symbol replaced, the gradient of the unweighted symbol counts) and the
     variant file it writes know nothing of weights, so a weighted variant is tuned by hand
     (its weights or its strips) and checked with ``analyze``."""
+    drawn = sorted(name for name, reel_set in variant.reel_sets.items() if reel_set.cells)
+    if drawn:
+        raise UntunableError(
+            f"variant {variant.id} draws every cell (cells on reel_sets."
+            f"{', reel_sets.'.join(drawn)}); tune moves symbols on reel strips only: edit the "
+            "cells' weights and run analyze, which gives their exact RTP"
+        )
     weighted = sorted(
         name for name, reel_set in variant.reel_sets.items() if reel_set.weights is not None
     )

@@ -39,7 +39,11 @@ CORE_SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {
             "game": {"type": "string"},
             "variant": {"type": "string"},
-            "total_coins": {**_COUNT, "description": "the coins the round costs"},
+            "total_coins": {
+                **_COUNT,
+                "description": "the coins the round's bet stakes (a round in a bet mode costs "
+                "its mode's price times that: its total_minor is what was charged)",
+            },
         },
     },
     "spin_won": {

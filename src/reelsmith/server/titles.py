@@ -416,6 +416,10 @@ class Title:
         data = round_json(self.composition, round_)
         data["draws"] = public_draws(data["draws"])  # type: ignore[arg-type]
         self.bets.view(price, round_, data)
+        times = self.mode_price(round_)
+        staked = data.get("bet_minor")
+        if times != 1 and isinstance(staked, int):  # a round sold in a mode cost its price
+            data["bet_minor"] = int(staked * times)
         for view in self._faces("view"):
             view(price, round_, data)
         data["actions_allowed"] = self.actions(round_)
@@ -430,9 +434,15 @@ class Title:
         at the round's price (``minor``, ``win_minor``, ...)."""
         units = self.bet_units(round_)
         found = round_events(self.composition, round_)
+        times = self.mode_price(round_)
         for event in found:
             for key in [k for k in event if k.endswith("coins")]:
                 event[minor_key(key)] = price.minor(coins_in_units(round_, event[key], units))
+            if event["type"] == "round_started" and times != 1:
+                # a round sold in a mode cost its bet times the mode's price (a whole number
+                # of minor units: a spin whose price is not is refused)
+                staked = price.minor(coins_in_units(round_, event["total_coins"], units))
+                event["total_minor"] = int(staked * times)
         return found
 
     def feature_triggered(self, round_: Round) -> bool:
