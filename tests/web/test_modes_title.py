@@ -367,7 +367,7 @@ def test_the_german_words_fit_a_320_px_screen(browser: Browser, modes_server: Se
         player = modes_server.new_player()
         page.goto(f"{modes_server.url}/?token={player.token}&lang=de#/play/{GAME}")
         wait_state(page, "idle")
-        assert page.inner_text("#ante .mode-price") == "0,75\xa0€/Spin"
+        assert page.inner_text("#ante .mode-price") == "0,75\xa0€/Dreh"
         assert page.inner_text("#buy-feature .mode-name") == "Freispiele kaufen"
         check_game(page, "moded de 320x568")
         check_modes(page, "320x568", "moded de 320x568")
