@@ -181,6 +181,9 @@ def test_buying_asks_first_then_plays_the_free_spins(
     row.locator(".replay-open").click()
     assert page.inner_text(".replay-bought") == "Feature bought: 5 free spins."
     assert page.locator(".replay-stage .reels").is_hidden()
+    steps = page.locator(".replay-steps .replay-step")
+    assert steps.nth(0).inner_text() == "1. Feature bought"
+    assert steps.nth(1).inner_text() == "2. Free spin"
     page.click("#replay-next")
     assert page.locator(".replay-stage .reels").is_visible()
     assert policed.violations() == []

@@ -115,7 +115,7 @@ export class HistoryDialog {
       'ol',
       { class: 'replay-steps' },
       ...steps.map((step, i) =>
-        h('li', {}, h('button', { type: 'button', class: 'replay-step', dataset: { seq: step.seq }, onclick: () => show(i) }, `${i + 1}. ${this.actionLabel(step.action)}`)),
+        h('li', {}, h('button', { type: 'button', class: 'replay-step', dataset: { seq: step.seq }, onclick: () => show(i) }, `${i + 1}. ${this.stepLabel(step, i)}`)),
       ),
     );
     const prev = h('button', { type: 'button', class: 'btn btn-small', id: 'replay-prev', onclick: () => show(at - 1) }, t('history.previous'));
@@ -126,7 +126,7 @@ export class HistoryDialog {
       at = Math.max(0, Math.min(steps.length - 1, i));
       const step = steps[at];
       const view = step.view;
-      title.textContent = t('history.step', { step: at + 1, steps: steps.length, action: this.actionLabel(step.action), balance: this.money.format(step.balance_after_minor) });
+      title.textContent = t('history.step', { step: at + 1, steps: steps.length, action: this.stepLabel(step, at), balance: this.money.format(step.balance_after_minor) });
       for (const [j, li] of [...stepList.children].entries()) li.firstChild.setAttribute('aria-current', j === at ? 'step' : 'false');
       prev.disabled = at === 0;
       next.disabled = at === steps.length - 1;
@@ -153,6 +153,12 @@ export class HistoryDialog {
       ),
     );
     show(0);
+  }
+
+  /** A step's name in the replay: a bought feature's first step is the buy, not a spin. */
+  stepLabel(step, index) {
+    if (index === 0 && step.action === 'spin' && this.modeOf(step.view)?.kind === 'buy') return t('history.action_buy');
+    return this.actionLabel(step.action);
   }
 
   actionLabel(action) {
