@@ -297,6 +297,20 @@ class ReelSet:
         weights = self.stop_weights(reel)
         return int(weights.sum()), np.cumsum(weights)
 
+    def cell_draw_tables(self, width: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every reel's :meth:`cell_draws` as the kernels read them: the bounds, and the
+        cumulative weights padded to ``width`` with the reel's total (never passed by a draw
+        below it)."""
+        reels = len(self.strips)
+        totals = np.zeros(reels, dtype=np.int64)
+        cumulative = np.zeros((reels, width), dtype=np.int64)
+        for reel in range(reels):
+            total, running = self.cell_draws(reel)
+            totals[reel] = total
+            cumulative[reel] = total
+            cumulative[reel, : len(running)] = running
+        return totals, cumulative
+
     @property
     def cycle(self) -> int:
         """The weighted number of stop combinations: the product of the reels' total weights

@@ -364,13 +364,7 @@ class ReelTables:
         if reel_set.cells is not None:
             cell_draws = model.rows
             radix = reel_set.lengths.astype(np.int64)
-            totals = np.zeros(model.reels, dtype=np.int64)
-            cumulative = np.zeros_like(reel_set.cumulative)
-            for reel in range(model.reels):
-                total, running = reel_set.cell_draws(reel)
-                totals[reel] = total
-                cumulative[reel] = total  # past the table's end: its total, never passed
-                cumulative[reel, : len(running)] = running
+            totals, cumulative = reel_set.cell_draw_tables(reel_set.cumulative.shape[1])
         return cls(
             windows=windows,
             scatter_shown=scatter_shown,

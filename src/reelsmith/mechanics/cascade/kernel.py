@@ -135,11 +135,8 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
     cell_counts = np.zeros((2, model.reels), dtype=np.int64)
     for index, reel_set in enumerate(sets):
         if reel_set.cells is not None:  # each cell drawn from its reel's table
+            totals[index], cumulative[index] = reel_set.cell_draw_tables(width)
             for reel, strip in enumerate(reel_set.strips):
-                total, running = reel_set.cell_draws(reel)
-                cumulative[index, reel, : len(running)] = running
-                cumulative[index, reel, len(running) :] = total
-                totals[index, reel] = total
                 cell_symbols[index, reel, : len(strip)] = strip
                 cell_counts[index, reel] = len(strip)
             continue

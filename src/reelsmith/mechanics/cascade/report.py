@@ -37,8 +37,7 @@ CELLS_METHOD = (
 
 
 def method(model: GameModel) -> str:
-    drawn = model.variant().reel_sets["base"].cells is not None
-    return CELLS_METHOD if drawn else METHOD
+    return CELLS_METHOD if "cells" in model.raw else METHOD
 
 
 @dataclass(frozen=True)

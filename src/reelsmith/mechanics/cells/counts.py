@@ -15,13 +15,12 @@ cascade make the place of a cell matter: those are beyond this law, and said to 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from reelsmith.analysis.enumeration import BeyondEnumerationError
+from reelsmith.engine.catalogue import spins_by_count
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.mechanics.cascade.exact import ChainSums, ScreenTables, _screen
 
@@ -148,7 +147,8 @@ def _sums(
         weights, line.tolist(), scatter.tolist(), triggers.tolist(), strict=True
     ):
         pay = won * multiplier + scattered
-        awarded = _spins(t, shown) if t.trigger_symbol >= 0 and shown >= t.trigger else 0
+        triggered_here = t.trigger_symbol >= 0 and shown >= t.trigger
+        awarded = spins_by_count(t.spins, shown) if triggered_here else 0
         pay_sum += pay * weight
         awards += awarded * weight
         pay_awards += pay * awarded * weight
@@ -172,8 +172,3 @@ def _sums(
         reached=(reel_set.cycle,),
         by_step=(pay_sum,),
     )
-
-
-def _spins(t: ScreenTables, shown: int) -> int:
-    table: Any = t.spins
-    return int(table[min(shown, table.shape[0] - 1)])

@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 
 from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.mechanics.free_spins.rules import trigger_symbol
 
 KEYS = frozenset({"symbols"})
 
@@ -93,7 +94,7 @@ def read(model: GameModel) -> tuple[Expanding | None, list[str]]:
     if not isinstance(table, Mapping) or not table:
         return None, [f"{at} must be a table of symbol = weight, at least one entry"]
     pays = _free_line_pays(model)
-    trigger = _trigger_symbol(model)
+    trigger = trigger_symbol(model)
     symbols: list[int] = []
     weights: list[int] = []
     for name, weight in table.items():
@@ -124,19 +125,6 @@ def read(model: GameModel) -> tuple[Expanding | None, list[str]]:
     if problems:
         return None, problems
     return Expanding(tuple(symbols), tuple(weights)), []
-
-
-def _trigger_symbol(model: GameModel) -> int:
-    raw = model.raw.get("free_spins")
-    if not isinstance(raw, Mapping):
-        return -1
-    name = raw.get("symbol")
-    if isinstance(name, str):
-        try:
-            return model.symbol_index(name)
-        except KeyError:
-            return -1
-    return model.scatter
 
 
 def problems(model: GameModel) -> list[str]:

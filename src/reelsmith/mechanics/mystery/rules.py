@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.mechanics.free_spins.rules import trigger_symbol
 
 KEYS = frozenset({"symbol", "reveal", "free_spins_reveal"})
 #: The roles a mystery may reveal: a paying symbol or the wild.
@@ -60,7 +61,7 @@ def _table(model: GameModel, raw: Any, mystery: int, key: str, problems: list[st
         return RevealTable((), ())
     symbols: list[int] = []
     weights: list[int] = []
-    trigger = _trigger_symbol(model)
+    trigger = trigger_symbol(model)
     for name, weight in raw.items():
         try:
             index = model.symbol_index(name)
@@ -93,19 +94,6 @@ def _table(model: GameModel, raw: Any, mystery: int, key: str, problems: list[st
     return RevealTable(tuple(symbols), tuple(weights))
 
 
-def _trigger_symbol(model: GameModel) -> int:
-    raw = model.raw.get("free_spins")
-    if not isinstance(raw, Mapping):
-        return -1
-    name = raw.get("symbol")
-    if isinstance(name, str):
-        try:
-            return model.symbol_index(name)
-        except KeyError:
-            return -1
-    return model.scatter
-
-
 def read(model: GameModel) -> tuple[Mystery | None, list[str]]:
     """The rules and every problem of the table, one line each (rules None with problems)."""
     where = f"{model.source or model.id}: mystery"
@@ -132,7 +120,7 @@ def read(model: GameModel) -> tuple[Mystery | None, list[str]]:
             f'{where}.symbol: {name!r} must have role "bonus" (a mystery pays nothing as '
             f"itself), not {model.symbols[symbol].role!r}"
         )
-    if symbol == _trigger_symbol(model):
+    if symbol == trigger_symbol(model):
         problems.append(f"{where}.symbol: {name!r} is the free spins' trigger symbol")
     base = _table(model, raw["reveal"], symbol, "reveal", problems)
     free = base
