@@ -384,7 +384,13 @@ def test_the_round_s_rtp_holds_in_play(tmp_path: Path, make) -> None:  # type: i
     [
         ("limit = 4", "limit = 5", "cascade.multipliers has 4 entries for a limit of 5 screens"),
         ("limit = 4", "limit = 0", "cascade.limit must be a whole number of screens from 1"),
-        ("[cascade]\n", '[cascade]\nrefill = "cells"\n', "cascade.refill = 'cells'"),
+        ("[cascade]\n", '[cascade]\nrefill = "random"\n', "cascade.refill = 'random'"),
+        (
+            "[cascade]\n",
+            '[cascade]\nrefill = "cells"\n',
+            'cascade.refill = "cells" draws each new cell from the reel sets\' cell tables: '
+            "the model declares no [cells]",
+        ),
         ('retrigger = "table"', 'retrigger = "per_symbol"\nspins_per_symbol = 1', "per_symbol"),
         ("trigger = 2\n", "trigger = 2\nmax_spins = 10\n", "free_spins.max_spins"),
     ],

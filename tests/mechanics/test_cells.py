@@ -293,7 +293,11 @@ def test_cells_refuse_what_they_do_not_compose_with(tmp_path: Path) -> None:
         "[cascade]\nlimit = 3\n", "[cascade]\nlimit = 3\nmultipliers = [1, 2, 3]\n"
     )
     problems = validate_folder(write(tmp_path / "cascade", model, TINY_VARIANT))
-    assert any("cascade and cells: a cascade refills from the strip" in p for p in problems)
+    assert any(
+        "cascade.refill: the model's cells are drawn one by one ([cells]) and have no strip "
+        'above the window: set refill = "cells"' in p
+        for p in problems
+    ), problems
     strips = TINY_VARIANT.replace("[reel_sets.base]\ncells", "[reel_sets.base]\nstops")
     no_cells = TINY_MODEL.replace("[cells]\n", "")
     problems = validate_folder(write(tmp_path / "plain", no_cells, TINY_VARIANT))

@@ -250,11 +250,17 @@ def _beyond_enumeration(
     if report is not None:
         fail(f"--report: the PAR sheet prints exact figures only, and {reason}")
     model, function = _simulation(game, variant)
-    line = (
-        f"not exact beyond the RTP: {reason}. The exact column below is exact (the RTP "
-        f"route); every other figure is simulated ({BEYOND_ROUNDS:,} rounds, seed "
-        f"{BEYOND_SEED}), the RTP with its 99% interval."
-    )
+    if _rtp_is_exact(model, variant):
+        line = (
+            f"not exact beyond the RTP: {reason}. The exact column below is exact (the RTP "
+            f"route); every other figure is simulated ({BEYOND_ROUNDS:,} rounds, seed "
+            f"{BEYOND_SEED}), the RTP with its 99% interval."
+        )
+    else:
+        line = (
+            f"not exact: {reason}. Every figure below is simulated ({BEYOND_ROUNDS:,} rounds, "
+            f"seed {BEYOND_SEED}), the RTP with its 99% interval."
+        )
     if not as_json:
         console.print(line, markup=False, highlight=False)
     workers = os.cpu_count() or 1
@@ -275,6 +281,19 @@ def _beyond_enumeration(
         )
     else:
         result.render(console)
+
+
+def _rtp_is_exact(model: Any, variant: str | None) -> bool:
+    """Whether the model's RTP route gives its RTP exactly (it may where the full analysis
+    is beyond enumeration); False where the route too is beyond it."""
+    from reelsmith.analysis.enumeration import BeyondEnumerationError
+    from reelsmith.analysis.simulation import rtp_route
+
+    route = rtp_route(model)
+    try:
+        return route is not None and route(model, model.variant(variant).id) is not None
+    except BeyondEnumerationError:
+        return False
 
 
 def analyze(

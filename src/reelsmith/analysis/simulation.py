@@ -445,13 +445,21 @@ def simulate(
 
     analyze_rtp = rtp_route(model)
     if analyze_rtp is not None:
-        # refuses free spins that never end
-        exact = exact_figures(analyze_rtp(model, variant.id))
-        # a mechanic that changes the figures (a cap: the kernel caps its rounds) gives those
-        # the simulation is checked against where the lab carries the round's law, else none
-        # (never the uncapped RTP as the RTP)
-        for _mechanic, changed in each_face(model, "simulation_exact"):
-            exact |= changed(model, variant.id, exact["rtp"])
+        from reelsmith.analysis.enumeration import BeyondEnumerationError
+
+        try:
+            # refuses free spins that never end
+            exact = exact_figures(analyze_rtp(model, variant.id))
+        except BeyondEnumerationError as exc:
+            # no exact RTP (a cascade of lines refilled cell by cell): the simulated figures
+            # stand alone, and the report says why
+            exact = {"rtp": None, "why_not_exact": str(exc)}
+        else:
+            # a mechanic that changes the figures (a cap: the kernel caps its rounds) gives
+            # those the simulation is checked against where the lab carries the round's law,
+            # else none (never the uncapped RTP as the RTP)
+            for _mechanic, changed in each_face(model, "simulation_exact"):
+                exact |= changed(model, variant.id, exact["rtp"])
     game = kernel_game(model, variant.id)  # builds (and checks) the tables here first
     batch_size = batch_size_for(rounds)
     chunks = plan_chunks(rounds, chunk_size)
@@ -557,7 +565,12 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> L
     low, high = d["rtp_ci99"]
     breakdown = d["rtp_breakdown"]
     per_trigger = r.free_spins_per_trigger
-    exact_rtp = f"{exact['rtp']:.4%}" if known else "not exact (capped)"
+    not_exact = "not exact (capped)" if capped else "not exact"
+
+    def shown(key: str, spec: str) -> str:
+        value = exact.get(key)
+        return not_exact if value is None else format(value, spec)
+
     feature = exact.get("feature_name", "free spins")
     spins = exact.get("feature_spins", "free spins")
     wins = "way wins" if r.ways else "line wins"
@@ -566,22 +579,22 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> L
         (
             "RTP, capped" if capped else "RTP",
             f"{r.rtp:.4%} (99% CI {low:.4%} - {high:.4%})",
-            exact_rtp,
+            shown("rtp", ".4%"),
         ),
         *(
-            (f"  {labels[key]}", f"{breakdown[key]:.4%}", f"{exact[key]:.4%}")
+            (f"  {labels[key]}", f"{breakdown[key]:.4%}", shown(key, ".4%"))
             for key in ("line_wins", "scatter", "free_spins")
         ),
         ("hit frequency", f"{r.hit_frequency:.4%}", ""),
         (
             f"{feature} frequency",
             f"{r.free_spins_frequency:.4%}",
-            f"{exact['free_spins_frequency']:.4%}",
+            shown("free_spins_frequency", ".4%"),
         ),
         (
             f"{spins} per trigger",
             f"{per_trigger:.2f}" if per_trigger is not None else "-",
-            f"{exact['expected_free_spins_per_trigger']:.2f}",
+            shown("expected_free_spins_per_trigger", ".2f"),
         ),
     ]
     if r.stats[k.S_CAPPED]:
@@ -605,8 +618,9 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> L
     ]
     if not known:
         verdict = (
-            f"the capped RTP is not exact for this title ({exact['why_not_exact']}): the "
-            "simulated capped figures stand alone"
+            f"the {'capped ' if capped else ''}RTP is not exact for this title "
+            f"({exact['why_not_exact']}): the simulated {'capped ' if capped else ''}figures "
+            "stand alone"
         )
     else:
         where = "inside" if d["exact_inside_ci99"] else "[red]outside[/]"

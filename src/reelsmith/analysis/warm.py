@@ -10,6 +10,8 @@ each compiled and announces the ones not cached yet.
 
 from __future__ import annotations
 
+import contextlib
+
 from reelsmith.engine.model import GameModel
 
 
@@ -29,12 +31,15 @@ def prepare_simulation(model: GameModel, variant_id: str | None = None) -> None:
     is checked against (a catalogue title's) and the kernel's tables and loop, which
     :func:`reelsmith.analysis.simulation.kernel_game` keeps for this model object, so the
     simulation that follows in this process builds nothing again."""
+    from reelsmith.analysis.enumeration import BeyondEnumerationError
     from reelsmith.analysis.simulation import kernel_game, rtp_route
 
     variant = model.variant(variant_id).id
     analyze_rtp = rtp_route(model)
     if analyze_rtp is not None:
-        analyze_rtp(model, variant)
+        # no exact RTP (BeyondEnumerationError): the simulation's figures stand alone
+        with contextlib.suppress(BeyondEnumerationError):
+            analyze_rtp(model, variant)
     kernel_game(model, variant)
 
 

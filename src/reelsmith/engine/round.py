@@ -249,10 +249,12 @@ class Part:
         stops: tuple[int, ...],
         grid: npt.NDArray[np.int8],
         read: Callable[[SpinSetup, npt.NDArray[np.int8]], tuple[dict[str, Any], int]],
+        rng: RandomSource,
     ) -> tuple[dict[str, Any], int, Any, tuple[Any, ...]]:
         """A spin modifier that reads several screens (a cascade): ``read(setup, grid)`` pays
-        one screen by the evaluators (their records, its win); returns the first screen's
-        records, the whole spin's win, the modifier's record and every screen read."""
+        one screen by the evaluators (their records, its win); ``rng`` draws what a later
+        screen needs (cells refilled one by one); returns the first screen's records, the
+        whole spin's win, the modifier's record and every screen read."""
         raise NotImplementedError
 
     def after_spin(self, ctx: Context, round_: Round, spin: Spin, rng: RandomSource) -> Round:
@@ -448,7 +450,7 @@ def play_spin(
     screens: tuple[Any, ...] = ()
     if ctx.chains:
         chain = ctx.chains[0]
-        evaluated, win, record, screens = chain.chain(ctx, round_, setup, stops, grid, read)
+        evaluated, win, record, screens = chain.chain(ctx, round_, setup, stops, grid, read, rng)
         evaluated[chain.name] = record
     else:
         evaluated, win = read(setup, grid)

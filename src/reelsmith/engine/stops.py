@@ -62,11 +62,16 @@ def draw_cell_positions(reel_set: ReelSet, rng: RandomSource) -> tuple[int, ...]
     (rows top to bottom), each symbol's place in its reel's table the digit of its row."""
     positions = []
     for reel in range(len(reel_set.strips)):
-        total, cumulative = reel_set.cell_draws(reel)
-        count = len(cumulative)
+        count = len(reel_set.strips[reel])
         position = 0
         for _ in range(reel_set.rows):
-            value = rng.randbelow(total, CELL)
-            position = position * count + int(stop_for_draw(cumulative, count, value))
+            position = position * count + draw_cell(reel_set, reel, rng)
         positions.append(position)
     return tuple(positions)
+
+
+def draw_cell(reel_set: ReelSet, reel: int, rng: RandomSource) -> int:
+    """One cell of ``reel`` on a reel set of drawn cells: one recorded ``cell`` draw below its
+    table's total weight; returns the symbol's place in the table (``reel_set.strips[reel]``)."""
+    total, cumulative = reel_set.cell_draws(reel)
+    return int(stop_for_draw(cumulative, len(cumulative), rng.randbelow(total, CELL)))

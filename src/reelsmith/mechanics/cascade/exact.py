@@ -774,6 +774,45 @@ class ScreenTables(NamedTuple):
     anywhere: Anywhere
 
 
+@njit(cache=True, nogil=True, inline="always")
+def screen_pay(
+    t: ScreenTables,
+    grid: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    cells: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    final: bool,
+) -> tuple[int, int, int]:
+    """:func:`_screen` on ``t``'s tables, one coin a line (``final``: the scatter and the
+    trigger left to the chain's final screen, as the cascade's ``scatter = "final"`` says)."""
+    return _screen(
+        grid,
+        removed,
+        t.paylines,
+        t.line_pays,
+        t.wild,
+        t.substitutable,
+        t.wild_multiplier,
+        t.ties_to_wild,
+        1,
+        -1 if final else t.scatter,
+        t.scatter_mask,
+        t.scatter_pays,
+        t.scatter_unit,
+        t.scatter_least,
+        -1 if final else t.trigger_symbol,
+        t.trigger,
+        t.trigger_mask,
+        t.required,
+        cells,
+        t.ways,
+        t.anywhere,
+        counts,
+        out,
+    )
+
+
 def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables:
     """The :class:`ScreenTables` of the base game's reel set (``free`` False) or the free
     spins' (True) of ``variant_id``."""

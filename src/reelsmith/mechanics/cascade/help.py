@@ -42,7 +42,11 @@ def rules(
             text.append(p("cascade.scatter_removed_count", scatter=name, count=least))
         else:
             text.append(p("cascade.scatter_removed", scatter=name))
-    text += [p("cascade.fall"), p("cascade.again"), p("cascade.limit", count=cascade.limit)]
+    text += [
+        p("cascade.fall_drawn" if cascade.refill_cells else "cascade.fall"),
+        p("cascade.again"),
+        p("cascade.limit", count=cascade.limit),
+    ]
     free = mechanics(model).free_spins if "free_spins" in model.raw else None
     constant = set(cascade.multipliers.tolist()) == {1}
     if not constant:

@@ -9,9 +9,11 @@ is :func:`.rules.fall`, and the free spins' awards are the engine's
 award_spins`) summed over the screens of a chain as live play sums them. The draws are live
 play's: one reel stop per reel a spin (below the strip's length, or below the reel's total
 weight looked up in its cumulative weights), nothing else, since a spin's stops decide its
-whole chain. The statistics and the recorded results are the round loop's (the ``S_*``,
-``F_*`` and ``R_*`` slots of :mod:`reelsmith.analysis.kernel.rounds`), so a simulation of
-such a title is read and reported as any other.
+whole chain; on a title of drawn cells, one ``cell`` draw per cell of its first screen and per
+new cell of a later one (reels left to right, rows top to bottom, as live play's
+:func:`.live.refill_cells`). The statistics and the recorded results are the round loop's
+(the ``S_*``, ``F_*`` and ``R_*`` slots of :mod:`reelsmith.analysis.kernel.rounds`), so a
+simulation of such a title is read and reported as any other.
 
 Mystery symbols are revealed here too (:func:`reelsmith.mechanics.mystery.kernel.
 reveal_screen`): after a screen's stops and before it is paid, one draw by the spin's table
@@ -35,8 +37,8 @@ from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.catalogue import award_spins, mechanics, trigger_spins
 from reelsmith.engine.model import GameModel, ModelError
 from reelsmith.engine.stops import stop_for_draw
-from reelsmith.mechanics.cascade.exact import ScreenTables, _counted, _screen, screen_tables
-from reelsmith.mechanics.cascade.rules import fall
+from reelsmith.mechanics.cascade.exact import ScreenTables, _counted, screen_pay, screen_tables
+from reelsmith.mechanics.cascade.rules import drop, fall
 from reelsmith.mechanics.expanding.kernel import ExpandingTables, draw_symbol, expansion
 from reelsmith.mechanics.expanding.kernel import tables as expanding_tables
 from reelsmith.mechanics.mystery.kernel import MysteryTables, reveal_screen
@@ -68,6 +70,8 @@ class ChainGame:
     mystery: MysteryTables | None = None
     #: The expanding symbol's table (no symbols: the model has none).
     expanding: ExpandingTables | None = None
+    #: Whether a cascade's new cells are drawn from the cell tables (not the strip above).
+    refill_cells: bool = False
     #: The purposes of the draws a trace records, by their kind.
     draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "expanding_symbol", "", "cell")
 
@@ -84,6 +88,7 @@ class ChainGame:
             self.per_symbol,
             self.max_spins,
             self.cap_coins,
+            self.refill_cells,
             r.band_edges_in_coins(self.total_bet),
             *self._mystery(),
             *self._expanding(),
@@ -145,6 +150,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         cumulative[index, :, found.shape[1] :] = found[:, -1:]
         totals[index] = reel_set.totals
     from reelsmith.analysis.catalogue_exact import total_coins
+    from reelsmith.mechanics.cascade.exact import screens_of
     from reelsmith.mechanics.max_win.rules import model_cap
 
     cap = model_cap(model)
@@ -163,6 +169,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         cap_coins=0 if cap is None else cap.cap_coins(total_coins(model)),
         mystery=mystery_tables(model),
         expanding=expanding_tables(model),
+        refill_cells=screens_of(model).refill_cells,
     )
 
 
@@ -180,42 +187,23 @@ def _chain(
     retrigger: int,
     per_symbol: int,
     max_spins: int,
-) -> tuple[int, int, int, int]:
+    draws: Any,
+) -> tuple[int, int, int, int, Any, int]:
     """One spin's chain from the screen ``screen`` shows (``tops``: its stops), in place:
     (its win in coins, the scatter's part of it, the most trigger symbols a screen showed,
     the free spins it awards: a base spin's trigger summed over the screens that reach it and
-    cut at the cap, a free spin's retriggers after ``awarded`` spins of the feature)."""
+    cut at the cap, a free spin's retriggers after ``awarded`` spins of the feature), then
+    the stream and the log's end. ``draws`` (whether the refill is drawn, the reel set's index,
+    the stream, the cell draws' tables, whether to record, the log and its end) draw the new
+    cells where the refill is drawn."""
+    refill, index, stream, cells_tables, record, log, log_at = draws
     final = t.scatter_final
     pay = 0
     scattered = 0
     most = 0
     added = 0
     for step in range(t.limit):
-        line_win, scatter_win, triggers = _screen(
-            screen,
-            removed,
-            t.paylines,
-            t.line_pays,
-            t.wild,
-            t.substitutable,
-            t.wild_multiplier,
-            t.ties_to_wild,
-            1,
-            -1 if final else t.scatter,
-            t.scatter_mask,
-            t.scatter_pays,
-            t.scatter_unit,
-            t.scatter_least,
-            -1 if final else t.trigger_symbol,
-            t.trigger,
-            t.trigger_mask,
-            t.required,
-            cells,
-            t.ways,
-            t.anywhere,
-            counts,
-            out,
-        )
+        line_win, scatter_win, triggers = screen_pay(t, screen, removed, cells, counts, out, final)
         pay += line_win * t.multipliers[step] + scatter_win
         scattered += scatter_win
         if not final and t.trigger_symbol >= 0:
@@ -229,7 +217,12 @@ def _chain(
         if not removed.any():
             break
         if step + 1 < t.limit:
-            fall(screen, removed, t.padded, t.lengths, tops)
+            if refill:
+                stream, log_at = _refill(
+                    screen, removed, (refill, index, stream, cells_tables, record, log, log_at)
+                )
+            else:
+                fall(screen, removed, t.padded, t.lengths, tops)
     if final:
         scatter_win, triggers = _counted(
             screen,
@@ -251,7 +244,50 @@ def _chain(
                 added += trigger_spins(t.spins, triggers, -1, max_spins)
     if not free and max_spins > 0 and added > max_spins:
         added = max_spins
-    return pay, scattered, most, added
+    return pay, scattered, most, added, stream, log_at
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _draw_cell(
+    index: int,
+    reel: int,
+    stream: Any,
+    cells: Any,
+    record: bool,
+    log: npt.NDArray[np.int64],
+    log_at: int,
+) -> tuple[Any, int, int]:
+    """One cell of reel set ``index``'s ``reel`` drawn as live play draws it (one ``cell``
+    draw below its table's total, logged with ``record``): the stream, the log's end and the
+    symbol. ``cells``: the cell draws' (cumulative weights, totals, symbols, symbol counts)."""
+    cumulative, totals, cell_symbols, cell_counts = cells
+    bound = totals[index, reel]
+    stream, value = stream_bounded(stream, bound)
+    digit = stop_for_draw(cumulative[index, reel], cell_counts[index, reel], value)
+    if record:
+        log[log_at, 0] = r.DRAW_CELL
+        log[log_at, 1] = bound
+        log[log_at, 2] = value
+        log_at += 1
+    return stream, log_at, cell_symbols[index, reel, digit]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _refill(
+    screen: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    draws: Any,
+) -> tuple[Any, int]:
+    """The cascade's refill drawn cell by cell, in place, as live play's
+    :func:`reelsmith.mechanics.cascade.live.refill_cells` draws it (``draws``: as
+    :func:`_chain` takes them); returns the stream and the log's end."""
+    _refill_on, index, stream, cells, record, log, log_at = draws
+    for reel in range(screen.shape[1]):
+        for row in range(drop(screen, removed, reel)):
+            stream, log_at, screen[row, reel] = _draw_cell(
+                index, reel, stream, cells, record, log, log_at
+            )
+    return stream, log_at
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -277,17 +313,17 @@ def _draw_screen(
     for reel in range(t.lengths.shape[0]):
         count = cell_counts[index, reel]
         if count > 0:
-            bound = totals[index, reel]
             tops[reel] = 0
             for row in range(rows):
-                stream, value = stream_bounded(stream, bound)
-                digit = stop_for_draw(cumulative[index, reel], count, value)
-                screen[row, reel] = cell_symbols[index, reel, digit]
-                if record:
-                    log[log_at, 0] = r.DRAW_CELL
-                    log[log_at, 1] = bound
-                    log[log_at, 2] = value
-                    log_at += 1
+                stream, log_at, screen[row, reel] = _draw_cell(
+                    index,
+                    reel,
+                    stream,
+                    (cumulative, totals, cell_symbols, cell_counts),
+                    record,
+                    log,
+                    log_at,
+                )
             continue
         length = t.lengths[reel]
         if weighted:
@@ -338,6 +374,7 @@ def play_chain_rounds(
         per_symbol,
         max_spins,
         cap_coins,
+        refill,
         edges,
         mystery,
         mystery_values,
@@ -355,10 +392,12 @@ def play_chain_rounds(
     width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
     out = np.zeros((3, width), dtype=np.int64)
     tops = np.zeros(reels, dtype=np.int64)
-    # the log rows of one screen's draws (a reel of drawn cells: one per cell; the expanding
-    # symbol's draw after a base spin)
+    cells_tables = (cumulative, totals, cell_symbols, cell_counts)
+    # the log rows of one spin's draws at most (a reel of drawn cells: one per cell, and each
+    # later screen of a chain may draw every cell again; the expanding symbol's draw after a
+    # base spin)
     screen_rows = (
-        reels * (rows if cell_counts.max() > 0 else 1)
+        reels * (rows if cell_counts.max() > 0 else 1) * (base.limit if refill else 1)
         + (1 if mystery >= 0 else 0)
         + (1 if expanding_symbols.shape[0] else 0)
     )
@@ -398,8 +437,20 @@ def play_chain_rounds(
         stream, log_at = reveal_screen(
             screen, mystery, mystery_values[0], mystery_cumulative[0], stream, record, log, log_at
         )
-        pay, base_scatter, base_triggers, awarded = _chain(
-            base, screen, removed, cells, counts, out, tops, False, 0, 0, 0, max_spins
+        pay, base_scatter, base_triggers, awarded, stream, log_at = _chain(
+            base,
+            screen,
+            removed,
+            cells,
+            counts,
+            out,
+            tops,
+            False,
+            0,
+            0,
+            0,
+            max_spins,
+            (refill, 0, stream, cells_tables, record, log, log_at),
         )
         base_line = pay - base_scatter
         remaining = awarded
@@ -441,7 +492,7 @@ def play_chain_rounds(
                 log_at,
             )
             expanded = expansion(screen, special, free.line_pays, lines)
-            spin_win, _scatter, shown, added = _chain(
+            spin_win, _scatter, shown, added, stream, log_at = _chain(
                 free,
                 screen,
                 removed,
@@ -454,6 +505,7 @@ def play_chain_rounds(
                 retrigger,
                 per_symbol,
                 max_spins,
+                (refill, 1, stream, cells_tables, record, log, log_at),
             )
             free_win += spin_win + expanded
             free_triggers += shown

@@ -1,6 +1,8 @@
 """The cascade's live step: a spin's chain of screens (see :mod:`.rules`), each paid by the
 evaluators at its own multiplier, the cells of every win removed and the strip above falling
-in. No draw is made: the spin's stops decide the whole chain."""
+in: no draw is made, the spin's stops decide the whole chain. On a title of drawn cells each
+new cell is drawn from its reel's cell table instead, one recorded ``cell`` draw per cell
+(:func:`reelsmith.engine.stops.draw_cell`), reels left to right, rows top to bottom."""
 
 from __future__ import annotations
 
@@ -13,10 +15,12 @@ import numpy.typing as npt
 
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.evaluation import Position
-from reelsmith.engine.model import GameModel
+from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.engine.round import Context, Part, Round, SpinSetup
 from reelsmith.engine.screen import Screen, to_screen
-from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall, least_paid
+from reelsmith.engine.stops import draw_cell
+from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, drop, fall, least_paid
+from reelsmith.rng import RandomSource
 
 Read = Callable[[SpinSetup, npt.NDArray[np.int8]], tuple[dict[str, Any], int]]
 
@@ -124,6 +128,7 @@ class CascadePart(Part):
         stops: tuple[int, ...],
         grid: npt.NDArray[np.int8],
         read: Read,
+        rng: RandomSource,
     ) -> tuple[dict[str, Any], int, Chain, tuple[Any, ...]]:
         rules = self.rules
         free = setup.kind == "free"
@@ -148,7 +153,10 @@ class CascadePart(Part):
             for row, reel in cells:
                 mask[row, reel] = True
             screen = screen.copy()
-            fall(screen, mask, strips, lengths, tops)
+            if rules.refill_cells:
+                refill_cells(screen, mask, reel_set, rng)
+            else:
+                fall(screen, mask, strips, lengths, tops)
             screens.append(screen)
             step_setup, multiplier = at(step)
             records, coins = read(step_setup, screen)
@@ -189,6 +197,19 @@ class CascadePart(Part):
                     f, records=screens[index], win_coins=f.win_coins - coins
                 )
         return screens[0], win, fallen
+
+
+def refill_cells(
+    screen: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    reel_set: ReelSet,
+    rng: RandomSource,
+) -> None:
+    """Remove ``removed``'s cells, drop the rest and draw each empty top cell from its reel's
+    cell table, in place: reels left to right, each reel's new cells top to bottom."""
+    for reel in range(screen.shape[1]):
+        for row in range(drop(screen, removed, reel)):
+            screen[row, reel] = reel_set.strips[reel][draw_cell(reel_set, reel, rng)]
 
 
 def part(model: GameModel) -> CascadePart:

@@ -7,7 +7,8 @@ play and the exact analysis.
     limit = 20                                # the most screens one spin reads (>= 1)
     multipliers = [1, 2, 3, 4, 5, 5, ...]     # screen k's win multiplier, one per screen
     free_multipliers = [3, 6, 9, ...]         # in free spins (default: multipliers)
-    refill = "strip"                          # the symbols above the window fall in
+    refill = "strip"                          # the symbols above the window fall in, or
+                                              # "cells": each new cell drawn from its table
     scatter = "every"                         # or "final": where the scatter counts
 
 A spin's first screen is read as usual. While a screen pays (or its scatter triggers the free
@@ -15,7 +16,10 @@ spins), every cell of each of its wins is removed (a line's counted run, a way's
 every scatter where the scatter pays or triggers; a cell in several wins once); in each reel the
 cells left fall to the bottom in their order, and the top ``n`` cells of a reel that lost ``n``
 are the ``n`` symbols directly above its window on the same strip (the reel's strip position
-moves up by ``n``), so the whole chain is decided by the spin's stops. The next screen is read
+moves up by ``n``), so the whole chain is decided by the spin's stops. On a title of drawn
+cells (``[cells]``) the refill is ``"cells"``: each new cell is drawn on its own from its reel's
+cell table (the spin's reel set), reels left to right, each reel's new cells top to bottom, one
+recorded ``cell`` draw each, as the screen's own cells were. The next screen is read
 with its own multiplier, on the line and way wins (never the scatter's); the chain ends at the
 first screen that pays nothing or at the ``limit``-th screen. With ``scatter = "final"`` the
 scatter stays on the screens, pays nothing and starts nothing until the chain's final screen,
@@ -38,8 +42,9 @@ CASCADE_KEYS = frozenset({"limit", "multipliers", "free_multipliers", "refill", 
 #: Where the scatter (its pay and the free spins' trigger) is counted: on every screen of a
 #: chain, or on its final screen alone.
 SCATTER_COUNTED = ("every", "final")
-#: The refills the cascade plays: the strip above the window.
-REFILLS = ("strip",)
+#: The refills the cascade plays: the strip above the window, or cells drawn one by one from
+#: the reel set's cell tables (a title of drawn cells, ``[cells]``).
+REFILLS = ("strip", "cells")
 #: The most screens a spin may read (a table of a hundred multipliers is already unread).
 MAX_LIMIT = 100
 
@@ -50,6 +55,7 @@ class CascadeRules:
     multipliers: npt.NDArray[np.int64]  # [screen - 1]
     free_multipliers: npt.NDArray[np.int64]
     scatter_final: bool = False  # the scatter counted on the chain's final screen alone
+    refill_cells: bool = False  # each new cell drawn from its reel's cell table
 
     def multiplier(self, free: bool, screen: int) -> int:
         """Screen ``screen``'s (from 1) multiplier."""
@@ -98,7 +104,15 @@ def cascade_rules(model: GameModel) -> CascadeRules:
     if refill not in REFILLS:
         raise ModelError(
             f"{where}.refill = {refill!r}: the cascade refills from the strip above the window "
-            '("strip")'
+            '("strip") or draws each new cell from its cell table ("cells")'
+        )
+    if (refill == "cells") != ("cells" in model.raw):
+        raise ModelError(
+            f'{where}.refill = "cells" draws each new cell from the reel sets\' cell tables: the '
+            "model declares no [cells]"
+            if refill == "cells"
+            else f"{where}.refill: the model's cells are drawn one by one ([cells]) and have no "
+            'strip above the window: set refill = "cells"'
         )
     base = _table(raw.get("multipliers"), f"{where}.multipliers", limit)
     free = (
@@ -113,7 +127,11 @@ def cascade_rules(model: GameModel) -> CascadeRules:
             'chain or on the "final" one'
         )
     return CascadeRules(
-        limit=limit, multipliers=base, free_multipliers=free, scatter_final=scatter == "final"
+        limit=limit,
+        multipliers=base,
+        free_multipliers=free,
+        scatter_final=scatter == "final",
+        refill_cells=refill == "cells",
     )
 
 
@@ -151,12 +169,24 @@ def problems(model: GameModel) -> list[str]:
         )
     for variant in model.variants.values():
         for name, reel_set in variant.reel_sets.items():
-            if reel_set.weights is not None:
+            if reel_set.weights is not None and reel_set.cells is None:
                 found.append(
                     f"{where}: variant {variant.id} reel set {name} has stop_weights: the "
                     "cascade's exact law counts every stop of a strip once"
                 )
     return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def drop(grid: npt.NDArray[np.int8], removed: npt.NDArray[np.bool_], reel: int) -> int:
+    """Remove ``removed``'s cells of ``grid``'s ``reel``, in place: the cells left drop to the
+    bottom in their order; returns how many top rows are empty (the refill's cells)."""
+    write = grid.shape[0] - 1
+    for row in range(grid.shape[0] - 1, -1, -1):
+        if not removed[row, reel]:
+            grid[write, reel] = grid[row, reel]
+            write -= 1
+    return int(write + 1)
 
 
 @njit(cache=True, nogil=True)
@@ -168,17 +198,11 @@ def fall(
     tops: npt.NDArray[np.int64],
 ) -> None:
     """Remove ``removed``'s cells of ``grid`` and refill from the strips, in place: in each
-    reel the cells left drop to the bottom in their order and the top ``n`` rows become
-    ``strip[(top - n + r) mod length]``, ``r = 0..n-1``; ``tops[reel]`` (the strip position
-    shown on row 0) moves up by ``n``."""
-    rows, reels = grid.shape
-    for reel in range(reels):
-        write = rows - 1
-        for row in range(rows - 1, -1, -1):
-            if not removed[row, reel]:
-                grid[write, reel] = grid[row, reel]
-                write -= 1
-        n = write + 1
+    reel the cells left drop to the bottom in their order (:func:`drop`) and the top ``n`` rows
+    become ``strip[(top - n + r) mod length]``, ``r = 0..n-1``; ``tops[reel]`` (the strip
+    position shown on row 0) moves up by ``n``."""
+    for reel in range(grid.shape[1]):
+        n = drop(grid, removed, reel)
         if n == 0:
             continue
         length = lengths[reel]

@@ -20,11 +20,6 @@ MECHANIC = Mechanic(
     rules_section="reelsmith.mechanics.cells.help:rules",
     excludes=(
         ("heights", "variable rows draw a height and a strip's stop; drawn cells have no strip"),
-        (
-            "cascade",
-            "a cascade refills from the strip above the window; a refill drawn cell by cell is "
-            "not played yet",
-        ),
         ("hold_and_spin", "the hold-and-spin kernel draws its base window from strips"),
         ("mystery", "the mystery's reveal is played by the chain kernel, which draws strips"),
         ("ladder", "the ladder's gems and its kernel read strips"),
