@@ -183,6 +183,8 @@ class ExactMoves:
         for order, stops in enumerate(chosen, start=first):
             if state.evaluations >= MAX_EVALUATIONS:
                 break
+            if not _keeps_one(state, stops):
+                continue
             trial = self._trial(state, stops)
             name, reel, old, new = stops[0]
             delta, miss = trial - rtp, abs(trial - target)
@@ -297,6 +299,19 @@ class ExactMoves:
 
     def reveal_weights(self, state: State) -> tuple[int, ...] | None:
         return None
+
+
+def _keeps_one(state: State, stops: tuple[Stop, ...]) -> bool:
+    """Whether ``stops``, made in order, each find the symbol they take out and leave every
+    reel one of each symbol they took out (two moves of one reel may take out the same)."""
+    counts: dict[tuple[str, int], Counter[int]] = {}
+    for name, reel, old, new in stops:
+        held = counts.setdefault((name, reel), Counter(state.strips[name][reel]))
+        if held[old] < 1:
+            return False
+        held[old] -= 1
+        held[new] += 1
+    return all(counts[name, reel][old] >= 1 for name, reel, old, _ in stops)
 
 
 def _closest(miss: Any, count: int) -> list[tuple[int, int]]:
