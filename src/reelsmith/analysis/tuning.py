@@ -4,8 +4,11 @@ free-spin reels, a last gap closed with the reveal weights, the checks on the re
 variant file written with its header and read back, and the result ``tune`` prints.
 
 The family is the one the model's round law names (:attr:`reelsmith.analysis.analyzer.RoundLaw.
-tuner`: the catalogue's free spins, or the ladder with its pots), so a model is tuned by the
-mechanics it declares, never by its title. A family gives only what is its own, through
+tuner`: the paylines' with the catalogue's free spins, the exact family of every other title
+with an exact route - ways, counts, cascades, the hold-and-spin - or the ladder with its pots),
+so a model is tuned by the mechanics it declares, never by its title; a bet mode is aimed by
+the exact family, on the mode's own tables (:func:`reelsmith.analysis.exact_tuning.
+mode_plan`). A family gives only what is its own, through
 :class:`Family` and the :class:`Plan` it sets up: the RTP of a candidate state, every allowed
 move with its exact effect, how a move is applied, its full exact analysis, its reveal weights,
 the strips and tables it writes and how close it must get. What a move may change (regular
