@@ -111,11 +111,11 @@ def test_tune_from_the_command_line(folder):
 
 def test_reveal_weights_close_a_gap_the_strips_leave(tsar_model):
     """The last resort of the search: refined reveal weights, moved one unit at a time."""
-    from reelsmith.analysis.catalogue_tuning import REVEAL_AIM, _Catalogue, _State
+    from reelsmith.analysis.catalogue_tuning import REVEAL_AIM, StripState, _Catalogue
 
     start = tsar_model.variant("96.00")
     reveal = start.parameters["egg_reveal"]
-    state = _State(
+    state = StripState(
         model=tsar_model,
         source=start,
         variant_id="tuned",

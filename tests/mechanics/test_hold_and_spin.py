@@ -3,7 +3,7 @@
 the tiny title played through live play; the absorbing chain against every per-cell outcome of
 every respin; the feature and whole rounds played live inside the exact figures' 99%
 intervals; a triggered round replayed from its draws and told by its events; the rules page in
-both languages; ``analyze`` exact, ``tune`` refused by name; and ``validate``'s one line,
+both languages; ``analyze`` exact; and ``validate``'s one line,
 naming the key, for each bad table."""
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ import pytest
 
 from reelsmith.analysis.analysis_report import analysis_report
 from reelsmith.analysis.analyzer import analyze, stored_figures
-from reelsmith.analysis.tuning import tune
 from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.events import round_events
-from reelsmith.engine.model import GameModel, ModelError, load_model
+from reelsmith.engine.model import GameModel, load_model
 from reelsmith.mechanics import composition
 from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.mechanics.hold_and_spin.chain import (
@@ -266,17 +265,14 @@ def test_the_rules_page_says_the_feature_in_both_languages(tmp_path: Path) -> No
     assert len(english) == len(german)
 
 
-def test_analyze_is_exact_and_tune_refuses_by_name(tmp_path: Path) -> None:
+def test_analyze_is_exact(tmp_path: Path) -> None:
+    """(``tune`` of the title: tests/analysis/test_exact_tuning.py.)"""
     model = _model(tmp_path)
     exact = analyze(model)
     document = analysis_report(exact).to_json()
     assert document["exact"] is True and document["rtp"] == float(exact.rtp)
     assert document["rtp"] == pytest.approx(document["line_rtp"] + document["hold_and_spin_rtp"])
     assert stored_figures(exact)["rtp"] == round(float(exact.rtp), 10)
-    folder = tmp_path / "hold"
-    with pytest.raises(ModelError, match="does not move a hold-and-spin round's tables"):
-        tune(model, folder, Decimal("90.00"), base_variant="main")
-    assert not (folder / "variants" / "90.00.toml").exists()
 
 
 # -- validate -----------------------------------------------------------------------------

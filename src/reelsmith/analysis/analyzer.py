@@ -67,6 +67,11 @@ class RoundLaw:
     def analyze(self, model: GameModel, variant_id: str | None = None) -> Any:
         return self._module().analyze_full(model, variant_id)
 
+    def rtp(self, model: GameModel, variant_id: str | None = None) -> Any:
+        """The variant's exact RTP by the law's RTP route (``analyze_rtp``: the cheapest exact
+        route the law has; the full analysis' RTP is the same number)."""
+        return self._module().analyze_rtp(model, variant_id).rtp
+
     def stored_figures(self, analysis: Any) -> dict[str, float]:
         figures: dict[str, float] = self._module().stored_figures(analysis)
         return figures

@@ -88,7 +88,7 @@ def _gradient(model: GameModel, counts: npt.NDArray[np.int64], pays: Any) -> Any
     return base, grad
 
 
-def _pick_stop(strip: list[int], old: int, new: int) -> int:
+def pick_stop(strip: list[int], old: int, new: int) -> int:
     """The stop showing ``old`` whose neighbours are least like ``new``."""
     n = len(strip)
     best, best_score = -1, -1
@@ -102,8 +102,9 @@ def _pick_stop(strip: list[int], old: int, new: int) -> int:
 
 
 @dataclass
-class _State:
-    """The search's mutable state: strips as symbol indices by reel set, reveal weights."""
+class StripState:
+    """The search's mutable state: strips as symbol indices by reel set (those it moves; the
+    variant's others as they are), reveal weights, and the stops changed so far."""
 
     model: GameModel
     source: Variant
@@ -147,7 +148,7 @@ class _Catalogue:
     """The catalogue's part of the tuner (:class:`reelsmith.analysis.tuning.Family`): exact
     fractions; a move's effect read off the line-pay gradient of its reel set."""
 
-    def __init__(self, state: _State, rules: Mechanics) -> None:
+    def __init__(self, state: StripState, rules: Mechanics) -> None:
         model = state.model
         self.model = model
         self.rules = rules
@@ -168,10 +169,10 @@ class _Catalogue:
             free_scatter = start.free_spin_win - _line_rtp(model, current, free, rules)
             self.fixed += self.per_round * free_scatter
 
-    def rtp(self, state: _State) -> Fraction:
+    def rtp(self, state: StripState) -> Fraction:
         return _rtp_of(self.model, state.strips, self.fixed, self.per_round, self.rules)
 
-    def candidates(self, state: _State, rtp: Fraction, target: Fraction) -> list[Candidate]:
+    def candidates(self, state: StripState, rtp: Fraction, target: Fraction) -> list[Candidate]:
         model = self.model
         free = self.free
         out: list[Candidate] = []
@@ -202,15 +203,15 @@ class _Catalogue:
                         out.append(Candidate(name, reel, old, new, delta, miss, len(out)))
         return out
 
-    def apply(self, state: _State, move: Candidate) -> None:
+    def apply(self, state: StripState, move: Candidate) -> None:
         strip = state.strips[move.reel_set][move.reel]
-        strip[_pick_stop(strip, move.old, move.new)] = move.new
+        strip[pick_stop(strip, move.old, move.new)] = move.new
         state.moves += 1
 
-    def std_dev(self, state: _State) -> float:
+    def std_dev(self, state: StripState) -> float:
         return analyze_full(state.tuned(), state.variant_id).std_dev
 
-    def volatility_move(self, state: _State, up: bool) -> bool:
+    def volatility_move(self, state: StripState, up: bool) -> bool:
         free = self.free
         if self.model.wild < 0 or free is None or free.reel_set not in state.strips:
             return False
@@ -220,22 +221,22 @@ class _Catalogue:
             return False
         reel, old, new = move
         strip = strips[reel]
-        strip[_pick_stop(strip, old, new)] = new
+        strip[pick_stop(strip, old, new)] = new
         state.moves += 1
         return True
 
-    def refine(self, state: _State, target: Fraction) -> Fraction:
+    def refine(self, state: StripState, target: Fraction) -> Fraction:
         """The reveal table's weights, units moved between neighbouring values."""
         assert state.weights is not None
         return refine_weights(state.weights, state.rtp, target, REVEAL_AIM, neighbour_pairs)
 
-    def can_refine(self, state: _State) -> bool:
+    def can_refine(self, state: StripState) -> bool:
         return state.weights is not None
 
-    def tuned(self, state: _State) -> GameModel:
+    def tuned(self, state: StripState) -> GameModel:
         return state.tuned()
 
-    def tables(self, state: _State) -> tuple[dict[str, list[list[str]]], dict[str, Any]]:
+    def tables(self, state: StripState) -> tuple[dict[str, list[list[str]]], dict[str, Any]]:
         """Every reel set of the base variant, those the search moved as it left them."""
         ids = self.model.symbol_ids
         source = state.source.reel_sets
@@ -247,7 +248,7 @@ class _Catalogue:
             reel_sets[name] = [[ids[s] for s in strip] for strip in strips]
         return reel_sets, state.parameters()
 
-    def notes(self, state: _State, target: Decimal, volatility: str | None) -> tuple[str, str]:
+    def notes(self, state: StripState, target: Decimal, volatility: str | None) -> tuple[str, str]:
         name = self.model.name
         asked = f" --volatility {volatility}" if volatility else ""
         return (
@@ -257,7 +258,7 @@ class _Catalogue:
             "the figures below are the exact analyzer's.",
         )
 
-    def reveal_weights(self, state: _State) -> tuple[int, ...] | None:
+    def reveal_weights(self, state: StripState) -> tuple[int, ...] | None:
         return tuple(state.weights) if state.weights is not None else None
 
 
@@ -297,15 +298,14 @@ def plan(
     rules = mechanics(model)
     from reelsmith.mechanics import evaluator, own_rtp
 
-    paid_by = evaluator(model).name
-    if paid_by != "paylines" or own_rtp(model) is not None:
+    if evaluator(model).name != "paylines" or own_rtp(model) is not None:
         # the search reads a move's effect off the paylines' per-reel walk (_rtp_of), which is
-        # not the RTP of screens paid by ways or counts, nor of a cascade's chains
-        how = "a cascade's chains" if own_rtp(model) is not None else paid_by
-        raise UntunableError(
-            f"{model.id}: tune moves symbols by the paylines' per-reel walk, and this title is "
-            f"paid by {how}: edit its strips and check them with analyze"
-        )
+        # not the RTP of screens paid by ways or counts, nor of a mechanic's own law (a
+        # cascade's chains, an expansion, a mystery's reveal): those are tuned by the family
+        # that measures every state with the exact analyzer
+        from reelsmith.analysis.exact_tuning import plan as exact_plan
+
+        return exact_plan(model, source, variant_id, target, volatility)
     if rules.plugin is not None:
         # the search reads the line pays' per-reel gradients, which know nothing of the
         # plug-in's step on a spin's win (a step that need not be linear in the win)
@@ -317,7 +317,7 @@ def plan(
     free = rules.free_spins
     names = ["base"] + ([free.reel_set] if free and free.reel_set != "base" else [])
     weights = free.reveal_table(source)[1] if free is not None and free.reveal is not None else None
-    state = _State(
+    state = StripState(
         model=model,
         source=source,
         variant_id=variant_id,

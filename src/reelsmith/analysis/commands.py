@@ -479,10 +479,21 @@ def tune(
             f"(default: the tuner's own; at most {MAX_TUNE_TOLERANCE}).",
         ),
     ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode",
+            help="Aim this bet mode (an ante) at the target instead of the base game, moving "
+            "only its own reel set; rewrites the --from variant (default: the model's default), "
+            "whose base game stays exactly as it was.",
+            metavar="NAME",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Search reel strips (and reveal weights) for a new RTP variant; writes
-    variants/<rtp>.toml with its exact figures beside the strips."""
+    variants/<rtp>.toml with its exact figures beside the strips (with --mode, the mode's reel
+    set of the variant it starts from)."""
     from reelsmith.analysis.tuning import tune as tune_variant
 
     try:
@@ -508,8 +519,12 @@ def tune(
             "the folder to write to with --game-dir"
         )
     model = _exact_title(game, base_variant, folder)
-    target_file = folder / "variants" / f"{target}.toml"
-    if target_file.exists() and not force:
+    from reelsmith.analysis.tuning import written_variant
+
+    written = written_variant(model.variant(base_variant), target, mode)
+    target_file = folder / "variants" / f"{written}.toml"
+    if target_file.exists() and not force and mode is None:
+        # with --mode the variant started from is the one rewritten (its base game as it was)
         fail(f"{target_file} exists already; pass --force to replace it")
     try:
         check_output_file(target_file, "variant file")
@@ -525,7 +540,9 @@ def tune(
         # model the moves cannot tune is refused before anything compiles
         with compiling("the exact analysis", phase, err_console):
             cached = phase_cached(phase)
-            plan = tuning_plan(model, target, volatility=volatility, base_variant=base_variant)
+            plan = tuning_plan(
+                model, target, volatility=volatility, base_variant=base_variant, mode=mode
+            )
             if not cached:
                 prepare_analysis(model, base_variant)
     except (UntunableError, ModelError) as exc:
@@ -548,6 +565,7 @@ def tune(
                 progress=advance,
                 tolerance=points,
                 plan=plan,
+                mode=mode,
             )
         except ModelError as exc:  # a model mistake met on the way: refused as above
             progress.stop()

@@ -4,8 +4,11 @@ free-spin reels, a last gap closed with the reveal weights, the checks on the re
 variant file written with its header and read back, and the result ``tune`` prints.
 
 The family is the one the model's round law names (:attr:`reelsmith.analysis.analyzer.RoundLaw.
-tuner`: the catalogue's free spins, or the ladder with its pots), so a model is tuned by the
-mechanics it declares, never by its title. A family gives only what is its own, through
+tuner`: the paylines' with the catalogue's free spins, the exact family of every other title
+with an exact route - ways, counts, cascades, the hold-and-spin - or the ladder with its pots),
+so a model is tuned by the mechanics it declares, never by its title; a bet mode is aimed by
+the exact family, on the mode's own tables (:func:`reelsmith.analysis.exact_tuning.
+mode_plan`). A family gives only what is its own, through
 :class:`Family` and the :class:`Plan` it sets up: the RTP of a candidate state, every allowed
 move with its exact effect, how a move is applied, its full exact analysis, its reveal weights,
 the strips and tables it writes and how close it must get. What a move may change (regular
@@ -57,7 +60,9 @@ class Candidate:
     """One allowed move with its exact effect: on reel ``reel`` of reel set ``reel_set`` a stop
     showing ``old`` shows ``new`` (``stop``: which one, or None for the family to choose when
     applying); ``delta``: the exact RTP change; ``miss``: how far the RTP would be from the
-    target after it; ``order``: the tie break (the family's order of its moves)."""
+    target after it; ``order``: the tie break (the family's order of its moves); ``also``: further
+    stops changed with it, each ``(reel set, reel, old, new)`` (a compound move, whose ``delta``
+    is the whole move's)."""
 
     reel_set: str
     reel: int
@@ -67,6 +72,12 @@ class Candidate:
     miss: Any
     order: Any
     stop: int | None = None
+    also: tuple[tuple[str, int, int, int], ...] = ()
+
+    @property
+    def stops(self) -> tuple[tuple[str, int, int, int], ...]:
+        """Every stop the move changes: ``(reel set, reel, old, new)``."""
+        return ((self.reel_set, self.reel, self.old, self.new), *self.also)
 
 
 class Family(Protocol):
@@ -126,6 +137,12 @@ class Plan:
     volatility_steps: int
     method: str
     reach: str
+    #: The bet mode the plan aims (None: the base game). Its RTP is ``measure``'s of the tuned
+    #: model (the mode's exact figures, by the analyzer); ``unchanged`` is the base game's
+    #: exact RTP, which the mode's moves must leave exactly as it is.
+    mode: str | None = None
+    measure: Callable[[GameModel, str], Any] | None = None
+    unchanged: Any = None
 
 
 @dataclass(frozen=True)
@@ -145,10 +162,17 @@ class TuneResult:
     reveal_weights: tuple[int, ...] | None
     method: str
     analysis: Any
+    #: The mode tuned (None: the base game) and its exact RTP reached.
+    mode: str | None = None
+    mode_rtp: float | None = None
+    #: How many exact evaluations of a state's RTP the search made (None: a family whose
+    #: moves' effects are exact from its gradient, without evaluating states).
+    evaluations: int | None = None
 
     @property
     def rtp(self) -> float:
-        return float(self.analysis.rtp)
+        """The RTP tuned: the mode's where a mode was tuned, else the round's."""
+        return self.mode_rtp if self.mode_rtp is not None else float(self.analysis.rtp)
 
     def to_json(self) -> dict[str, Any]:
         a = self.analysis
@@ -164,23 +188,36 @@ class TuneResult:
             "volatility_class": a.volatility,
             "volatility_requested": self.volatility,
             "hit_frequency": round(float(a.hit_frequency), 10),
-            "free_spins_frequency": self.figures["free_spins_frequency"],
+            "free_spins_frequency": self.figures.get("free_spins_frequency"),
             "moves": self.moves,
             "reveal_weights": list(self.reveal_weights) if self.reveal_weights else None,
             "seconds": round(self.seconds, 3),
             "figures": self.figures,
             "method": self.method,
+            "mode": self.mode,
+            "base_rtp": round(float(a.rtp), 10),
+            "exact_evaluations": self.evaluations,
         }
 
     def render(self, console: Any) -> None:
         a = self.analysis
+        evaluated = "" if self.evaluations is None else f", {self.evaluations} exact evaluations"
+        if self.mode is None:
+            what = f"{self.game} {self.variant_id}: RTP"
+            spread = f"standard deviation {a.std_dev:.4f} ({a.volatility})"
+        else:
+            what = f"{self.game} {self.variant_id}, mode {self.mode}: RTP"
+            spread = f"the base game's RTP {float(a.rtp):.6%} unchanged"
         console.print(
-            f"{self.game} {self.variant_id}: RTP {self.start_rtp:.6%} -> {self.rtp:.6%} "
-            f"(target {self.target}%) in {self.moves} moves from variant {self.base_variant} "
-            f"({self.seconds:.1f} s); standard deviation {a.std_dev:.4f} ({a.volatility}); "
-            f"written to {self.path}",
+            f"{what} {self.start_rtp:.6%} -> {self.rtp:.6%} (target {self.target}%) in "
+            f"{self.moves} moves{evaluated} from variant {self.base_variant} "
+            f"({self.seconds:.1f} s); {spread}; written to {self.path}",
             soft_wrap=True,
+            markup=False,
         )
+        if self.mode is not None:
+            console.print(f"  mode {self.mode}: rtp = {self.rtp:.10f}", markup=False)
+            console.print("  the base game's figures, as the variant stores them:", markup=False)
         for key, value in self.figures.items():
             console.print(f"  {key} = {value}")
 
@@ -195,6 +232,7 @@ def tune(
     progress: ProgressCallback | None = None,
     tolerance: Decimal | None = None,
     plan: Plan | None = None,
+    mode: str | None = None,
 ) -> TuneResult:
     """``reelsmith tune``: search strips (and reveal weights) of the family the model's
     mechanics choose for the RTP ``target`` (in percent, two decimals) and the ``volatility``
@@ -205,12 +243,16 @@ def tune(
     :func:`tuning_plan` for these arguments (set up here when None). Raises ``ValueError``
     naming the reason when the target, the class or the base variant cannot be tuned
     (:class:`UntunableError` when the model or the class asked for is one the moves cannot tune);
-    nothing is written then."""
+    nothing is written then. ``mode``: aim that bet mode at the target instead of the base
+    game, moving only the mode's own tables, and rewrite the base variant with them (its base
+    game exactly as it was)."""
     started = time.perf_counter()
     if plan is None:
-        plan = tuning_plan(model, target, volatility=volatility, base_variant=base_variant)
+        plan = tuning_plan(
+            model, target, volatility=volatility, base_variant=base_variant, mode=mode
+        )
     source = model.variant(base_variant)
-    variant_id = f"{target:.2f}"
+    variant_id = written_variant(source, target, plan.mode)
     family, state = plan.family, plan.state
     start_rtp = float(family.rtp(state))
     search(family, state, plan.target, plan.coarse, progress)
@@ -229,8 +271,16 @@ def tune(
         raise ValueError(
             f"tuning stopped at RTP {float(rtp):.6%}: {target}% is out of reach with {plan.reach}"
         )
-    analysis = analyze(family.tuned(state), variant_id)
-    check_tuned(analysis, volatility, f"{target}%", analysis.rare_awards)
+    tuned = family.tuned(state)
+    analysis = analyze(tuned, variant_id)
+    check_tuned(analysis, volatility, f"{target}%", getattr(analysis, "rare_awards", []))
+    mode_rtp = None
+    if plan.measure is not None:
+        # the mode's RTP by the analyzer's own figures of the mode, and the base game's as
+        # it was: both exact, so equal means equal
+        mode_rtp = plan.measure(tuned, variant_id)
+        if mode_rtp != rtp or analysis.rtp != plan.unchanged:  # pragma: no cover
+            raise AssertionError(f"{model.id}: mode {plan.mode}: the analyzer disagrees")
     figures = stored_figures(analysis)
     reel_sets, parameters = family.tables(state)
     description, header = family.notes(state, target, volatility)
@@ -244,6 +294,8 @@ def tune(
         header,
         lambda loaded: stored_figures(analyze(loaded, variant_id)),
     )
+    if plan.measure is not None and plan.measure(load_model(folder), variant_id) != mode_rtp:
+        raise AssertionError(f"{path}: the mode's RTP does not re-derive")  # pragma: no cover
     return TuneResult(
         game=model.id,
         variant_id=variant_id,
@@ -258,7 +310,17 @@ def tune(
         reveal_weights=family.reveal_weights(state),
         method=plan.method,
         analysis=analysis,
+        mode=plan.mode,
+        mode_rtp=None if mode_rtp is None else float(mode_rtp),
+        evaluations=getattr(state, "evaluations", None),
     )
+
+
+def written_variant(source: Variant, target: Decimal, mode: str | None) -> str:
+    """The id of the variant ``tune`` writes: the target's (``96.00``), or with a mode the
+    variant it starts from, rewritten with the mode's tables (its id states the base game's
+    RTP, which a mode's tuning leaves as it is)."""
+    return source.id if mode is not None else f"{target:.2f}"
 
 
 def tuning_plan(
@@ -267,14 +329,20 @@ def tuning_plan(
     *,
     volatility: str | None = None,
     base_variant: str | None = None,
+    mode: str | None = None,
 ) -> Plan:
     """The family the model's mechanics choose, set up to tune ``base_variant`` (the model's
     default when None) to ``target`` percent: the step of :func:`tune` that refuses a model,
     a variant or a class the moves cannot tune (:class:`UntunableError`), apart so a caller can
-    refuse before it compiles or searches anything."""
+    refuse before it compiles or searches anything. ``mode``: the bet mode to aim instead of
+    the base game (:func:`reelsmith.analysis.exact_tuning.mode_plan`: its own tables only)."""
     if volatility is not None:
         volatility_bounds(volatility)
     source = model.variant(base_variant)
+    if mode is not None:
+        from reelsmith.analysis.exact_tuning import mode_plan
+
+        return mode_plan(model, source, target, volatility, mode)
     setup: PlanSetup = round_law(model).tuning_plan()
     return setup(model, source, f"{target:.2f}", target, volatility)
 

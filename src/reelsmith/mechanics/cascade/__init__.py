@@ -21,7 +21,7 @@ MECHANIC = Mechanic(
     ),
     help="reelsmith.engine.catalogue_help",
     exact="reelsmith.analysis.catalogue_exact",
-    tuner="reelsmith.analysis.catalogue_tuning:plan",
+    tuner="reelsmith.analysis.exact_tuning:plan",
     kernel="reelsmith.mechanics.cascade.kernel",
     full_cycle=True,
     report="reelsmith.mechanics.cascade.report",

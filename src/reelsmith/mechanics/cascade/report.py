@@ -66,6 +66,13 @@ class CascadeAnalysis:
         return self.cascade.std_dev
 
     @property
+    def volatility(self) -> str:
+        """The round's volatility class (:mod:`reelsmith.analysis.volatility`)."""
+        from reelsmith.analysis.volatility import volatility_class
+
+        return volatility_class(self.std_dev)
+
+    @property
     def total_bet(self) -> int:
         return int(self.cascade.bet)
 

@@ -25,7 +25,7 @@ MECHANIC = Mechanic(
     ),
     help="reelsmith.mechanics.hold_and_spin.help",
     exact="reelsmith.mechanics.hold_and_spin.exact",
-    tuner="reelsmith.mechanics.hold_and_spin.exact:tuning_plan",
+    tuner="reelsmith.analysis.exact_tuning:plan",
     kernel="reelsmith.mechanics.hold_and_spin.kernel",
     jackpots=True,  # its jackpot tiers: a market that forbids jackpots does not offer it
 )

@@ -37,7 +37,7 @@ from reelsmith.analysis.report import (
     strips_section,
 )
 from reelsmith.analysis.volatility import volatility_class
-from reelsmith.engine.model import GameModel, ModelError
+from reelsmith.engine.model import GameModel
 from reelsmith.mechanics.hold_and_spin.chain import FeatureMoments, feature_moments, value_law
 from reelsmith.mechanics.hold_and_spin.rules import HoldAndSpin, hold_and_spin_rules
 
@@ -300,11 +300,3 @@ def stored_figures(analysis: HoldAndSpinAnalysis) -> dict[str, float]:
     figures = {key: round(float(document[key]), 10) for key in keys}
     figures["std_dev"] = round(analysis.std_dev, 10)
     return figures
-
-
-def tuning_plan(*args: Any) -> Any:
-    """``reelsmith tune`` of a hold-and-spin round: refused by name (no tuning family moves its
-    tables yet)."""
-    model = args[0] if args else None
-    where = getattr(model, "source", None) or getattr(model, "id", "the model")
-    raise ModelError(f"{where}: reelsmith tune does not move a hold-and-spin round's tables yet")
