@@ -8,7 +8,6 @@ refuses bad tables and combinations in one line naming the key."""
 from __future__ import annotations
 
 import itertools
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,13 +19,11 @@ from reelsmith.analysis.catalogue_exact import analyze_rtp, total_coins
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import simulate
 from reelsmith.engine import round as core
-from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.catalogue import mechanics
 from reelsmith.engine.events import round_events
 from reelsmith.engine.model import GameModel, load_model
 from reelsmith.mechanics import composition
 from reelsmith.mechanics.free_spins.live import FREE_SPINS
-from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.mechanics.sticky import rules as sticky_rules_module
 from reelsmith.mechanics.sticky.exact import without_sticky
 from reelsmith.mechanics.sticky.live import Stuck
@@ -36,26 +33,11 @@ from reelsmith.rules_page import rules_document
 from tests.mechanics.sticky_title import sticky_title
 from tests.mechanics.test_chain_kernel import kernel_figures, observed
 from tests.mechanics.test_events import validator
-
-#: The two-sided 99.9% normal quantile.
-Z_999 = 3.2905
-NO_GAMBLE = {OPTIONS: RoundOptions(gamble_allowed=False)}
+from tests.mechanics.test_expanding import NO_GAMBLE, Z_999, _start
 
 
 def _model(tmp_path: Path) -> GameModel:
     return load_model(sticky_title(tmp_path / "sticky"))
-
-
-def _start(model: GameModel, source: object, lines: int | None = None) -> core.Round:
-    cost = total_coins(model) if lines is None else lines
-    bet = CoinBet(cost, 1, Decimal(str(model.bet["coin_sizes"][0])))
-    return core.start_round(
-        composition(model),
-        bet,
-        core.Stake(cost, 1),
-        source,
-        parts=NO_GAMBLE,  # type: ignore[arg-type]
-    )
 
 
 def _sources(model: GameModel, reel_set: str) -> list[tuple[Fraction, list[Draw]]]:

@@ -46,26 +46,19 @@ class Stuck:
     landed: Cells
     cells: Cells
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
-            "sticky_wilds": {
-                "symbol": self.symbol,
-                "shown": [list(c) for c in self.shown],
-                "landed": [list(c) for c in self.landed],
-                "cells": [list(c) for c in self.cells],
-            }
+            "symbol": self.symbol,
+            "shown": [list(c) for c in self.shown],
+            "landed": [list(c) for c in self.landed],
+            "cells": [list(c) for c in self.cells],
         }
 
+    def to_json(self) -> dict[str, object]:
+        return {"sticky_wilds": self._fields()}
+
     def events(self) -> list[dict[str, object]]:
-        return [
-            {
-                "type": "wilds_stuck",
-                "symbol": self.symbol,
-                "shown": [list(c) for c in self.shown],
-                "landed": [list(c) for c in self.landed],
-                "cells": [list(c) for c in self.cells],
-            }
-        ]
+        return [{"type": "wilds_stuck", **self._fields()}]
 
 
 class StickyPart(Part):

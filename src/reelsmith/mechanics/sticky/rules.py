@@ -29,7 +29,7 @@ from functools import cache
 import numpy as np
 
 from reelsmith.engine.model import GameModel, ModelError
-from reelsmith.mechanics.free_spins.rules import trigger_symbol
+from reelsmith.mechanics.free_spins.rules import trigger_symbol, unplayed_options
 
 KEYS = frozenset({"reels"})
 #: The most window positions the free spins' wild may land on for the exact chain (its state
@@ -78,17 +78,7 @@ def _free_spins_problems(model: GameModel, where: str) -> list[str]:
     free = model.raw.get("free_spins")
     if not isinstance(free, Mapping):
         return [f"{where}: wilds stick during free spins: add [free_spins]"]
-    found = []
-    if "reveal" in free:
-        found.append(
-            f"{where}: free_spins.reveal: sticky wilds are played with a spins table, not an "
-            "award revealed per symbol (the kernel does not play both)"
-        )
-    if "multipliers" in free:
-        found.append(
-            f"{where}: free_spins.multipliers: sticky wilds are not played with multipliers "
-            "set by the trigger's count (their exact law is not written)"
-        )
+    found = unplayed_options(free, where, "sticky wilds are")
     if free.get("retrigger", "table") != "none" and not free.get("max_spins"):
         found.append(
             f"{where}: free_spins.retrigger without free_spins.max_spins: the sticky-wild "
