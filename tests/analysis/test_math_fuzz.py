@@ -5,7 +5,8 @@ free spins with a multiplier and retriggers; cascades with multipliers per scree
 spins their own, the scatter counted on every screen of a chain or on its final one; mystery
 symbols revealing a regular symbol or the wild, in free spins by a table of their own; variable
 rows on a ways title, each reel's heights by weight; cells drawn one by one from weighted
-tables), each played at every stop (or position)
+tables; sticky wilds in free spins, brute-forced from every state of their chain), each played
+at every stop (or position)
 combination, by its weight, and every outcome of a mystery's reveal, through live play,
 must give the exact RTP the lab derives (``analyze_rtp``: the RTP route, a cascade's full-cycle
 enumeration, or the mystery's mixture), to the last digit.
@@ -480,6 +481,70 @@ def test_cascades_refilled_by_cells_replay_and_hold_their_exact_rtp(
     half = Z_999 * spread / rounds**0.5
     exact = float(figures.rtp)
     assert abs(mean - exact) <= half + 1e-12, (title.model, title.cells, mean, exact, half)
+
+
+@st.composite
+def sticky_titles(draw: Any) -> Title:
+    """A random tiny lines title of 3 reels x 2 rows with sticky wilds in its free spins: the
+    wild's pays, multiplier and ties, the scatter's pays, the free spins' spins, retriggers
+    (none, or by table under a cap) and multiplier, and the reels whose wilds stick drawn; its
+    one reel set small enough to play every stop combination from every state live."""
+    out = ['id = "sticky-fuzz"', 'name = "Sticky Fuzz"', "reels = 3", "rows = 2"]
+    out += ['default_variant = "v"', "paylines = [[0, 0, 0], [1, 1, 1], [0, 1, 0]]"]
+    roles = {"w": "wild", "s": "scatter"}
+    for symbol in ("a", "b", "w", "s"):
+        out += ["", "[[symbols]]", f'id = "{symbol}"', f'name = "{symbol.upper()}"']
+        out.append(f'role = "{roles.get(symbol, "regular")}"')
+    out += ["", "[line_pays]", f"a = {{ 3 = {draw(st.integers(1, 5))} }}"]
+    out.append(f"b = {{ 2 = {draw(st.integers(1, 2))}, 3 = {draw(st.integers(2, 4))} }}")
+    if draw(st.booleans()):
+        out.append(f"w = {{ 3 = {draw(st.integers(1, 6))} }}")
+    out += ["", "[wild]", 'symbol = "w"', f"multiplier = {draw(st.integers(1, 2))}"]
+    out.append(f'ties = "{draw(st.sampled_from(["wild", "symbol"]))}"')
+    out += ["", "[scatter]", 'symbol = "s"', f"pays = {{ 2 = {draw(st.integers(0, 2))} }}"]
+    spins = {"2": draw(st.integers(1, 2)), "3": draw(st.integers(2, 3))}
+    out += ["", "[free_spins]", "trigger = 2", f"spins = {_toml(spins)}"]
+    if draw(st.booleans()):
+        out += ['retrigger = "table"', "retrigger_spins = { 2 = 1 }", "max_spins = 4"]
+    else:
+        out.append('retrigger = "none"')
+    out += [f"multiplier = {draw(st.integers(1, 2))}", 'reel_set = "base"']
+    out += ["", "[sticky_wilds]"]
+    reels = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3, unique=True))
+    if len(reels) < 3:
+        out.append(f"reels = {sorted(reels)}")
+    out += ["", "[bet]", "lines = { min = 3, max = 3 }", "coins_per_line = { min = 1, max = 1 }"]
+    out += ['coin_sizes = ["0.01"]', "max_total_coins = 3"]
+    out.append('default = { lines = 3, coins_per_line = 1, coin_size = "0.01" }')
+    shown = ["a", "b", "w", "s"]
+    strips = [draw(st.lists(st.sampled_from(shown), min_size=2, max_size=4)) for _ in range(3)]
+    return Title("\n".join(out) + "\n", strips)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=sticky_titles())
+def test_sticky_wilds_are_every_state_played_live_and_replay_from_the_kernel(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    """Random titles with sticky wilds: the exact chain's RTP is every stop combination played
+    live from every state a feature reaches (its stuck cells, spins left and awarded), and 300
+    kernel rounds replay through live play draw for draw."""
+    from tests.mechanics.test_chain_kernel import replay
+    from tests.mechanics.test_sticky import brute_force_rtp
+
+    folder = write(title, tmp_path_factory.mktemp("sticky"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    assert not problems, (title.model, problems)
+    model = load_model(folder)
+    expected, states = brute_force_rtp(model)
+    event(f"feature states: {'more than 16' if states > 16 else 'up to 16'}")
+    assert analyze_rtp(model).rtp == expected, (title.model, title.strips)
+    replay(model, 300, seed=3)
 
 
 @st.composite

@@ -20,7 +20,9 @@ reveal_screen`): after a screen's stops and before it is paid, one draw by the s
 where the screen shows the mystery, as live play's window modifier makes it, so a mystery
 title's spins are played whole by this kernel. So is an expanding symbol
 (:mod:`reelsmith.mechanics.expanding.kernel`): drawn once a base spin awards free spins, after its
-stops, and paid on each free spin beside the screen's own wins.
+stops, and paid on each free spin beside the screen's own wins. Sticky wilds too
+(:func:`reelsmith.mechanics.sticky.kernel.stick`): the stuck cells cleared when a feature
+starts, and each free spin's screen changed by the one rule after its stops, before it is paid.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from reelsmith.mechanics.expanding.kernel import ExpandingTables, draw_symbol, e
 from reelsmith.mechanics.expanding.kernel import tables as expanding_tables
 from reelsmith.mechanics.mystery.kernel import MysteryTables, reveal_screen
 from reelsmith.mechanics.mystery.kernel import tables as mystery_tables
+from reelsmith.mechanics.sticky.kernel import StickyTables, stick
+from reelsmith.mechanics.sticky.kernel import tables as sticky_tables
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +76,8 @@ class ChainGame:
     expanding: ExpandingTables | None = None
     #: Whether a cascade's new cells are drawn from the cell tables (not the strip above).
     refill_cells: bool = False
+    #: The sticky wilds' tables (wild -1: the model has none).
+    sticky: StickyTables | None = None
     #: The purposes of the draws a trace records, by their kind.
     draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "expanding_symbol", "", "cell")
 
@@ -92,7 +98,14 @@ class ChainGame:
             r.band_edges_in_coins(self.total_bet),
             *self._mystery(),
             *self._expanding(),
+            *self._sticky(),
         )
+
+    def _sticky(self) -> tuple[int, npt.NDArray[np.bool_], int, int]:
+        found = self.sticky
+        if found is None:
+            return -1, np.zeros(self.base.lengths.shape[0], dtype=np.bool_), -1, -1
+        return found.args()
 
     def _expanding(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         found = self.expanding
@@ -170,6 +183,7 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         mystery=mystery_tables(model),
         expanding=expanding_tables(model),
         refill_cells=screens_of(model).refill_cells,
+        sticky=sticky_tables(model),
     )
 
 
@@ -381,6 +395,10 @@ def play_chain_rounds(
         mystery_cumulative,
         expanding_symbols,
         expanding_cumulative,
+        sticky_wild,
+        sticky_reels,
+        sticky_scatter,
+        sticky_trigger,
     ) = game
     reels = base.lengths.shape[0]
     rows = base.rows
@@ -393,6 +411,7 @@ def play_chain_rounds(
     out = np.zeros((3, width), dtype=np.int64)
     tops = np.zeros(reels, dtype=np.int64)
     cells_tables = (cumulative, totals, cell_symbols, cell_counts)
+    stuck = np.zeros((rows, reels), dtype=np.bool_)  # the sticky wilds' cells
     # the log rows of one spin's draws at most (a reel of drawn cells: one per cell, and each
     # later screen of a chain may draw every cell again; the expanding symbol's draw after a
     # base spin)
@@ -462,6 +481,7 @@ def play_chain_rounds(
             stream, special, log_at = draw_symbol(
                 expanding_symbols, expanding_cumulative, stream, record, log, log_at
             )
+            stuck[:] = False  # a feature starts with no wild stuck
         while remaining > 0:
             if record and log_at + screen_rows > log.shape[0]:
                 overflow = True
@@ -491,6 +511,7 @@ def play_chain_rounds(
                 log,
                 log_at,
             )
+            stick(screen, stuck, sticky_wild, sticky_reels, sticky_scatter, sticky_trigger)
             expanded = expansion(screen, special, free.line_pays, lines)
             spin_win, _scatter, shown, added, stream, log_at = _chain(
                 free,

@@ -26,7 +26,7 @@ from functools import cache
 import numpy as np
 
 from reelsmith.engine.model import GameModel, ModelError
-from reelsmith.mechanics.free_spins.rules import trigger_symbol
+from reelsmith.mechanics.free_spins.rules import trigger_symbol, unplayed_options
 
 KEYS = frozenset({"symbols"})
 
@@ -58,21 +58,10 @@ def _free_line_pays(model: GameModel) -> np.ndarray | None:
 
 def _free_spins_problems(model: GameModel, where: str) -> list[str]:
     """The free-spin options the expanding symbol is not played with, each by name."""
-    found = []
     free = model.raw.get("free_spins")
     if not isinstance(free, Mapping):
         return [f"{where}: the expanding symbol is drawn when free spins start: add [free_spins]"]
-    if "reveal" in free:
-        found.append(
-            f"{where}: free_spins.reveal: the expanding symbol is played with a spins table, "
-            "not an award revealed per symbol (the kernel does not play both)"
-        )
-    if "multipliers" in free:
-        found.append(
-            f"{where}: free_spins.multipliers: the expanding symbol is not played with "
-            "multipliers set by the trigger's count (its exact law is not written)"
-        )
-    return found
+    return unplayed_options(free, where, "the expanding symbol is")
 
 
 def read(model: GameModel) -> tuple[Expanding | None, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from reelsmith.engine.model import GameModel
 
@@ -21,3 +22,22 @@ def trigger_symbol(model: GameModel) -> int:
         except KeyError:
             return -1
     return model.scatter
+
+
+def unplayed_options(free: Mapping[str, Any], where: str, subject: str) -> list[str]:
+    """The options of the ``[free_spins]`` table ``free`` that a free-spin mechanic
+    (``subject``: "the expanding symbol is") is not played with, one line each: an award
+    revealed per symbol (the chain kernel does not play it) and multipliers set by the
+    trigger's count (the mechanic's exact law is not written with them)."""
+    found = []
+    if "reveal" in free:
+        found.append(
+            f"{where}: free_spins.reveal: {subject} played with a spins table, not an award "
+            "revealed per symbol (the kernel does not play both)"
+        )
+    if "multipliers" in free:
+        found.append(
+            f"{where}: free_spins.multipliers: {subject} not played with multipliers set by "
+            "the trigger's count (the exact law is not written)"
+        )
+    return found

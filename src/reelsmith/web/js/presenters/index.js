@@ -19,6 +19,7 @@ import { presentHoldAndSpinEnd, presentHoldAndSpinRespin, presentHoldAndSpinStar
 import { presentLadderStep } from './ladder.js';
 import { presentMysteryRevealed } from './mystery.js';
 import { presentGemRevealed, presentPotWon } from './pots.js';
+import { presentWildsStuck } from './sticky.js';
 import {
   presentCapReached,
   presentFeatureBought,
@@ -37,6 +38,7 @@ export const PRESENTERS = {
   gem_revealed: presentGemRevealed,
   pot_won: presentPotWon,
   mystery_revealed: presentMysteryRevealed,
+  wilds_stuck: presentWildsStuck,
   line_win: presentLineWin,
   wild_weights_drawn: presentWildWeights,
   way_win: presentWayWin,
