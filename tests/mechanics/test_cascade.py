@@ -547,3 +547,41 @@ def test_free_chains_read_off_the_base_game_s(tmp_path: Path) -> None:
     assert derived is not None and derived.pay == base.pay * 6
     assert derived == chain_law(model, "main", True)
     assert scaled_free_law(load_model(tiny(tmp_path / "other")), base) is None
+
+
+def test_a_full_cycle_spread_over_a_ray_cluster_sums_the_same(tmp_path: Path) -> None:
+    """``analyze --cluster``: the full cycle enumerated by Ray tasks of a few first-reel stops
+    each gives the very sums this machine's cores give, base and free."""
+    ray = pytest.importorskip("ray")
+    from reelsmith.mechanics.cascade.exact import CLUSTER_SLICE, ENUMERATION_CLUSTER
+
+    model = load_model(tiny(tmp_path / "t"))
+    here = [chain_law(model, "main", free) for free in (False, True)]
+    assert int(model.variant().reel_sets["base"].lengths[0]) > CLUSTER_SLICE  # 2+ tasks
+    chain_law.cache_clear()
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    token = ENUMERATION_CLUSTER.set("local")
+    try:
+        spread = [chain_law(model, "main", free) for free in (False, True)]
+    finally:
+        ENUMERATION_CLUSTER.reset(token)
+        ray.shutdown()
+        chain_law.cache_clear()
+    assert spread == here
+
+
+def test_analyze_refuses_a_cluster_where_no_full_cycle_is_enumerated(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+    from tests.mechanics.cells_title import tiny_cells_anywhere
+
+    runner = CliRunner()
+    cells = tiny_cells_anywhere(tmp_path / "cells")
+    shown = runner.invoke(app, ["analyze", str(cells), "--cluster", "local"])
+    assert shown.exit_code == 2
+    assert "--cluster spreads the enumeration of a full cycle of stop combinations" in (
+        shown.output
+    )
+    shown = runner.invoke(app, ["analyze", str(tiny(tmp_path / "t")), "--cluster", " "])
+    assert shown.exit_code == 2 and "--cluster needs a Ray address" in shown.output

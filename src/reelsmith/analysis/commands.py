@@ -283,6 +283,29 @@ def _beyond_enumeration(
         result.render(console)
 
 
+def _check_enumeration_cluster(model: Any, cluster: str) -> None:
+    """``analyze --cluster``: refused by name where the title's exact analysis enumerates no
+    full cycle of stop combinations, where Ray is not installed, or where the address is not
+    reachable."""
+    from reelsmith.analysis.simulation import ClusterError, check_cluster_address
+    from reelsmith.mechanics import by_full_cycle
+
+    if not cluster.strip():
+        fail("--cluster needs a Ray address, e.g. ray://host:10001 or local")
+    drawn = any(s.cells is not None for v in model.variants.values() for s in v.reel_sets.values())
+    if not by_full_cycle(model) or drawn:
+        fail(
+            f"--cluster spreads the enumeration of a full cycle of stop combinations (a cascade "
+            f"or a count anywhere on strips); {model.id} is analysed from its reels' laws, "
+            "without one: run analyze without --cluster"
+        )
+    try:
+        require("cluster", "--cluster spreads the full cycle over a cluster")
+        check_cluster_address(cluster)
+    except (MissingExtraError, ClusterError) as exc:
+        fail(str(exc))
+
+
 def _rtp_is_exact(model: Any, variant: str | None) -> bool:
     """Whether the model's RTP route gives its RTP exactly (it may where the full analysis
     is beyond enumeration); False where the route too is beyond it."""
@@ -304,6 +327,14 @@ def analyze(
         Path | None,
         typer.Option("--report", help="Also write the PAR sheet as a self-contained HTML file."),
     ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Spread a full cycle's enumeration (cascades, counts anywhere) over the Ray "
+            "cluster at this address ('local' starts one).",
+        ),
+    ] = None,
 ) -> None:
     """Exact RTP, hit frequency, volatility and award probabilities from the model alone."""
     from reelsmith.analysis.analysis_report import analysis_report
@@ -321,6 +352,11 @@ def analyze(
     from reelsmith.compiled import compiling
 
     model = _exact_title(game, variant)
+    if cluster is not None:
+        _check_enumeration_cluster(model, cluster)
+    from reelsmith.mechanics.cascade.exact import ENUMERATION_CLUSTER
+
+    spread = ENUMERATION_CLUSTER.set(cluster)
     try:
         with compiling("and running the exact analysis", analysis_phase(model), err_console):
             analysis = analyze_model(model, variant)
@@ -334,6 +370,8 @@ def analyze(
         return
     except ModelError as exc:
         fail(str(exc))
+    finally:
+        ENUMERATION_CLUSTER.reset(spread)
     if report is not None:
         try:
             write_text_atomically(report, result.to_html())

@@ -20,9 +20,11 @@ E[T]^2``; a round is the base spin's ``X`` and ``A_0`` such totals.
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -497,24 +499,27 @@ def chain_sums(
     anywhere: Anywhere,
     columns: npt.NDArray[np.int64],
     scatter_final: bool,
+    start: int,
+    stop: int,
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.float64],
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
 ]:
-    """Every stop combination's chain, summed per first-reel stop: ``sums[s0]`` (the columns
-    ``S_*``), ``squares[s0]`` (the sum of squared pays, in double precision), ``reached[s0,
-    k]`` (the combinations whose chain reads a (k+1)-th screen) and ``by_step[s0, k]`` (the
-    coins paid on the (k+1)-th screens). ``prune`` False plays every combination's first screen
-    in full (the benchmark's baseline)."""
+    """Every stop combination's chain whose first reel stops at ``start`` to ``stop - 1``,
+    summed per first-reel stop: ``sums[s0]`` (the columns ``S_*``), ``squares[s0]`` (the sum
+    of squared pays, in double precision), ``reached[s0, k]`` (the combinations whose chain
+    reads a (k+1)-th screen) and ``by_step[s0, k]`` (the coins paid on the (k+1)-th screens);
+    the other first-reel stops' rows stay 0. ``prune`` False plays every combination's first
+    screen in full (the benchmark's baseline)."""
     reels = lengths.shape[0]
     first = lengths[0]
     sums = np.zeros((first, 8), dtype=np.int64)
     squares = np.zeros(first, dtype=np.float64)
     reached = np.zeros((first, limit), dtype=np.int64)
     by_step = np.zeros((first, limit), dtype=np.int64)
-    for s0 in prange(first):
+    for s0 in prange(start, stop):
         grid = np.empty((rows, reels), dtype=np.int8)
         screen = np.empty((rows, reels), dtype=np.int8)
         removed = np.zeros((rows, reels), dtype=np.bool_)
@@ -924,6 +929,47 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         from reelsmith.mechanics.cells.counts import count_law
 
         return count_law(model, reel_set, t)
+    first = int(reel_set.lengths[0])
+    address = ENUMERATION_CLUSTER.get()
+    if address is None:
+        found = cycle_slice(model, variant_id, free, prune, 0, first)
+    else:
+        found = _on_cluster(model, variant_id, free, prune, first, address)
+    sums, squares, reached, by_step = found
+    return ChainSums(
+        cycle=int(np.prod(reel_set.lengths.astype(object))),
+        pay=sums[S_PAY],
+        pay_squared=math.fsum(squares),
+        awards=sums[S_AWARDS],
+        pay_awards=sums[S_PAY_AWARDS],
+        awards_squared=sums[S_AWARDS_SQUARED],
+        hits=sums[S_HITS],
+        max_pay=sums[S_MAX],
+        scatter_pay=sums[S_SCATTER],
+        triggered=sums[S_TRIGGERED],
+        reached=tuple(reached),
+        by_step=tuple(by_step),
+    )
+
+
+#: The Ray address a full cycle's enumeration is spread over (``reelsmith analyze --cluster``;
+#: None: this machine's cores).
+ENUMERATION_CLUSTER: ContextVar[str | None] = ContextVar("enumeration_cluster", default=None)
+#: First-reel stops per task when a full cycle is spread over a cluster.
+CLUSTER_SLICE = 4
+
+Slice = tuple[list[int], list[float], list[int], list[int]]
+
+
+def cycle_slice(
+    model: GameModel, variant_id: str, free: bool, prune: bool, start: int, stop: int
+) -> Slice:
+    """The chains of the reel set's stop combinations whose first reel stops at ``start`` to
+    ``stop - 1``, summed: the ``S_*`` columns (``S_MAX`` the largest), the sums of squared
+    pays by first-reel stop (added by :func:`math.fsum` in :func:`chain_law`, so the figure
+    does not depend on how the cycle was split), the chains reaching each screen and the coins
+    each screen paid."""
+    t = screen_tables(model, variant_id, free)
     paying_counts = [c for c in (t.scatter_least,) if c > 0]
     if t.trigger_symbol >= 0 and t.trigger_symbol == model.scatter:
         paying_counts.append(t.trigger)
@@ -972,21 +1018,63 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         if t.anywhere.on
         else np.zeros((model.reels, 1, len(model.symbols) + 1), dtype=np.int64),
         t.scatter_final,
+        start,
+        stop,
     )
-    total = sums.sum(axis=0)
-    return ChainSums(
-        cycle=int(np.prod(reel_set.lengths.astype(object))),
-        pay=int(total[S_PAY]),
-        pay_squared=float(squares.sum()),
-        awards=int(total[S_AWARDS]),
-        pay_awards=int(total[S_PAY_AWARDS]),
-        awards_squared=int(total[S_AWARDS_SQUARED]),
-        hits=int(total[S_HITS]),
-        max_pay=int(sums[:, S_MAX].max()),
-        scatter_pay=int(total[S_SCATTER]),
-        triggered=int(total[S_TRIGGERED]),
-        reached=tuple(int(x) for x in reached.sum(axis=0)),
-        by_step=tuple(int(x) for x in by_step.sum(axis=0)),
+    total = [int(x) for x in sums.sum(axis=0)]
+    total[S_MAX] = int(sums[:, S_MAX].max())
+    return (
+        total,
+        [float(x) for x in squares[start:stop]],
+        [int(x) for x in reached.sum(axis=0)],
+        [int(x) for x in by_step.sum(axis=0)],
+    )
+
+
+def run_cycle_slice(
+    folder: str, variant_id: str, free: bool, prune: bool, index: int, start: int, stop: int
+) -> tuple[Any, ...]:
+    """:func:`cycle_slice` in a Ray task, the model loaded from its folder; returns the slice's
+    index and its sums."""
+    from reelsmith.engine.model import load_model
+
+    return (index, *cycle_slice(load_model(Path(folder)), variant_id, free, prune, start, stop))
+
+
+def _on_cluster(
+    model: GameModel, variant_id: str, free: bool, prune: bool, first: int, address: str
+) -> Slice:
+    """The full cycle spread over the Ray cluster at ``address``: one task per
+    :data:`CLUSTER_SLICE` first-reel stops, their sums added (the largest pay the largest)."""
+    from reelsmith.analysis.chunks import run_chunks
+
+    if model.source is None:
+        raise ModelError(
+            f"{model.id}: a model without a folder is enumerated on this machine only: "
+            "analyze it without --cluster"
+        )
+    folder = str(Path(model.source).parent)
+    starts = range(0, first, CLUSTER_SLICE)
+    slices = [(i, min(CLUSTER_SLICE, first - at)) for i, at in enumerate(starts)]
+
+    def bounds(index: int, size: int) -> tuple[int, int]:
+        return index * CLUSTER_SLICE, index * CLUSTER_SLICE + size
+
+    found, _backend = run_chunks(
+        slices,
+        here=lambda index, size: cycle_slice(model, variant_id, free, prune, *bounds(index, size)),
+        job=lambda index, size: (folder, variant_id, free, prune, index, *bounds(index, size)),
+        worker=run_cycle_slice,
+        cluster=address,
+    )
+    parts = [found[i] for i in sorted(found)]
+    total = [sum(p[0][k] for p in parts) for k in range(len(parts[0][0]))]
+    total[S_MAX] = max(p[0][S_MAX] for p in parts)
+    return (
+        total,
+        [x for p in parts for x in p[1]],
+        [sum(col) for col in zip(*(p[2] for p in parts), strict=True)],
+        [sum(col) for col in zip(*(p[3] for p in parts), strict=True)],
     )
 
 
