@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page
 from tests.web import forcing
 from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
 from tests.web.test_layout import BOXES, check_game, inside, overlaps
+from tests.web.test_screens import line_wins
 
 pytestmark = pytest.mark.web
 
@@ -305,6 +306,15 @@ def test_the_sultan_reels_take_the_height_of_a_phone_on_its_side(
     assert cell["w"] >= 50 and cell["h"] >= 54, f"the cells are {cell['w']:.0f}x{cell['h']:.0f}"
     for panel in found["feature"]:
         assert panel["right"] <= reels["x"], f"{panel['id']} {panel} is not beside the reels"
+    # a line's amount over the reels is about a cell wide, not two
+    force(page, line_wins(forcing.SULTAN))
+    page.click("#spin")
+    wait_state(page, "idle")
+    page.wait_for_selector(".line-amount")
+    amount = box(page, ".line-amount")
+    assert amount["w"] <= 1.25 * cell["w"], (
+        f"a line's amount {amount} over {cell['w']:.0f} px cells"
+    )
     # the free spins' status shows in that column: the reels do not move for it
     resume_sultan_free_spins(page, server)
     (status,) = page.evaluate(BOXES, {"it": ".ladder-status"})["it"]
