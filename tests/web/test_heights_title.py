@@ -98,6 +98,19 @@ def test_a_screen_of_variable_rows_shows_each_reel_s_height(
         "(cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.reel)])"
     )
     assert {tuple(c) for c in lit} == paid
+    # each win frame covers exactly its cell, the tall cells of the short reels too (a frame
+    # inset by a share of the cell's height sat 7 px inside a 250 px cell, 2 px inside its sides)
+    frames = page.locator(".reels .cell.win").evaluate_all(
+        """(cells) => cells.map((c) => {
+          const b = c.getBoundingClientRect(); const f = getComputedStyle(c, '::after');
+          return { reel: c.dataset.reel, w: b.width, h: b.height, top: parseFloat(f.top),
+                   fw: parseFloat(f.width), fh: parseFloat(f.height) };
+        })"""
+    )
+    assert any(f["h"] > 2 * f["w"] for f in frames), "no win on a short reel's tall cell"
+    for frame in frames:
+        assert abs(frame["fh"] - frame["h"]) <= 1 and abs(frame["fw"] - frame["w"]) <= 1, frame
+        assert abs(frame["top"]) <= 0.5, frame
     assert policed.violations() == []
 
 

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page
 from tests.web import forcing
 from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
 from tests.web.test_layout import BOXES, check_game, inside, overlaps
+from tests.web.test_screens import line_wins
 
 pytestmark = pytest.mark.web
 
@@ -223,3 +224,100 @@ def test_the_sultan_reels_stay_inside_their_arch_at_1920(
     shot(page, "sultan-1920x1080")
     outside = page.evaluate(CORNERS_OUTSIDE)
     assert not outside, f"reel corners outside the arch (reel, x, y, radii): {outside}"
+
+
+def resume_sultan_free_spins(page: Page, server: Server) -> None:
+    """A Sultan round paused in its free spins: the game offers Continue, with a notice."""
+    open_game(page, server, server.new_player(), forcing.SULTAN)
+    free = [forcing.sultan_spin(free=True) for _ in range(3)]
+    force(page, [*forcing.sultan_triggers(), *forcing.sultan_spin(bonus=(0, 1, 2))], *free)
+    page.click("#spin")
+    page.click("#free-spins-intro-button")
+    # polled from here: the page's policy forbids the strings wait_for_function evaluates
+    for _ in range(400):
+        if page.evaluate(
+            "() => Number(document.querySelector('#ladder-left')?.dataset.count) <= 5"
+        ):
+            break
+        page.wait_for_timeout(50)
+    page.reload()
+    wait_state(page, "paused")
+    page.wait_for_selector(".notice")
+
+
+def within(inner: dict[str, Any], outer: dict[str, Any], slack: float = 0.5) -> bool:
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["right"] <= outer["right"] + slack
+        and inner["bottom"] <= outer["bottom"] + slack
+    )
+
+
+def test_the_sultan_continue_and_its_panels_stay_in_their_frames_at_1920(
+    at_size: Callable[[str], Page], server: Server
+) -> None:
+    """Back in free spins at 1920x1080: the ladder's status keeps to the column beside the
+    reels (it ran 25 px out of it), the notice saying "press Continue" lies inside the reels'
+    frame (it lay across its bottom border) and Continue is inside its button."""
+    page = at_size("1920x1080")
+    resume_sultan_free_spins(page, server)
+    shot(page, "sultan-continue-1920x1080")
+    found = page.evaluate(
+        BOXES,
+        {
+            "column": ".stage-feature",
+            "panels": ".stage-feature > *",
+            "notice": ".notice",
+            "reels": ".reels",
+            "spin": "#spin",
+        },
+    )
+    (column,), (reels,), (spin,) = found["column"], found["reels"], found["spin"]
+    assert found["panels"] and found["notice"]
+    for panel in found["panels"]:
+        assert within(panel, column), f"{panel['id']} {panel} spills out of its column {column}"
+    for notice in found["notice"]:
+        assert within(notice, reels), f"the notice {notice} is not inside the reels {reels}"
+    label = page.evaluate(
+        """() => { const r = document.createRange();
+          r.selectNodeContents(document.querySelector('#spin .spin-label'));
+          const b = r.getBoundingClientRect();
+          return { x: b.x, y: b.y, right: b.right, bottom: b.bottom }; }"""
+    )
+    assert page.inner_text("#spin .spin-label").lower() == "continue"
+    assert within(label, spin), f"Continue {label} spills out of its button {spin}"
+
+
+def test_the_sultan_reels_take_the_height_of_a_phone_on_its_side(
+    at_size: Callable[[str], Page], server: Server
+) -> None:
+    """At 844x390 the meter and the ladder's status sit in a column beside the reels, not in a
+    row above them, and the pots drop their caps: the cells were 39x44 px, now over 50."""
+    page = at_size("844x390")
+    open_game(page, server, server.new_player(), forcing.SULTAN)
+    wait_state(page, "idle")
+    shot(page, "sultan-844x390")
+    check_game(page, "sultan-spins at 844x390")
+    found = page.evaluate(
+        BOXES, {"cell": ".reel .cell[data-row]", "feature": ".stage-feature > *", "reels": ".reels"}
+    )
+    cell, (reels,) = found["cell"][0], found["reels"]
+    assert cell["w"] >= 50 and cell["h"] >= 54, f"the cells are {cell['w']:.0f}x{cell['h']:.0f}"
+    for panel in found["feature"]:
+        assert panel["right"] <= reels["x"], f"{panel['id']} {panel} is not beside the reels"
+    # a line's amount over the reels is about a cell wide, not two
+    force(page, line_wins(forcing.SULTAN))
+    page.click("#spin")
+    wait_state(page, "idle")
+    page.wait_for_selector(".line-amount")
+    amount = box(page, ".line-amount")
+    assert amount["w"] <= 1.25 * cell["w"], (
+        f"a line's amount {amount} over {cell['w']:.0f} px cells"
+    )
+    # the free spins' status shows in that column: the reels do not move for it
+    resume_sultan_free_spins(page, server)
+    (status,) = page.evaluate(BOXES, {"it": ".ladder-status"})["it"]
+    (moved,) = page.evaluate(BOXES, {"it": ".reels"})["it"]
+    assert status["right"] <= moved["x"] and status["sw"] <= status["cw"] + 1
+    assert [round(moved[k]) for k in "xywh"] == [round(reels[k]) for k in "xywh"]

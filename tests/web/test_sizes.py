@@ -157,3 +157,61 @@ def test_each_title_at_each_size(
         ctx.close()
     assert not errors, f"{where}: the page raised: {errors}"
     figures[f"{game} {size}"] = {**idle, "first_load_bytes": load}
+
+
+#: Each payline badge drawn, its line's first two cells' centres and the cells' width.
+BADGES = """() => {
+  const reels = document.querySelector('.reels');
+  const columns = [...reels.querySelectorAll('.reel')].map((c) => c.getBoundingClientRect());
+  const rows = Number(getComputedStyle(reels).getPropertyValue('--rows'));
+  const centre = (reel, row) => [columns[reel].x + columns[reel].width / 2,
+                                 columns[reel].y + (row + .5) * columns[reel].height / rows];
+  return [...reels.querySelectorAll('.payline-tag')].map((tag) => {
+    const b = tag.querySelector('circle').getBoundingClientRect();
+    const line = reels.querySelector(`.payline[data-line="${tag.dataset.line}"]`);
+    const points = line.getAttribute('points').split(' ').map((p) => p.split(',').map(Number));
+    const box = reels.getBoundingClientRect();
+    const [first, second] = points.slice(1, 3).map(([x, y]) => [x + box.x, y + box.y]);
+    return { line: tag.dataset.line, x: b.x + b.width / 2, y: b.y + b.height / 2, d: b.width,
+             text: parseFloat(getComputedStyle(tag.querySelector('text')).fontSize),
+             first, second, cell: columns[0].width };
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "1366x768", "2560x1440"])
+@pytest.mark.parametrize("game", GAMES)
+def test_payline_badges_grow_with_the_cells_beside_their_first_cell(
+    browser: Browser, server: Server, game: str, size: str
+) -> None:
+    """A payline's number badge is a tenth of a cell across or more (22 px at least; it was
+    22 px at every size, a speck beside a 2560 px screen's 350 px cells), its number in
+    proportion, and the first line drawn has it on the line between its first two cells."""
+    ctx = browser.new_context(
+        viewport=viewport(size), reduced_motion="reduce", locale="en-GB", bypass_csp=True
+    )
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    try:
+        player = server.new_player()
+        page.goto(f"{server.url}/?token={player.token}#/play/{game}")
+        page.wait_for_selector(".game:not([data-state='loading'])")
+        wait_state(page, "idle")
+        force(page, line_wins(game))
+        page.click("#spin")
+        wait_state(page, "idle", "gamble")
+        page.wait_for_selector(".payline-tag")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"badges-{game}-{size}.png"))
+        found: list[dict[str, Any]] = page.evaluate(BADGES)
+    finally:
+        ctx.close()
+    assert found
+    for badge in found:
+        where = f"{game} {size} line {badge['line']}"
+        assert badge["d"] >= max(21.5, 0.09 * badge["cell"]), f"{where}: badge {badge}"
+        assert badge["text"] >= 0.45 * badge["d"], f"{where}: its number is {badge['text']} px"
+    first = found[0]
+    (x1, y1), (x2, y2) = first["first"], first["second"]
+    assert x1 < first["x"] < x2, f"{game} {size}: badge not beside its first cell: {first}"
+    assert min(y1, y2) - 1 <= first["y"] <= max(y1, y2) + 1, f"{game} {size}: {first}"

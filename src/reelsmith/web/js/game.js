@@ -195,8 +195,15 @@ export class Game {
     );
     view.replaceChildren(this.root);
     const bar = this.root.querySelector('.controls');
-    this.barSize = new ResizeObserver(() => document.body.style.setProperty('--bar-h', `${bar.offsetHeight}px`));
+    // --bar-h: the bar's height; --reels-foot: from the reel window's bottom edge to the
+    // screen's, so a notice lies over the foot of the reels inside their frame, not across it
+    this.barSize = new ResizeObserver(() => {
+      document.body.style.setProperty('--bar-h', `${bar.offsetHeight}px`);
+      const reels = this.grid.element.getBoundingClientRect();
+      if (reels.height) document.body.style.setProperty('--reels-foot', `${Math.round(innerHeight - reels.bottom)}px`);
+    });
     this.barSize.observe(bar);
+    this.barSize.observe(this.grid.element);
     this.app.placeSessionInfo(this.sessionSlot, this.balanceSlot);
     this.menu = new GameMenu(this);
     this.soundUi = mountSoundControls(this.sound, this.menu.slot('sound'));

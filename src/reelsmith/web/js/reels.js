@@ -301,25 +301,27 @@ export class ReelGrid {
       return [column.left - box.left + column.width / 2, column.top - box.top + ((row + 0.5) * column.height) / this.rows];
     };
     // Each line's number sits on the line itself, in a gap between two reels (not over a
-    // symbol), the n-th line drawn in the n-th gap and on to the next gap where a number is
-    // already close: lines that start on the same row do not pile their numbers up at the
-    // window's left edge.
+    // symbol): the first gap, beside the line's first cell, unless a number drawn before is
+    // close there, then on to the next gap, so lines that start on the same row do not pile
+    // their numbers up. The badge grows with the cells (a tenth of a cell's width, 22 to 52
+    // px across): a fixed 22 px was a speck beside the cells of a 2560 px screen.
     const tags = [];
     const gaps = Math.max(1, this.reels - 1);
-    const tagAt = (points, nth) => {
+    const cellWidth = this.columns[0].column.getBoundingClientRect().width;
+    const radius = Math.min(26, Math.max(11, cellWidth * 0.1));
+    const tagAt = (points) => {
       let best = null;
-      for (let k = 0; k < gaps; k += 1) {
-        const gap = (nth + k) % gaps;
+      for (let gap = 0; gap < gaps; gap += 1) {
         const [a, b] = [points[gap], points[Math.min(gap + 1, points.length - 1)]];
         const spot = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
         const room = Math.min(...tags.map(([x, y]) => Math.hypot(x - spot[0], y - spot[1])), Infinity);
         if (!best || room > best.room) best = { spot, room };
-        if (room >= 24) break;
+        if (room >= radius * 2.2) break;
       }
       tags.push(best.spot);
       return best.spot;
     };
-    for (const [nth, line] of this.drawn.entries()) {
+    for (const line of this.drawn) {
       const shape = this.paylines[line - 1];
       if (!shape) continue;
       const points = shape.map((row, reel) => centre(reel, row));
@@ -336,8 +338,10 @@ export class ReelGrid {
       const tag = document.createElementNS(SVG, 'g');
       tag.setAttribute('class', 'payline-tag');
       tag.dataset.line = line;
-      const [x, y] = tagAt(points, nth).map((v) => v.toFixed(1));
-      tag.innerHTML = `<circle cx="${x}" cy="${y}" r="11" fill="${lineColour(line)}"/><text x="${x}" y="${Number(y) + 4}" text-anchor="middle">${line}</text>`;
+      const [x, y] = tagAt(points).map((v) => v.toFixed(1));
+      const r = radius.toFixed(1);
+      const size = (radius * 1.1).toFixed(1);
+      tag.innerHTML = `<circle cx="${x}" cy="${y}" r="${r}" fill="${lineColour(line)}"/><text x="${x}" y="${(Number(y) + radius * 0.38).toFixed(1)}" text-anchor="middle" font-size="${size}">${line}</text>`;
       svg.append(tag);
     }
     this.lines.append(svg);
