@@ -3,7 +3,11 @@ in the same run: the live engine's Python round loop (the composed round of
 :mod:`reelsmith.engine.round`, free spins played out) and a straightforward compiled loop that
 reads each screen's grid and pays it by the grid form of the ways rule
 (:func:`reelsmith.mechanics.ways.rules.ways_pay`, a per-screen count of every cell), where the
-kernel reads per-stop count tables (:func:`~reelsmith.mechanics.ways.rules.ways_pay_counts`).
+kernel reads per-stop count tables. The whole game is played twice by the kernel on the same
+streams: by the round loop as it was (every paying symbol through
+:func:`~reelsmith.mechanics.ways.rules.ways_pay_counts`, ``play_ways_reference``) and as it is
+(only the symbols alive on the first ``min_run`` reels,
+:func:`~reelsmith.mechanics.ways.rules.ways_pay_alive`); their total wins must be equal.
 
 The games are the external ways corpus (``../shared/external/slotopol-ways/``, or
 ``REELSMITH_SHARED_DIR``) converted at run time: Novomatic African Simba and Jaguar Moon (5x3,
@@ -31,6 +35,7 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.analysis.kernel import S_WIN, KernelGame
+from reelsmith.analysis.kernel.rounds import N_FLOAT_STATS, play_ways_reference
 from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded, stream_state
 from reelsmith.analysis.simulation import chunk_stream
 from reelsmith.engine import round as core
@@ -156,6 +161,25 @@ def kernel_rate(game: KernelGame, rounds: int, repeats: int) -> tuple[float, flo
     return best, rtp, won
 
 
+def reference_rate(game: KernelGame, rounds: int, repeats: int) -> tuple[float, int]:
+    """:func:`kernel_rate` for the round loop as it was before it walked only the symbols
+    alive on the first ``min_run`` reels (every paying symbol through ``ways_pay_counts``:
+    :func:`~reelsmith.analysis.kernel.rounds.play_ways_reference`), on the same streams."""
+    best, won = 0.0, 0
+    for repeat in range(repeats):
+        rng = chunk_stream(7, repeat)
+        stats = np.zeros(game.n_stats, dtype=np.int64)
+        floats = np.zeros(N_FLOAT_STATS, dtype=np.float64)
+        unused = np.zeros((1, game.round_fields), dtype=np.int64)
+        none = np.zeros(1, dtype=np.int64)
+        args = (rng, rounds, game.kernel_args(), game.start_state(rng), 1, none, stats, floats)
+        start = time.process_time()
+        play_ways_reference(*args, False, unused, np.zeros((1, 3), np.int64), unused[0])
+        best = max(best, rounds / (time.process_time() - start))
+        won = int(stats[S_WIN])
+    return best, won
+
+
 def main() -> None:
     ways = converter()
     if not ways.CORPUS.is_dir():
@@ -202,7 +226,9 @@ def main() -> None:
             live = n_live / (time.process_time() - start)
             grid, _ = grid_rate(model, base, n_grid, 5)
             base_rate, _, _ = kernel_rate(base, n_kernel, 3)
-            whole, rtp, _ = kernel_rate(game, n_kernel, 3)
+            before, won_before = reference_rate(game, n_kernel, 3)
+            whole, rtp, won = kernel_rate(game, n_kernel, 3)
+            assert won == won_before, f"{name}: the two loops' rounds differ"
             shape = f"{model.reels}x{model.rows}, {model.rows**model.reels} ways"
             print(f"{name} ({shape})")
             print(f"  {'live engine, Python round loop':<46}{live:>14,.0f}")
@@ -211,7 +237,11 @@ def main() -> None:
                 f"  {'base game: kernel, per-stop count tables':<46}{base_rate:>14,.0f}"
                 f"   x{base_rate / grid:.2f} grid loop"
             )
-            print(f"  {'whole game: kernel':<46}{whole:>14,.0f}   x{whole / live:,.0f} live")
+            print(f"  {'whole game: kernel, every symbol (before)':<46}{before:>14,.0f}")
+            print(
+                f"  {'whole game: kernel, alive symbols only':<46}{whole:>14,.0f}"
+                f"   x{whole / before:.2f} before, x{whole / live:,.0f} live"
+            )
             print(f"  (last run RTP {rtp:.4%}, reel set {model.default_variant})")
     print(
         f"(kernel: {n_kernel:,} rounds per run, best of 3; grid loop: {n_grid:,}; "

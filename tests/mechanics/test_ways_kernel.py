@@ -17,6 +17,7 @@ from rich.console import Console
 
 from reelsmith.analysis import kernel as k
 from reelsmith.analysis.catalogue_exact import analyze_rtp
+from reelsmith.analysis.kernel import rounds as kr
 from reelsmith.analysis.pcg64 import stream_state
 from reelsmith.analysis.simulation import simulate, simulation_report
 from reelsmith.engine import round as core
@@ -191,3 +192,27 @@ def test_the_simulation_report_names_a_ways_bet(tmp_path: Path) -> None:
     assert "20,000 simulated rounds, seed 5" in text, text
     assert "(10 coins a round, every way)" in text and "lines x 1 coin" not in text
     assert report.to_json()["bet"]["total_coins"] == 10
+
+
+@pytest.mark.parametrize("name", TINY + CORPUS_GAMES)
+def test_the_alive_symbols_walk_plays_the_rounds_of_the_full_rule(
+    tmp_path: Path, name: str
+) -> None:
+    """The round loop pays a ways screen by walking only the symbols alive on the first
+    ``min_run`` reels; the loop paying every symbol by ``ways_pay_counts`` (the benchmark's
+    baseline) plays the same rounds from the same stream: the same results and draws."""
+    game = k.KernelGame.build(_models(tmp_path, name))
+    rounds = 20_000
+    traced = []
+    for play in (kr.play_rounds, kr.play_ways_reference):
+        results = np.zeros((rounds, game.round_fields), dtype=np.int64)
+        log = np.zeros((rounds * 64, 3), dtype=np.int64)
+        ends = np.zeros(rounds, dtype=np.int64)
+        stats = np.zeros(game.n_stats, dtype=np.int64)
+        floats = np.zeros(kr.N_FLOAT_STATS, dtype=np.float64)
+        args = (stream_state(3), rounds, game.kernel_args(), game.start_state(stream_state(0)))
+        played = play(*args, 1, np.zeros(1, np.int64), stats, floats, True, results, log, ends)
+        assert played == rounds
+        traced.append((results, log[: ends[-1]], stats, floats))
+    for fast, full in zip(*traced, strict=True):
+        assert (fast == full).all()

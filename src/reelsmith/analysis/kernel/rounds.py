@@ -63,7 +63,7 @@ from reelsmith.engine.features.ladder_steps import (
 )
 from reelsmith.engine.plugins import Plugin
 from reelsmith.engine.stops import stop_for_draw
-from reelsmith.mechanics.ways.rules import ways_pay, ways_pay_counts
+from reelsmith.mechanics.ways.rules import ways_pay, ways_pay_alive, ways_pay_counts
 
 # Draw kinds in a trace (the purposes live play records): reel stops, a reveal (the catalogue's
 # award or the ladder's gem), the plug-in's; on a ladder model (which has no plug-in) a pot's
@@ -300,35 +300,116 @@ def play_rounds(
         # any other by the ways rule on its revealed grid
         if record:
             return _round_loop(
-                True, False, True, True, run, False, bound, apply, table, False, False
+                True, False, True, True, True, run, False, bound, apply, table, False, False
             )
-        return _round_loop(False, False, True, True, run, False, bound, apply, table, False, False)
+        return _round_loop(
+            False, False, True, True, True, run, False, bound, apply, table, False, False
+        )
     if game[G_LADDER]:
         if record:
             return _round_loop(
-                True, False, True, False, run, False, bound, apply, table, False, False
+                True, False, True, False, True, run, False, bound, apply, table, False, False
             )
-        return _round_loop(False, False, True, False, run, False, bound, apply, table, False, False)
+        return _round_loop(
+            False, False, True, False, True, run, False, bound, apply, table, False, False
+        )
     if game[G_WAYS]:
         # the ways read their per-stop count tables; weighted stops are drawn as any reel's
         if record:
             return _round_loop(
-                True, game[G_WEIGHTED], False, True, run, False, bound, apply, table, False, False
+                True,
+                game[G_WEIGHTED],
+                False,
+                True,
+                True,
+                run,
+                False,
+                bound,
+                apply,
+                table,
+                False,
+                False,
             )
         if game[G_WEIGHTED]:
             return _round_loop(
-                False, True, False, True, run, False, bound, apply, table, False, False
+                False, True, False, True, True, run, False, bound, apply, table, False, False
             )
-        return _round_loop(False, False, False, True, run, False, bound, apply, table, False, False)
+        return _round_loop(
+            False, False, False, True, True, run, False, bound, apply, table, False, False
+        )
     if game[G_WEIGHTED]:
         if record:
             return _round_loop(
-                True, True, False, False, run, False, bound, apply, table, False, False
+                True, True, False, False, True, run, False, bound, apply, table, False, False
             )
-        return _round_loop(False, True, False, False, run, False, bound, apply, table, False, False)
+        return _round_loop(
+            False, True, False, False, True, run, False, bound, apply, table, False, False
+        )
     if record:
-        return _round_loop(True, False, False, False, run, False, bound, apply, table, False, False)
-    return _round_loop(False, False, False, False, run, False, bound, apply, table, False, False)
+        return _round_loop(
+            True, False, False, False, True, run, False, bound, apply, table, False, False
+        )
+    return _round_loop(
+        False, False, False, False, True, run, False, bound, apply, table, False, False
+    )
+
+
+@njit(cache=True, nogil=True)
+def play_ways_reference(
+    rng: npt.NDArray[np.uint64],
+    n_rounds: int,
+    game: tuple[Any, ...],
+    carried: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    batch_size: int,
+    batch_sums: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
+    float_stats: npt.NDArray[np.float64],
+    record: bool,
+    results: npt.NDArray[np.int64],
+    log: npt.NDArray[np.int64],
+    log_ends: npt.NDArray[np.int64],
+) -> int:
+    """:func:`play_rounds` on a ways model without the ladder, each screen paid by
+    :func:`~reelsmith.mechanics.ways.rules.ways_pay_counts` over every paying symbol (its
+    outputs written) instead of the round loop's walk over the symbols alive on the first
+    ``min_run`` reels: the loop as it was before that walk, kept as the benchmark's baseline
+    and a parity check (the same rounds from the same stream). Compiled only when called."""
+    run = (
+        rng,
+        n_rounds,
+        game,
+        carried,
+        batch_size,
+        batch_sums,
+        stats,
+        float_stats,
+        results,
+        log,
+        log_ends,
+    )
+    bound, apply, table = _no_plugin_bound, _no_plugin_apply, _NO_PLUGIN_TABLE
+    if record:
+        return _round_loop(
+            True,
+            game[G_WEIGHTED],
+            False,
+            True,
+            False,
+            run,
+            False,
+            bound,
+            apply,
+            table,
+            False,
+            False,
+        )
+    if game[G_WEIGHTED]:
+        return _round_loop(
+            False, True, False, True, False, run, False, bound, apply, table, False, False
+        )
+    return _round_loop(
+        False, False, False, True, False, run, False, bound, apply, table, False, False
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -380,7 +461,7 @@ def _plugin_loop(record: bool) -> Any:
     ) -> int:
         weighted = run[2][G_WEIGHTED]
         return _round_loop(
-            record, weighted, False, False, run, True, bound, apply, table, in_base, in_free
+            record, weighted, False, False, True, run, True, bound, apply, table, in_base, in_free
         )
 
     return loop
@@ -406,6 +487,7 @@ def _round_loop(
     weighted: bool,
     ladder: bool,
     ways: bool,
+    fast_ways: bool,
     run: tuple[Any, ...],
     has_plugin: bool,
     plugin_bound: Any,
@@ -419,6 +501,10 @@ def _round_loop(
     the ladder and pots) and ``ways`` (whether the screen pays by ways: the ways rule
     :func:`~reelsmith.mechanics.ways.rules.ways_pay_counts` on the per-stop count tables, a
     free spin drawing its wild weights first) constants where it is inlined; with
+    ``fast_ways`` (a constant) a ways screen walks only the symbols alive on its first
+    ``min_run`` reels (:func:`~reelsmith.mechanics.ways.rules.ways_pay_alive`, the same total),
+    without it every paying symbol through ``ways_pay_counts`` (:func:`play_ways_reference`);
+    with
     ``has_plugin`` (a constant too) each screen's win goes through the plug-in's step
     (``plugin_bound``, ``plugin_apply`` on ``plugin_table``, where ``plugin_in_base`` /
     ``plugin_in_free`` say it acts) after its lines and scatter are paid, its draw made and
@@ -516,7 +602,12 @@ def _round_loop(
     # the log rows one screen may need: its stops, and on a ladder one gem draw per reel (a
     # ways free spin: one wild weight per listed reel)
     screen_rows = 2 * reels if ladder else reels * cell_draws.max() + way_free_reels.shape[0]
-    weights_now = way_weights.copy()
+    # the wild weights of the base spins (row 0) and of the free spin being played (row 1,
+    # its listed reels drawn per free spin)
+    weights_sets = np.empty((2, reels), dtype=np.int64)
+    weights_sets[0] = way_weights
+    weights_sets[1] = way_weights
+    weights_now = weights_sets[1]
     way_slots = way_paying.shape[0] + 1
     out_run = np.zeros(way_slots, dtype=np.int64)
     out_ways = np.zeros(way_slots, dtype=np.int64)
@@ -702,6 +793,22 @@ def _round_loop(
                         out_run,
                         out_ways,
                         out_pay,
+                    )
+                elif fast_ways and alive != 0:
+                    # only the symbols alive on the first min_run reels can pay
+                    line_pay = ways_pay_alive(
+                        way_counts,
+                        way_wilds,
+                        weights_sets,
+                        reel_set,
+                        stops,
+                        alive,
+                        way_pays,
+                        way_paying,
+                        wild,
+                        substitutable,
+                        way_min_run,
+                        way_pure_wild,
                     )
                 elif alive != 0:
                     line_pay = ways_pay_counts(

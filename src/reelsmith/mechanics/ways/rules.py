@@ -252,3 +252,66 @@ def ways_pay_counts(
         out_pay[last] = pay
         total += pay
     return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ways_pay_alive(
+    counts: npt.NDArray[np.int64],
+    wilds: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.int64],
+    reel_set: int,
+    stops: npt.NDArray[np.int64],
+    alive: int,
+    pays: npt.NDArray[np.int64],
+    paying: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    min_run: int,
+    pure_wild: int,
+) -> int:
+    """:func:`ways_pay_counts`' total on the kernel's stacked tables (``counts[reel_set]``,
+    ``wilds[reel_set]``, ``weights[reel_set]``, ``pays[reel_set]``), walking only the symbols
+    set in ``alive``: bit ``i`` for ``paying[i]``, bit ``len(paying)`` for the wild's own row,
+    set when that symbol (or a wild standing in for it) shows on each of the first
+    ``min_run`` reels. Any other symbol's run is shorter than ``min_run`` and pays nothing, so
+    the total is the same; no per-symbol outputs are written. Inlined into the round loop
+    (a call would reference-count each array it is handed, which costs more than the rule)."""
+    reels = counts.shape[1]
+    n = paying.shape[0]
+    total = 0
+    bits = alive & ((np.int64(1) << n) - 1)
+    i = 0
+    while bits != 0:
+        if bits & 1:
+            s = paying[i]
+            sub_ok = wild >= 0 and substitutable[s]
+            ways = 1
+            only_wild = 1
+            run = 0
+            for reel in range(reels):
+                stop = stops[reel]
+                sub = weights[reel_set, reel] * wilds[reel_set, reel, stop] if sub_ok else 0
+                shown = counts[reel_set, reel, stop, i] + sub
+                if shown == 0:
+                    break
+                ways *= shown
+                only_wild *= sub
+                run += 1
+            if pure_wild != 0:
+                ways -= only_wild
+            if run >= min_run and ways > 0:
+                total += pays[reel_set, s, run] * ways
+        bits >>= 1
+        i += 1
+    if pure_wild == 2 and (alive >> n) & 1:
+        run = 0
+        ways = 1
+        for reel in range(reels):
+            shown = wilds[reel_set, reel, stops[reel]]
+            if shown == 0:
+                break
+            ways *= weights[reel_set, reel] * shown
+            run += 1
+        if run >= min_run and run > 0:
+            total += pays[reel_set, wild, run] * ways
+    return total
