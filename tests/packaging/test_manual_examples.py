@@ -43,12 +43,18 @@ class Elsewhere:
 
 SERVER = "starts a server: test_server_examples.py starts the guide's and runs its curl lines"
 EXTRAS = "its output depends on the extras installed (the wheel smoke checks the refusal)"
+TEST_TITLE = (
+    "a title of the test suite, written by tests/mechanics/*_title.py: "
+    "tests/analysis/test_exact_tuning.py runs the command on it"
+)
 ELSEWHERE: dict[str, list[Elsewhere]] = {
     "math-lab.md": [
         Elsewhere("reelsmith analyze days-of-the-tsar --report par-96.00.html", EXTRAS),
         Elsewhere(
             "reelsmith simulate days-of-the-tsar --spins 1_000_000_000 --cluster", "a Ray cluster"
         ),
+        Elsewhere("reelsmith tune tumble_ways", TEST_TITLE),
+        Elsewhere("reelsmith tune moded", TEST_TITLE),
     ],
     "model-format.md": [
         Elsewhere("reelsmith analyze my_title --report", EXTRAS),
