@@ -242,6 +242,10 @@ def test_a_chain_of_lines_is_simulated_and_said_not_exact(tmp_path: Path) -> Non
     found = check_folder(folder)
     assert found.problems == []
     assert any("stated RTP not checked" in w and "cell by cell" in w for w in found.warnings)
+    assert any(
+        "free_spins.retrigger: without an exact law nothing shows that the free spins end" in w
+        for w in found.warnings
+    ), found.warnings
 
 
 def test_refills_by_cells_are_declared_with_drawn_cells(tmp_path: Path) -> None:

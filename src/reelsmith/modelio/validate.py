@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from reelsmith.analysis.enumeration import MAX_LINES
+from reelsmith.analysis.enumeration import MAX_LINES, BeyondEnumerationError
 from reelsmith.engine.model import (
     MAX_REELS,
     MAX_ROWS,
@@ -376,6 +376,12 @@ def _stated_rtp_problems(
             exact = _exact_rtp(model, variant.id)
         except (ModelError, ValueError) as exc:
             warnings.append(f"warning: {where}: stated RTP not checked: {exc}")
+            if isinstance(exc, BeyondEnumerationError) and _retriggers(model):
+                warnings.append(
+                    f"warning: {where}: free_spins.retrigger: without an exact law nothing "
+                    "shows that the free spins end on average; a feature that retriggers "
+                    "more than it spends never ends in simulate or in play"
+                )
             continue
         except Exception as exc:
             if not flawed:
@@ -398,6 +404,12 @@ def _stated_rtp_problems(
         elif exact.quantize(Decimal("0.01")) != stated.quantize(Decimal("0.01")):
             warnings.append(f"warning: {text}, which prints as {exact:.2f}%")
     return problems
+
+
+def _retriggers(model: GameModel) -> bool:
+    """Whether the model's free spins may add spins while they run."""
+    free = model.raw.get("free_spins")
+    return isinstance(free, dict) and free.get("retrigger", "none") != "none"
 
 
 def _most_shown(model: GameModel, reel_set: Any, symbol: int) -> int:
@@ -508,7 +520,6 @@ def catalogue_problems(model: GameModel) -> list[str]:
     """The free spins' and the gamble's checks: their tables, and for each variant whether the
     free spins end on average (the exact RTP is finite)."""
     from reelsmith.analysis.catalogue_exact import analyze_rtp
-    from reelsmith.analysis.enumeration import BeyondEnumerationError
     from reelsmith.engine.catalogue import mechanics
 
     try:
