@@ -10,6 +10,7 @@ import shutil
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -276,9 +277,10 @@ def test_a_chain_played_live(tmp_path: Path) -> None:
     assert seen > 0  # some chains read three screens or more
 
 
-def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
-    """Every stop combination through live play: a base spin's (pay, awards, chain lengths)
-    and a free spin's, each summed as :class:`ChainSums` sums them."""
+def _live_sums(model: GameModel) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Every stop combination through live play: a base spin's (pay, awards, chain lengths,
+    the spins that pay nothing by the spins they award) and a free spin's, each summed as
+    :class:`ChainSums` sums them."""
     comp = composition(model)
     bet, stake = _base(model)
     lengths = [int(n) for n in model.variant().reel_sets["base"].lengths]
@@ -297,6 +299,7 @@ def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
     for free in (False, True):
         limit = int(model.raw["cascade"]["limit"])
         sums = {"pay": 0, "awards": 0, "pay_awards": 0, "hits": 0, "reached": [0] * limit}
+        quiet: dict[int, int] = {}  # spins that pay nothing, by the spins they award
         for stops in combos:
             if free:
                 played = core.act(comp, in_free, "free_spin", _stops(model, stops))
@@ -314,8 +317,11 @@ def _live_sums(model: GameModel) -> tuple[dict[str, int], dict[str, int]]:
             sums["awards"] += awarded
             sums["pay_awards"] += pay * awarded
             sums["hits"] += pay > 0 or awarded > 0
+            if pay == 0 and awarded > 0:
+                quiet[awarded] = quiet.get(awarded, 0) + 1
             for k in range(len(spin.grids)):
                 sums["reached"][k] += 1
+        sums["quiet"] = quiet
         out.append(sums)
     return out[0], out[1]
 
@@ -341,6 +347,7 @@ def test_the_exact_law_is_every_stop_combination_played_live(tmp_path: Path, mak
             sums["pay_awards"],
             sums["hits"],
         )
+        assert {a: n for a, n in enumerate(law.quiet_awards or ()) if n} == sums["quiet"]
         if make is not tiny_final:  # a final-screen scatter leaves one screen to count on
             assert list(law.reached)[: len(sums["reached"])] == sums["reached"][: len(law.reached)]
         assert law.reached[1] > 0  # some chains read a second screen

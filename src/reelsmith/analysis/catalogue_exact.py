@@ -751,6 +751,11 @@ class CatalogueAnalysis:
         return self.base.lines
 
     @property
+    def max_spin_win(self) -> Fraction:
+        """The largest win of one base spin, per unit of total bet."""
+        return Fraction(self.base.max_win, self.base.lines)
+
+    @property
     def spins_per_round(self) -> Fraction:
         """Expected free spins played per round (base spin), retriggers included."""
         return sum(
@@ -1057,7 +1062,7 @@ class FeatureGiven:
     max_spin_win: Fraction
 
 
-def _no_win_per_spin(law_zero: list[Fraction], added: list[int]) -> float:
+def no_win_per_spin(law_zero: list[Fraction], added: list[int]) -> float:
     """The least ``z`` in [0, 1] with ``z = sum_k P(spin pays 0, shows k) z^a(k)``: the
     probability that one free spin and every spin it adds pay nothing. The iteration from 0
     rises to the least fixed point."""
@@ -1080,10 +1085,11 @@ def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Fe
     where = model.source or model.id
     if free is None:
         raise ModelError(f"{where}: a feature can only be started where the model has free spins")
-    missing = beyond_the_cycle_law(model)
+    chains = by_full_cycle(model)  # its own law says what it does not play
+    missing = [] if chains else beyond_the_cycle_law(model)
     if rules.plugin is not None:
         missing.append("[plugin]")
-    if by_full_cycle(model) or window_help(model) is not None:
+    if not chains and window_help(model) is not None:
         missing.append(evaluator(model).name)
     if missing:
         raise ModelError(
@@ -1095,6 +1101,11 @@ def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Fe
             f"{where}: {triggers} trigger symbols do not start the feature (it needs "
             f"{free.trigger})"
         )
+    if chains:  # every spin a chain of screens: the full cycle of chains gives the law
+        from reelsmith.mechanics.cascade.exact import feature_given as chains_given
+
+        found: FeatureGiven = chains_given(model, variant_id, triggers)
+        return found
     variant = model.variant(variant_id)
     counted, mask = counted_symbol(model, rules)
     lines = model.line_count
@@ -1157,6 +1168,6 @@ def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Fe
         initial = _initial(rules, variant.id, triggers)
         win = random_sum(initial, tree_win)
         spins = random_sum(initial, tree_spins)
-        z = _no_win_per_spin(zero, each)
+        z = no_win_per_spin(zero, each)
         no_win = sum(float(p) * z**n for n, p in start.items())
     return FeatureGiven(triggers, win, spins, no_win, Fraction(law.max_win, lines))

@@ -52,8 +52,10 @@ from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall,
 from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
 
 #: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
-#: largest pay, the scatter's pay and the spins that award free spins.
+#: largest pay, the scatter's pay and the spins that award free spins; from ``S_QUIET`` on,
+#: column ``S_QUIET + a`` counts the chains that pay nothing and award ``a`` spins (a >= 1).
 S_PAY, S_AWARDS, S_PAY_AWARDS, S_AWARDS_SQUARED, S_HITS, S_MAX, S_SCATTER, S_TRIGGERED = range(8)
+S_QUIET = 8
 
 
 class Ways(NamedTuple):
@@ -515,7 +517,8 @@ def chain_sums(
     screen in full (the benchmark's baseline)."""
     reels = lengths.shape[0]
     first = lengths[0]
-    sums = np.zeros((first, 8), dtype=np.int64)
+    most_awarded = spins.max() if spins.shape[0] > 0 else 0
+    sums = np.zeros((first, S_QUIET + most_awarded + 1), dtype=np.int64)
     squares = np.zeros(first, dtype=np.float64)
     reached = np.zeros((first, limit), dtype=np.int64)
     by_step = np.zeros((first, limit), dtype=np.int64)
@@ -700,6 +703,8 @@ def chain_sums(
                 sums[s0, S_TRIGGERED] += 1
             if pay > 0 or awarded > 0:
                 sums[s0, S_HITS] += 1
+            if pay == 0 and awarded > 0:
+                sums[s0, S_QUIET + awarded] += 1
             if pay > sums[s0, S_MAX]:
                 sums[s0, S_MAX] = pay
             squares[s0] += float(pay) * float(pay)
@@ -727,6 +732,22 @@ class ChainSums:
     triggered: int  # combinations whose chain awards free spins
     reached: tuple[int, ...]  # reached[k]: combinations whose chain reads a (k+1)-th screen
     by_step: tuple[int, ...]
+    #: quiet_awards[a]: combinations whose chain pays nothing and awards ``a`` spins (a >= 1;
+    #: entry 0 unused); None where the law was not counted so (drawn cells' count law)
+    quiet_awards: tuple[int, ...] | None = None
+
+    def no_pay_law(self) -> tuple[list[Fraction], list[int]] | None:
+        """The chances that a spin pays nothing and awards ``a`` spins, beside those ``a``
+        (``a`` = 0 first); None where :attr:`quiet_awards` was not counted."""
+        if self.quiet_awards is None:
+            return None
+        chances = [Fraction(self.cycle - self.hits, self.cycle)]
+        added = [0]
+        for a, n in enumerate(self.quiet_awards):
+            if a and n:
+                chances.append(Fraction(n, self.cycle))
+                added.append(a)
+        return chances, added
 
     @property
     def mean(self) -> Fraction:
@@ -949,6 +970,7 @@ def chain_law(model: GameModel, variant_id: str, free: bool, prune: bool = True)
         triggered=sums[S_TRIGGERED],
         reached=tuple(reached),
         by_step=tuple(by_step),
+        quiet_awards=(0, *(int(n) for n in sums[S_QUIET + 1 :])),
     )
 
 
@@ -1209,6 +1231,7 @@ def scaled_free_law(model: GameModel, base: ChainSums) -> ChainSums | None:
         triggered=base.triggered,
         reached=base.reached,
         by_step=tuple(x * c for x in base.by_step),
+        quiet_awards=base.quiet_awards,
     )
 
 
@@ -1241,3 +1264,42 @@ def cascade_rtp(model: GameModel, variant_id: str | None = None) -> Any:
     (:class:`reelsmith.analysis.catalogue_exact.CatalogueFigures`): its chain law enumerated
     over the reel sets' full cycles."""
     return cascade_figures(model, variant_id).catalogue_figures()
+
+
+def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Any:
+    """The free spins' exact law started by ``triggers`` trigger symbols (a bought feature,
+    :class:`reelsmith.analysis.catalogue_exact.FeatureGiven`), from the free reel set's full
+    cycle of chains: the count table's spins for ``triggers``, each spin's whole chain with the
+    spins it adds by Wald's identities (:func:`reelsmith.analysis.compound.tree_moments`); the
+    chance that no spin pays is the least root of its fixed point over the chains that pay
+    nothing and the spins they add."""
+    from reelsmith.analysis.catalogue_exact import FeatureGiven, no_win_per_spin
+    from reelsmith.analysis.compound import Moments, SpinMoments, random_sum, tree_moments
+
+    figures = cascade_figures(model, variant_id)
+    free, rules = figures.free, mechanics(model).free_spins
+    assert free is not None and rules is not None
+    bet = figures.bet
+    spin = SpinMoments(
+        win=Fraction(free.pay, free.cycle * bet),
+        win_sq=Fraction(free.pay_squared) / (free.cycle * bet * bet),
+        added=free.awards_mean,
+        added_sq=Fraction(free.awards_squared, free.cycle),
+        win_added=Fraction(free.pay_awards, free.cycle * bet),
+    )
+    tree_win, tree_spins = tree_moments(spin)
+    start = spins_by_count(rules.spins, triggers)
+    initial = Moments.constant(start)
+    quiet = free.no_pay_law()
+    if quiet is None:
+        raise ModelError(
+            f"{model.source or model.id}: the chance that a feature started directly pays "
+            "nothing is not written for drawn cells"
+        )
+    return FeatureGiven(
+        triggers,
+        random_sum(initial, tree_win),
+        random_sum(initial, tree_spins),
+        no_win_per_spin(*quiet) ** start,
+        Fraction(free.max_pay, bet),
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property, partial
 from typing import Any
 
@@ -75,6 +76,11 @@ class CascadeAnalysis:
     @property
     def total_bet(self) -> int:
         return int(self.cascade.bet)
+
+    @property
+    def max_spin_win(self) -> Fraction:
+        """The largest win of one base spin (its whole chain), per unit of total bet."""
+        return Fraction(self.cascade.base.max_pay, self.cascade.bet)
 
     @cached_property
     def cap(self) -> Any:

@@ -70,6 +70,13 @@ class HoldAndSpinAnalysis:
     features: dict[int, FeatureMoments]  # by the coins that started the feature
     no_win_ways: int  # windows paying nothing on lines and not triggering
     seconds: float
+    max_line_pay: int = 0  # the largest line pay of a base window, in coins
+
+    @property
+    def max_spin_win(self) -> Fraction:
+        """The largest win of one base spin on its lines, per unit of total bet (the
+        feature's win is the feature's, not a spin's)."""
+        return Fraction(self.max_line_pay, self.lines)
 
     @property
     def total_bet(self) -> int:
@@ -274,6 +281,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> HoldAndSpin
         if by_coins[k].ways
     }
     no_win = sum(int(distribution.ways[k, 0]) for k in range(min(rules.trigger, len(by_coins))))
+    paid = np.flatnonzero(distribution.ways.sum(axis=0))
     return HoldAndSpinAnalysis(
         model=model,
         variant_id=variant.id,
@@ -284,6 +292,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> HoldAndSpin
         features=features,
         no_win_ways=no_win,
         seconds=time.perf_counter() - started,
+        max_line_pay=int(paid[-1]) if len(paid) else 0,
     )
 
 

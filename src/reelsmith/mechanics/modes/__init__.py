@@ -18,8 +18,6 @@ MECHANIC = Mechanic(
     lab_rows="reelsmith.mechanics.modes.report:with_modes",
     excludes=(
         ("ladder", "the ladder's meter is carried between rounds at one price of the bet"),
-        ("hold_and_spin", "a mode's figures are written for the free spins' rounds"),
         ("max_win", "the cap's exact law of a mode's round is not written yet"),
-        ("cascade", "a mode's figures are written for one screen per spin"),
     ),
 )

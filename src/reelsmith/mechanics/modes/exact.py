@@ -1,11 +1,13 @@
 """Each mode's exact figures, per unit of what the mode costs (its price x the bet).
 
 An ante is the base game on its own reel set: its figures are the full analysis of the model
-whose base reel set is the ante's (:func:`mode_model`), divided by the price (the RTP, the
-standard deviation and the largest win; the hit frequency is the base game's on the ante's
-reels). A bought feature is the free spins started by ``triggers`` trigger symbols: its RTP is
-the feature's exact expected win given that start
-(:func:`reelsmith.analysis.catalogue_exact.feature_given`) over the price, its standard
+whose base reel set is the ante's (:func:`mode_model`), by whichever law the model's mechanics
+choose (:func:`reelsmith.analysis.analyzer.analyze`: lines, ways, counts, cascades,
+hold-and-spin), divided by the price (the RTP, the standard deviation and the largest win; the
+hit frequency is the base game's on the ante's reels). A bought feature is the free spins
+started by ``triggers`` trigger symbols: its RTP is the feature's exact expected win given
+that start (:func:`reelsmith.analysis.catalogue_exact.feature_given`: the free reel set's
+screens, or on a cascade title its full cycle of chains) over the price, its standard
 deviation the feature's over the price, its hit frequency the probability that some free
 spin pays, its largest win the largest single free spin's. The same derived model is what
 ``reelsmith simulate --mode`` plays for an ante, so the kernel's rounds are the ante's rounds.
@@ -82,9 +84,10 @@ class ModeFigures:
 
 def base_figures(model: GameModel, variant_id: str | None, analysis: Any = None) -> ModeFigures:
     """The base game's row of the modes' table (its full analysis, or ``analysis`` given)."""
-    from reelsmith.analysis.catalogue_exact import analyze_full
+    from reelsmith.analysis.analyzer import analyze
 
-    found = analysis if analysis is not None else analyze_full(model, variant_id)
+    # every round law modes compose with gives these figures (the ladder's is excluded)
+    found: Any = analysis if analysis is not None else analyze(model, variant_id)
     return ModeFigures(
         name="base",
         kind="base",
@@ -93,19 +96,20 @@ def base_figures(model: GameModel, variant_id: str | None, analysis: Any = None)
         hit_frequency=float(found.hit_frequency),
         std_dev=found.std_dev,
         volatility=found.volatility,
-        max_spin_win=Fraction(found.base.max_win, found.base.lines),
+        max_spin_win=found.max_spin_win,
     )
 
 
 def figures(model: GameModel, variant_id: str | None, name: str) -> ModeFigures:
     """The exact figures of mode ``name`` (see the module's account)."""
-    from reelsmith.analysis.catalogue_exact import analyze_full, feature_given
+    from reelsmith.analysis.analyzer import analyze
+    from reelsmith.analysis.catalogue_exact import feature_given
     from reelsmith.analysis.volatility import volatility_class
 
     mode: Mode = modes_of(model).get(name)
     price = mode.price
     if mode.kind == "ante":
-        analysis = analyze_full(mode_model(model, name), variant_id)
+        analysis: Any = analyze(mode_model(model, name), variant_id)
         std = analysis.std_dev / float(price)
         return ModeFigures(
             name=name,
@@ -115,7 +119,7 @@ def figures(model: GameModel, variant_id: str | None, name: str) -> ModeFigures:
             hit_frequency=float(analysis.hit_frequency),
             std_dev=std,
             volatility=volatility_class(std),
-            max_spin_win=Fraction(analysis.base.max_win, analysis.base.lines) / price,
+            max_spin_win=analysis.max_spin_win / price,
         )
     given = feature_given(model, variant_id, mode.triggers)
     std = math.sqrt(given.win.variance) / float(price)
