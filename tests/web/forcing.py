@@ -16,7 +16,8 @@ from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.ladder import Jackpot, ladder_rules
 from reelsmith.engine.model import GameModel, ReelSet
 from reelsmith.engine.screen import window
-from reelsmith.games import load_game
+from reelsmith.games import TITLE_FOLDERS, load_game
+from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 
 TSAR = "days-of-the-tsar"
 SULTAN = "sultan-spins"
@@ -24,6 +25,7 @@ AURORA = "aurora-fox"
 TSAR_VARIANT = "96.00"  # the default market's variants (server/markets/default.toml)
 SULTAN_VARIANT = "94.00"
 AURORA_VARIANT = "96.00"
+LANTERNS = "lucky-lanterns"  # a hold-and-spin title; tested where its folder is in games/
 VARIANTS = {TSAR: TSAR_VARIANT, SULTAN: SULTAN_VARIANT, AURORA: AURORA_VARIANT}
 
 
@@ -51,7 +53,8 @@ def gem_reveal(outcome: str) -> int:
 
 
 def reel_set(game: str, name: str) -> ReelSet:
-    return model(game).variant(VARIANTS[game]).reel_sets[name]
+    # a title not listed above is spun on its model's default variant
+    return model(game).variant(VARIANTS.get(game)).reel_sets[name]
 
 
 def _windows(game: str, name: str, reel: int) -> list[list[int]]:
@@ -235,3 +238,54 @@ def aurora_spin(
 def aurora_win_coins(stops: Sequence[int], *, free: bool = False) -> int:
     grid = window(reel_set(AURORA, "free_spins" if free else "base"), stops, model(AURORA).rows)
     return aurora_wins(grid, free).total_coins
+
+
+# -- Lucky Lanterns (a hold-and-spin title) ---------------------------------------------------
+
+
+def lanterns_present() -> bool:
+    """Whether the title is shipped (its folder in games/): its look is tested only then."""
+    return LANTERNS in TITLE_FOLDERS
+
+
+#: The titles every look test plays: Lucky Lanterns where it is shipped.
+LOOKED = [TSAR, SULTAN, AURORA, *([LANTERNS] if lanterns_present() else [])]
+
+
+def lanterns_wins(grid: npt.NDArray[np.int8]) -> ScreenWins:
+    return evaluate_screen(model(LANTERNS), grid, 20, 1, 20)
+
+
+def lanterns_spin(lanterns: int, values: Sequence[str] = ()) -> list[int]:
+    """The draws of a Lucky Lanterns base spin showing exactly ``lanterns`` lanterns (six or
+    more start the hold-and-spin), then where it starts each lantern's value draw (cell by
+    cell, rows top to bottom): ``values`` in turn (labels of the model's table: "5", "mini"),
+    the table's first for the rest. The respins' draws are left to chance."""
+    game = model(LANTERNS)
+    lantern = symbol(LANTERNS, "lantern")
+    windows = [_windows(LANTERNS, "base", reel) for reel in range(game.reels)]
+    # per reel, the first stop showing each count of lanterns
+    by_count: list[dict[int, int]] = []
+    for shown in windows:
+        first: dict[int, int] = {}
+        for stop, cells in enumerate(shown):
+            first.setdefault(cells.count(lantern), stop)
+        by_count.append(first)
+
+    def choose(reel: int, left: int) -> list[int] | None:
+        if reel == game.reels:
+            return [] if left == 0 else None
+        for count, stop in sorted(by_count[reel].items(), reverse=True):
+            if count <= left and (rest := choose(reel + 1, left - count)) is not None:
+                return [stop, *rest]
+        return None
+
+    stops = choose(0, lanterns)
+    if stops is None:
+        raise AssertionError(f"no screen of {LANTERNS} shows {lanterns} lanterns")
+    rules = hold_and_spin_rules(game)
+    if lanterns < rules.trigger:
+        return stops
+    labels = [v.label for v in rules.values]
+    wanted = [*values, *[labels[0]] * (lanterns - len(values))]
+    return [*stops, *(weighted_draw(labels, rules.value_weights, label) for label in wanted)]

@@ -102,6 +102,17 @@ def line_wins(game: str) -> list[int]:
                 and 2 * 20 <= forcing.aurora_wins(grid).total_coins < 10 * 20
             ),
         )
+    if game == forcing.LANTERNS:
+        lantern = forcing.symbol(game, "lantern")
+        return forcing.search_stops(
+            game,
+            "base",
+            [lambda cells: lantern not in cells] * 5,
+            lambda grid: (
+                len(forcing.lanterns_wins(grid).line_wins) >= 2
+                and 2 * 20 <= forcing.lanterns_wins(grid).total_coins < 10 * 20
+            ),
+        )
     # the first spin of a bet size draws its pots' trigger points first
     return [*forcing.sultan_triggers(), *sultan_stops(lambda coins: 2 * 40 <= coins < 10 * 40)]
 

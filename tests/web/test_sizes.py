@@ -1,4 +1,5 @@
-"""Each title at the screen sizes the issue names, from 320x568 to 2560x1440 and a phone held
+"""Each title (Lucky Lanterns too where it is shipped and a market offers it) at the screen
+sizes the issue names, from 320x568 to 2560x1440 and a phone held
 sideways (320x568, 390x844, 844x390, 768x1024, 1024x768, 1366x768, 1920x1080, 2560x1440),
 under the server's Content-Security-Policy: opened, then a spin with
 line wins played. Nothing raises, nothing violates the policy, the layout holds on element
@@ -25,7 +26,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
-from tests.web.conftest import SCREENSHOTS, WATCH, Server, force, wait_state
+from tests.web.conftest import SCREENSHOTS, WATCH, Player, Server, force, wait_state
 from tests.web.test_layout import BOXES, check_game, overlaps
 from tests.web.test_screens import line_wins
 
@@ -41,7 +42,7 @@ SIZES = [
     "1920x1080",
     "2560x1440",
 ]
-GAMES = [forcing.TSAR, forcing.SULTAN, forcing.AURORA]
+GAMES = forcing.LOOKED
 FIGURES = Path(__file__).resolve().parents[2] / "artifacts" / "sizes.json"
 
 #: The bytes on the wire of the page and the client's own files (not the API's answers).
@@ -55,6 +56,13 @@ FIRST_LOAD = """() => {
 
 PHONE_TARGETS = ".controls button"
 FIRST_LOAD_BUDGET = 400_000
+
+
+def skip_unless_offered(server: Server, player: Player, game: str) -> None:
+    """A title shipped but offered by no market of the test server (Lucky Lanterns before its
+    market table) is skipped, not failed."""
+    if game not in {g["id"] for g in server.get(player, "/api/games")["games"]}:
+        pytest.skip(f"no market of the test server offers {game}")
 
 
 def viewport(size: str) -> dict[str, int]:
@@ -127,6 +135,7 @@ def test_each_title_at_each_size(
     page.on("console", lambda message: console.append(message.text))
     try:
         player = server.new_player()
+        skip_unless_offered(server, player, game)
         page.goto(f"{server.url}/?token={player.token}#/play/{game}")
         page.wait_for_selector(".game:not([data-state='loading'])")
         page.wait_for_selector("#loading", state="hidden")
@@ -194,6 +203,7 @@ def test_payline_badges_grow_with_the_cells_beside_their_first_cell(
     page = ctx.new_page()
     try:
         player = server.new_player()
+        skip_unless_offered(server, player, game)
         page.goto(f"{server.url}/?token={player.token}#/play/{game}")
         page.wait_for_selector(".game:not([data-state='loading'])")
         wait_state(page, "idle")

@@ -13,7 +13,8 @@
  *   art          `{symbols, defs, filler, hero, screen, theme: {base, free, scene}, music,
  *                potColours}`; built-in sprites (`art/sprite.js`) need no `symbols` here
  *   stylesheet   true where the title's own stylesheet draws its frame (`css/tsar.css`); else
- *                the shared frame (`css/catalogue.css`, the root class `frame-shared`)
+ *                the shared frame (`css/catalogue.css`, the root class `frame-shared`), which a
+ *                title's stylesheet may still dress (`css/lanterns.css`)
  *   marks        the CSS classes of a trigger symbol landed (`landed`, null: none), of its
  *                revealed award (`reveal`) and of the spins a retrigger adds (`extra`)
  *   words        message keys for what a title words its own way (see `WORDS`)
@@ -21,6 +22,7 @@
  *   winTiers     the win tiers it sets over the market's (`celebration.js`)
  */
 import * as auroraFox from './art/aurora-fox-symbols.js';
+import * as luckyLanterns from './art/lucky-lanterns-symbols.js';
 import { plainArt, plainGem, potColour } from './art/plain.js';
 import { addSprites } from './art/sprite.js';
 import * as sultan from './art/sultan-symbols.js';
@@ -81,6 +83,9 @@ const LOOKS = {
     marks: { landed: null },
   },
   'aurora-fox': { theme: 'aurora-fox', art: auroraFox },
+  // its lanterns of the jackpot tiers (`lantern-mini` ...) are drawn by the hold-and-spin's
+  // presenter where a lantern carries a tier; css/lanterns.css: the board and the wins' motion
+  'lucky-lanterns': { theme: 'lucky-lanterns', art: luckyLanterns },
 };
 
 const sheets = new Set();

@@ -17,14 +17,30 @@ import { t } from '../messages.js';
 /** A coin's badge text: its value in total bets ("5×") or its jackpot tier's name. */
 const badgeText = (coin) => (/^\d+$/.test(coin.value) ? `${coin.bets}×` : coin.value.toUpperCase());
 
-/** Each coin sticks: lit, with its value; a coin a respin landed is drawn on its cell first. */
+/** A coin's jackpot tier (`mini`, ...), or null for a coin worth total bets. */
+const tierOf = (coin) => (/^\d+$/.test(coin.value) ? null : coin.value);
+
+/** The sprite of the coin symbol `symbol` carrying tier `tier` (`<symbol>-<tier>`) where the
+ * title's art draws one (a lantern of the tier's colour), else null: the coin as it is. */
+function tierArt(stage, symbol, tier) {
+  if (!symbol || !tier) return null;
+  const id = `${symbol}-${tier}`;
+  return document.getElementById(`${stage.game.ui?.theme}-${id}`) ? id : null;
+}
+
+/** Each coin sticks: lit, with its value; a coin a respin landed is drawn on its cell first,
+ * a jackpot tier's coin in its tier's art where the title has one. */
 function stick(coins, stage, { landed = false } = {}) {
   const { grid } = stage.game;
+  const symbol = stage.holdAndSpin?.symbol;
   for (const coin of coins) {
     const [row, reel] = coin.position;
-    if (landed && stage.holdAndSpin?.symbol) grid.setCell(row, reel, stage.holdAndSpin.symbol, 'hs-land');
+    const tier = tierOf(coin);
+    const tiered = tierArt(stage, symbol, tier);
+    if (tiered) grid.setCell(row, reel, tiered, landed ? 'hs-land' : 'reveal');
+    else if (landed && symbol) grid.setCell(row, reel, symbol, 'hs-land');
     grid.mark([[row, reel]], 'hs-held');
-    grid.badge(row, reel, badgeText(coin), 'hs-coin');
+    grid.badge(row, reel, badgeText(coin), tier ? `hs-coin hs-tier hs-tier-${tier}` : 'hs-coin');
   }
 }
 
