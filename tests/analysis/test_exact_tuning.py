@@ -72,15 +72,19 @@ def longer_cascade(folder: Path) -> Path:
     return folder
 
 
-def long_ante(folder: Path) -> Path:
-    """The moded title with its ante's strips twice as long (the base game's as they are)."""
+def long_ante(folder: Path, names: tuple[str, ...] = ("ante",)) -> Path:
+    """The moded title with the strips of its reel sets ``names`` twice as long (by default
+    its ante's; the base game's as they are)."""
     moded_title(folder)
     path = folder / "variants" / "main.toml"
-    head, rest = path.read_text(encoding="utf-8").split("[reel_sets.ante]\nstrips = [\n")
-    rows, tail = rest.split("]\n\n", 1)
-    strips = [line.strip().rstrip(",")[1:-1] for line in rows.strip().splitlines()]
-    doubled = "".join(f"  [{s},{s}],\n" for s in strips)
-    path.write_text(f"{head}[reel_sets.ante]\nstrips = [\n{doubled}]\n\n{tail}", encoding="utf-8")
+    for name in names:
+        head, rest = path.read_text(encoding="utf-8").split(f"[reel_sets.{name}]\nstrips = [\n")
+        rows, tail = rest.split("]\n\n", 1)
+        strips = [line.strip().rstrip(",")[1:-1] for line in rows.strip().splitlines()]
+        doubled = "".join(f"  [{s},{s}],\n" for s in strips)
+        path.write_text(
+            f"{head}[reel_sets.{name}]\nstrips = [\n{doubled}]\n\n{tail}", encoding="utf-8"
+        )
     return folder
 
 
@@ -187,7 +191,7 @@ def test_the_cli_says_which_mode_it_tuned(tmp_path: Path) -> None:
         (
             ["--mode", "buy"],
             "mode buy (a bought feature) has no table of its own to move: its free spins spin "
-            "reel set 'free_spins'",
+            "reel set 'base', the base game's",
         ),
         (["--mode", "jackpot"], "--mode jackpot: no mode 'jackpot'; the modes are: ante, buy"),
         (["--mode", "ante", "--volatility", "high"], "--volatility moves wilds"),
@@ -202,6 +206,8 @@ def test_a_mode_the_family_cannot_tune_is_refused_in_one_line(
 ) -> None:
     spare = '\n[modes.spare]\nkind = "ante"\nprice = 2\nreel_set = "free_spins"\n'
     folder = moded_title(tmp_path / "moded", mode=spare)
+    if extra == ["--mode", "buy"]:  # a buy whose free spins spin the base game's reels
+        free_spins_on_the_base_reels(folder)
     text = (folder / "variants" / "main.toml").read_text(encoding="utf-8")
     result = run("tune", str(folder), "--target-rtp", "96.00", *extra)
     assert result.exit_code == 2, result.output
@@ -210,9 +216,48 @@ def test_a_mode_the_family_cannot_tune_is_refused_in_one_line(
     assert (folder / "variants" / "main.toml").read_text(encoding="utf-8") == text
 
 
+def free_spins_on_the_base_reels(folder: Path) -> Path:
+    """The moded title at ``folder`` with its free spins spinning the base game's reels."""
+    path = folder / "model.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('reel_set = "free_spins"\n\n[bet]', 'reel_set = "base"\n\n[bet]'))
+    assert path.read_text(encoding="utf-8") != text
+    return folder
+
+
+def test_tune_mode_buy_moves_the_free_reels_then_brings_the_base_game_back(
+    tmp_path: Path,
+) -> None:
+    # strips four times as long: single stops fine enough to land within 0.01 points
+    folder = long_ante(tmp_path / "moded", ("base", "free_spins", "base", "free_spins"))
+    before = load_model(folder)
+    base_rtp = analyze(before, "main").rtp
+    tolerance = Decimal("0.01")
+    result = tune(before, folder, Decimal("95.00"), tolerance=tolerance, mode="buy")
+    assert result.path == folder / "variants" / "main.toml" and result.mode == "buy"
+    after = load_model(folder)
+    assert abs(mode_figures(after, "main", "buy").rtp - Fraction(95, 100)) <= Fraction(1, 10_000)
+    assert abs(analyze(after, "main").rtp - base_rtp) <= Fraction(1, 10_000)
+    moved = {
+        name: not all(
+            (a == b).all()
+            for a, b in zip(
+                before.variant("main").reel_sets[name].strips,
+                after.variant("main").reel_sets[name].strips,
+                strict=True,
+            )
+        )
+        for name in ("base", "free_spins", "ante")
+    }
+    assert moved == {"base": True, "free_spins": True, "ante": False}
+    text = result.path.read_text(encoding="utf-8")
+    assert "mode buy aimed at 95.00%" in text and "then the base game brought back" in text
+    assert stored_figures(analyze(after, "main")) == dict(after.variant("main").figures)
+
+
 def test_a_bought_feature_s_refusal_names_the_price_that_gives_the_target(tmp_path: Path) -> None:
-    folder = moded_title(tmp_path / "moded")
-    with pytest.raises(UntunableError, match=r"modes\.buy\.price = 3\.74 gives 95\.93\d\d%"):
+    folder = free_spins_on_the_base_reels(moded_title(tmp_path / "moded"))
+    with pytest.raises(UntunableError, match=r"modes\.buy\.price = 3\.86 gives 96\.0052%"):
         tune(load_model(folder), folder, Decimal("96.00"), mode="buy")
 
 

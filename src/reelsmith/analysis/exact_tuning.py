@@ -38,8 +38,11 @@ analysis not written, or its cycle beyond exact sums) is refused by name before 
 Bet modes: an ante is the base game on its own reel set, so its moves are that reel set's and
 its measure the mode's RTP (the analysis of the model whose base reel set is the ante's, over
 the price); the base game's strips do not move and its exact RTP is checked unchanged. A bought
-feature spins the free spins the base game's trigger starts, from the same award law, so it has
-no table of its own in a variant: it is refused, naming the price that gives the target.
+feature's RTP depends on its free spins' reel set alone: that reel set moves until the buy
+reaches the target, then the base game (whose free spins it also is) is brought back to its
+exact RTP within the tolerance by moving its base reel set alone. A buy whose free spins spin
+the base game's reels has no table of its own: it is refused, naming the price that gives the
+target.
 """
 
 from __future__ import annotations
@@ -88,6 +91,8 @@ class _Written:
     source: Variant
     names: dict[str, str]
     mode: str | None = None
+    #: The mode's reel set tuned before the base game's was brought back (a bought feature)
+    restored: str | None = None
 
 
 class ExactMoves:
@@ -289,6 +294,15 @@ class ExactMoves:
                 "are the exact analyzer's.",
             )
         moved = ", ".join(self.written.names.get(n, n) for n in state.strips)
+        if self.written.restored is not None:
+            return (
+                self.written.source.description,
+                f"{name}, variant {state.variant_id}: mode {mode} aimed at {target:.2f}% by "
+                f"`reelsmith tune --mode {mode} --target-rtp {target:.2f}` (reel set "
+                f"{self.written.restored}), then the base game brought back to its RTP (reel "
+                f"set {moved}: {counted}); the figures below are the exact analyzer's of the "
+                "base game.",
+            )
         return (
             self.written.source.description,
             f"{name}, variant {state.variant_id}: mode {mode} aimed at {target:.2f}% by "
@@ -383,11 +397,14 @@ def plan(
     return _plan(family, state, target)
 
 
-def _plan(family: ExactMoves, state: State, target: Decimal, **mode: Any) -> Plan:
+def _plan(
+    family: ExactMoves, state: State, target: Decimal, *, exact: Fraction | None = None, **mode: Any
+) -> Plan:
+    """The plan aiming at ``target`` percent (``exact``: at that exact fraction instead)."""
     return Plan(
         family=family,
         state=state,
-        target=Fraction(target) / 100,
+        target=Fraction(target) / 100 if exact is None else exact,
         coarse=TOLERANCE,
         aim=TOLERANCE,
         tolerance=TOLERANCE,
@@ -419,7 +436,7 @@ def mode_plan(
     _refuse_volatility(model, volatility)
     free_set = _free_reel_set(model)
     if mode.kind == "buy":
-        raise UntunableError(_buy_refusal(model, source, target, name, free_set))
+        return _buy_plan(model, source, target, name, free_set)
     assert mode.reel_set is not None
     if mode.reel_set in ("base", free_set):
         raise UntunableError(
@@ -449,6 +466,47 @@ def mode_plan(
     )
 
 
+def _buy_plan(
+    model: GameModel, source: Variant, target: Decimal, name: str, free_set: str | None
+) -> Plan:
+    """A bought feature aimed at ``target`` by moving the free spins' own reel set (its RTP
+    depends on nothing else of a variant), then the base game brought back to its exact RTP
+    within the tolerance by moving its base reel set alone (the free reels it now spins as
+    tuned). Refused, naming the price that gives the target, where the free spins spin the
+    base game's reels."""
+    from reelsmith.mechanics.modes.exact import figures
+
+    if free_set in (None, "base"):
+        raise UntunableError(_buy_refusal(model, source, target, name, free_set))
+    assert free_set is not None
+    refuse_weighted(source)
+    base = _exact(lambda: analyze(model, source.id), model, "the base game")
+    _exact(lambda: figures(model, source.id, name), model, f"mode {name}")
+    law = round_law(model)
+
+    def measure(tuned: GameModel, variant_id: str) -> Fraction:
+        return figures(tuned, variant_id, name).rtp
+
+    state = _state(model, source, source.id, [free_set])
+    family = ExactMoves(state, measure, _Written(model, source, {}, mode=name))
+
+    def restore(tuned: GameModel) -> Plan:
+        moved = tuned.variant(source.id)
+        again = _state(tuned, moved, source.id, ["base"])
+        written = _Written(model, moved, {}, mode=name, restored=free_set)
+        return _plan(ExactMoves(again, law.rtp, written), again, Decimal(0), exact=base.rtp)
+
+    return _plan(
+        family,
+        state,
+        target,
+        mode=name,
+        measure=measure,
+        unchanged=base.rtp,
+        restore=restore,
+    )
+
+
 def _buy_refusal(
     model: GameModel, source: Variant, target: Decimal, name: str, free_set: str | None
 ) -> str:
@@ -459,8 +517,8 @@ def _buy_refusal(
     mode = modes_of(model).get(name)
     reason = (
         f"{model.id}: mode {name} (a bought feature) has no table of its own to move: its free "
-        f"spins spin reel set {free_set!r} and start from the award law of the base game's "
-        "trigger, so moving either would move the base game's RTP"
+        f"spins spin reel set {free_set!r}, the base game's, so moving it would move the base "
+        "game's RTP"
     )
     try:
         mean = feature_given(model, source.id, mode.triggers).win.mean

@@ -143,6 +143,10 @@ class Plan:
     mode: str | None = None
     measure: Callable[[GameModel, str], Any] | None = None
     unchanged: Any = None
+    #: Where the mode's moves move the base game too (a bought feature's free reels): the plan
+    #: that brings the base game back to ``unchanged`` within the tolerance, moving the base
+    #: game's own reels, set up from the model the mode's search tuned.
+    restore: Callable[[GameModel], Plan] | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,8 @@ class TuneResult:
     #: How many exact evaluations of a state's RTP the search made (None: a family whose
     #: moves' effects are exact from its gradient, without evaluating states).
     evaluations: int | None = None
+    #: Whether the base game's own reels moved to bring its RTP back (a bought feature's).
+    base_moved: bool = False
 
     @property
     def rtp(self) -> float:
@@ -207,7 +213,8 @@ class TuneResult:
             spread = f"standard deviation {a.std_dev:.4f} ({a.volatility})"
         else:
             what = f"{self.game} {self.variant_id}, mode {self.mode}: RTP"
-            spread = f"the base game's RTP {float(a.rtp):.6%} unchanged"
+            kept = "brought back" if self.base_moved else "unchanged"
+            spread = f"the base game's RTP {float(a.rtp):.6%} {kept}"
         console.print(
             f"{what} {self.start_rtp:.6%} -> {self.rtp:.6%} (target {self.target}%) in "
             f"{self.moves} moves{evaluated} from variant {self.base_variant} "
@@ -271,6 +278,21 @@ def tune(
         raise ValueError(
             f"tuning stopped at RTP {float(rtp):.6%}: {target}% is out of reach with {plan.reach}"
         )
+    moves, evaluations = state.moves, getattr(state, "evaluations", None)
+    if plan.restore is not None:
+        # the mode's reels are the base game's too: bring the base game back on its own reels
+        back = plan.restore(family.tuned(state))
+        family, state = back.family, back.state
+        reached = search(family, state, back.target, back.aim, progress)
+        if abs(reached - back.target) > (back.tolerance if tolerance is None else allowed):
+            raise ValueError(
+                f"mode {plan.mode} reached {float(rtp):.6%}, but the base game's RTP could only "
+                f"be brought back to {float(reached):.6%} (it was {float(back.target):.6%}) "
+                f"with {back.reach}"
+            )
+        moves += state.moves
+        if evaluations is not None:
+            evaluations += getattr(state, "evaluations", 0)
     tuned = family.tuned(state)
     analysis = analyze(tuned, variant_id)
     check_tuned(analysis, volatility, f"{target}%", getattr(analysis, "rare_awards", []))
@@ -279,7 +301,10 @@ def tune(
         # the mode's RTP by the analyzer's own figures of the mode, and the base game's as
         # it was: both exact, so equal means equal
         mode_rtp = plan.measure(tuned, variant_id)
-        if mode_rtp != rtp or analysis.rtp != plan.unchanged:  # pragma: no cover
+        kept = analysis.rtp == plan.unchanged or (
+            plan.restore is not None and abs(analysis.rtp - plan.unchanged) <= allowed
+        )
+        if mode_rtp != rtp or not kept:  # pragma: no cover
             raise AssertionError(f"{model.id}: mode {plan.mode}: the analyzer disagrees")
     figures = stored_figures(analysis)
     reel_sets, parameters = family.tables(state)
@@ -303,7 +328,7 @@ def tune(
         path=path,
         target=target,
         start_rtp=start_rtp,
-        moves=state.moves,
+        moves=moves,
         seconds=time.perf_counter() - started,
         figures=figures,
         volatility=volatility,
@@ -312,7 +337,8 @@ def tune(
         analysis=analysis,
         mode=plan.mode,
         mode_rtp=None if mode_rtp is None else float(mode_rtp),
-        evaluations=getattr(state, "evaluations", None),
+        evaluations=evaluations,
+        base_moved=plan.restore is not None,
     )
 
 
