@@ -269,8 +269,9 @@ class CatalogueAdapter:
     a scatter win where its scatter pays, free spins and their retriggers, the revealed award
     (the feature is named after the model's reveal table, plural: ``egg_reveals`` for Days of
     the Tsar's ``egg_reveal``), the gamble's outcomes where it has one, the hold-and-spin and a
-    jackpot tier won in it where it has one, and the bets its options allow. A round's view is read under the names the model's ``[view]`` gives its
-    keys, so a title that renames them (Tsar's eggs) is checked like any other."""
+    jackpot tier won in it where it has one, and the bets its options allow. A round's view is
+    read under the names the model's ``[view]`` gives its keys, so a title that renames them
+    (Tsar's eggs) is checked like any other."""
 
     def __init__(self, game_id: str) -> None:
         from reelsmith.engine.catalogue import RETRIGGER_NONE, mechanics
