@@ -96,10 +96,19 @@ def modules() -> list[Path]:
     return sorted(JS.rglob("*.js"))
 
 
+#: Shipped titles that have no look of their own yet, each with the reason: the client draws
+#: them with its plain tiles (``plainLook``) until their art lands in ``look.js``, and the
+#: test below fails as soon as it does, so the title leaves this list then.
+AWAITING_ART: dict[str, str] = {
+    "lucky-lanterns": "its art is drawn on a branch of its own (issue #32); plain tiles till then",
+}
+
+
 def test_no_module_but_the_looks_names_a_title() -> None:
     """A title is played from its description and events: only its look (``look.js``, with
     the art files it lists) is chosen by its id; a module of the round, the bet or the panels
-    naming a title is per-title code."""
+    naming a title is per-title code. Every shipped title has a look, but those awaiting their
+    art (each with its reason), which have none yet."""
     named = {
         path.relative_to(JS).as_posix(): sorted(
             title for title in TITLE_FOLDERS if title in path.read_text(encoding="utf-8")
@@ -108,7 +117,10 @@ def test_no_module_but_the_looks_names_a_title() -> None:
         if path not in LOOKS and path.parent != JS / "art"
     }
     assert not {path: titles for path, titles in named.items() if titles}
-    assert all(title in (JS / "look.js").read_text(encoding="utf-8") for title in TITLE_FOLDERS)
+    looks = (JS / "look.js").read_text(encoding="utf-8")
+    assert set(AWAITING_ART) <= set(TITLE_FOLDERS) and all(AWAITING_ART.values())
+    assert all(title in looks for title in TITLE_FOLDERS if title not in AWAITING_ART)
+    assert not [title for title in AWAITING_ART if title in looks], "its look landed: unlist it"
 
 
 def test_no_module_asks_what_kind_a_title_is() -> None:
