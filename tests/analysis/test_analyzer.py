@@ -22,6 +22,7 @@ from reelsmith.analysis.ladder_exact import LadderAnalysis
 from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.mechanics import CompositionError, declared_names
+from reelsmith.mechanics.hold_and_spin.exact import HoldAndSpinAnalysis
 
 GAMES = sorted(TITLE_FOLDERS)
 CASES = [(game, variant) for game in GAMES for variant in load_game(game).variants]
@@ -30,8 +31,15 @@ FREE_SPINS_SECTIONS = {"Free spins", "Win distribution (base spin)"}
 
 
 @cache
-def analysis(game: str, variant: str) -> CatalogueAnalysis | LadderAnalysis:
+def analysis(game: str, variant: str) -> CatalogueAnalysis | LadderAnalysis | HoldAndSpinAnalysis:
     return analyze(load_game(game), variant)
+
+
+def family(model: GameModel) -> str:
+    """The round law the title's declared mechanics choose: the ladder's, the hold-and-spin's
+    or the catalogue's (paylines, scatter and free spins)."""
+    names = declared_names(model)
+    return "ladder" if "ladder" in names else "hold_and_spin" if "hold_and_spin" in names else ""
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES)
@@ -47,9 +55,12 @@ def test_every_title_s_analysis_gives_the_figures_stored_beside_its_strips(game,
 def test_the_declared_mechanics_choose_the_round_law(game):
     model = load_game(game)
     law = round_law(model)
-    if "ladder" in declared_names(model):
+    if family(model) == "ladder":
         assert law.module == "reelsmith.analysis.ladder_exact"
         assert isinstance(analysis(game, model.default_variant), LadderAnalysis)
+    elif family(model) == "hold_and_spin":
+        assert law.module == "reelsmith.mechanics.hold_and_spin.exact"
+        assert isinstance(analysis(game, model.default_variant), HoldAndSpinAnalysis)
     else:
         assert law.module == "reelsmith.analysis.catalogue_exact"
         assert isinstance(analysis(game, model.default_variant), CatalogueAnalysis)
@@ -68,6 +79,10 @@ def test_the_report_has_the_ladder_s_sections_exactly_when_the_model_has_the_lad
     report = analysis_report(analysis(game, model.default_variant))
     assert report.sheet is not None
     headings = [section.heading for section in report.sheet().sections]
+    if family(model) == "hold_and_spin":  # its summary and strips (its method: exact, by name)
+        assert headings == ["Summary", "Reel strips"]
+        assert report.to_json()["exact"] is True
+        return
     assert headings[:2] == ["Summary", "Paytable"]
     assert headings[-2:] == ["RTP confidence band", "Reel strips"]
     if "ladder" in declared_names(model):
@@ -82,13 +97,12 @@ def test_the_report_has_the_ladder_s_sections_exactly_when_the_model_has_the_lad
 def test_the_tuner_s_family_counts_the_rtp_the_analyzer_gives(game):
     """The one tuner takes the family the round law names; that family's fast RTP of the
     variant it starts from is the analyzer's."""
-    from reelsmith.analysis import catalogue_tuning, ladder_tuning
+    from reelsmith.analysis import catalogue_tuning, exact_tuning, ladder_tuning
 
     model = load_game(game)
     setup = round_law(model).tuning_plan()
-    assert setup is (
-        ladder_tuning.plan if "ladder" in declared_names(model) else catalogue_tuning.plan
-    )
+    plans = {"ladder": ladder_tuning.plan, "hold_and_spin": exact_tuning.plan}
+    assert setup is plans.get(family(model), catalogue_tuning.plan)
     source = model.variant(None)
     plan = setup(model, source, "tuned", Decimal("95.00"), None)
     assert plan.target == pytest.approx(0.95, abs=1e-15)

@@ -78,7 +78,7 @@ class Chain:
 
 def chains(game_id: str) -> list[Chain]:
     """Every variant in the default market (its own variant until every feature is met, the
-    others for a while), and a while in each other market."""
+    others for a while), and a while in each other market that offers the title."""
     default_variant = markets()["default"].game(game_id).variant
     plan = [Chain("default", default_variant, 1, MAX_ROUNDS, True)]
     plan += [
@@ -89,7 +89,7 @@ def chains(game_id: str) -> list[Chain]:
     plan += [
         Chain(m, markets()[m].game(game_id).variant, 20 + i, 3_000, False)
         for i, m in enumerate(sorted(markets()))
-        if m != "default"
+        if m != "default" and game_id in markets()[m].games  # a market may decline a title
     ]
     return plan
 

@@ -114,7 +114,7 @@ def test_live_play_of_the_recorded_draws_gives_the_recorded_round(case):
     title = server_title(game_id)
     market = market_for(entry["market"], game_id, entry["variant"])
     record = entry["record"]
-    raw_bet, state, gamble = adapter(game_id).live_start(record)
+    raw_bet, state, gamble = adapter(game_id).live_start(record, market)
     source = ReplaySource(Draw.from_json(d) for d in record["draws"])
     round_ = title.start(
         market, title.parse_bet(market, raw_bet), title.load_state(state), source, gamble

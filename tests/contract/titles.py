@@ -79,10 +79,12 @@ class TitleAdapter(Protocol):
         """The figures stored beside a variant's strips, as the exact analysis derives them."""
         ...
 
-    def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
-        """What a stored record says the round started from, as ``Title.start`` takes it:
-        the bet (request JSON), the carried state (stored JSON, None for none) and whether
-        the player took the gamble."""
+    def live_start(
+        self, record: dict[str, Any], market: Market
+    ) -> tuple[dict[str, Any], Any, bool]:
+        """What a stored record says the round started from, as ``Title.start`` takes it in
+        ``market``: the bet (request JSON, in the market's money), the carried state (stored
+        JSON, None for none) and whether the player took the gamble."""
         ...
 
     #: The features the recorded rounds must cover between them.
@@ -203,8 +205,10 @@ class SultanAdapter:
 
         return variant_figures(model, variant_id)
 
-    def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
-        return record["bet"], record["state_before"], True
+    def live_start(
+        self, record: dict[str, Any], market: Market
+    ) -> tuple[dict[str, Any], Any, bool]:
+        return record["bet"], record["state_before"], True  # a bet level reads the same anywhere
 
     required_features = frozenset(
         {
@@ -264,9 +268,10 @@ class CatalogueAdapter:
     What the recorded rounds must show is read from the model: a wild win where it has a wild,
     a scatter win where its scatter pays, free spins and their retriggers, the revealed award
     (the feature is named after the model's reveal table, plural: ``egg_reveals`` for Days of
-    the Tsar's ``egg_reveal``), the gamble's outcomes where it has one, and the bets its
-    options allow. A round's view is read under the names the model's ``[view]`` gives its
-    keys, so a title that renames them (Tsar's eggs) is checked like any other."""
+    the Tsar's ``egg_reveal``), the gamble's outcomes where it has one, the hold-and-spin and a
+    jackpot tier won in it where it has one, and the bets its options allow. A round's view is
+    read under the names the model's ``[view]`` gives its keys, so a title that renames them
+    (Tsar's eggs) is checked like any other."""
 
     def __init__(self, game_id: str) -> None:
         from reelsmith.engine.catalogue import RETRIGGER_NONE, mechanics
@@ -304,6 +309,9 @@ class CatalogueAdapter:
             }
         if self.model.wild >= 0:
             required.add("wild_win")
+        self.hold_and_spin = "hold_and_spin" in self.model.raw
+        if self.hold_and_spin:
+            required |= {"hold_and_spin", "hold_and_spin_jackpot"}
         if options.max_coins_per_line > 1:
             required.add("coins_per_line")
         if options.min_lines < options.max_lines:
@@ -352,6 +360,7 @@ class CatalogueAdapter:
         from reelsmith.engine.bets import CoinBet
         from reelsmith.mechanics import composition
         from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
+        from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 
         bet = CoinBet(model.line_count, 1, Decimal(str(model.bet["coin_sizes"][0])))
         comp = composition(model)
@@ -366,6 +375,23 @@ class CatalogueAdapter:
             found = spin.parts.get("free_spins")
             return int(getattr(found, field)) if found is not None else 0
 
+        hold = base.parts.get("hold_and_spin")
+        if self.hold_and_spin:
+            # the hold-and-spin kernel's fields: the coins the window shows, the respins it
+            # started with, played, its pay, the coins held at its end, the respins that landed
+            assert base.grid is not None
+            shown = int((base.grid == hold_and_spin_rules(model).symbol).sum())
+            return {
+                "win": played.win_coins,
+                "base_line": base.parts["paylines"].coins,
+                "base_scatter": 0,
+                "base_triggers": shown,
+                "awarded": hold.respins_full if hold is not None else 0,
+                "free_spins": len(hold.respins) if hold is not None else 0,
+                "free_win": hold.win_coins if hold is not None else 0,
+                "free_triggers": len(hold.coins) if hold is not None else 0,
+                "added": sum(1 for r in hold.respins if r.landed) if hold is not None else 0,
+            }, None
         scatter = base.parts.get("scatter")
         return {
             "win": played.win_coins,
@@ -384,8 +410,18 @@ class CatalogueAdapter:
 
         return variant_figures(model, variant_id)
 
-    def live_start(self, record: dict[str, Any]) -> tuple[dict[str, Any], Any, bool]:
-        return record["bet"], None, bool(record["options"]["gamble_allowed"])
+    def live_start(
+        self, record: dict[str, Any], market: Market
+    ) -> tuple[dict[str, Any], Any, bool]:
+        """The record keeps the engine's bet, its coin size in the model's credits; the
+        request names the market's coin (a credit is ``credit_value`` of its money: 100 yen)."""
+        from decimal import Decimal
+
+        credit = market.game(self.game_id).credit_value
+        size = Decimal(record["bet"]["coin_size"]) * credit
+        coin = next(s for s in market.game(self.game_id).coin_sizes if s == size)
+        bet = {**record["bet"], "coin_size": str(coin)}
+        return bet, None, bool(record["options"]["gamble_allowed"])
 
     def features(self, record: dict[str, Any], outcome: dict[str, Any]) -> set[str]:
         view = outcome["view"]
@@ -409,6 +445,11 @@ class CatalogueAdapter:
             found.add(self.reveal_feature)
         if len(spins) > 1:
             found.add("free_spins")
+        held = [s["hold_and_spin"] for s in spins if s.get("hold_and_spin")]
+        if held:
+            found.add("hold_and_spin")
+        if any(h["jackpots"] for h in held):
+            found.add("hold_and_spin_jackpot")
         if any(self.spin_value(s, "spins_added") for s in spins[1:]):
             found.add("retrigger")
         if any(g["won"] for g in gambles):
@@ -448,6 +489,7 @@ def catalogue(game_id: str) -> Callable[[], TitleAdapter]:
 CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
     "aurora-fox": catalogue("aurora-fox"),
     "days-of-the-tsar": catalogue("days-of-the-tsar"),
+    "lucky-lanterns": catalogue("lucky-lanterns"),
     "sultan-spins": SultanAdapter,
 }
 

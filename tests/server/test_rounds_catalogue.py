@@ -23,9 +23,11 @@ GAME = "aurora-fox"
 
 def test_the_registry_serves_every_shipped_title_through_one_interface():
     titles = TitleRegistry.load()
-    assert set(titles) == {"aurora-fox", "days-of-the-tsar", "sultan-spins"}
+    assert set(titles) == {"aurora-fox", "days-of-the-tsar", "lucky-lanterns", "sultan-spins"}
     assert isinstance(titles[GAME].bets, CoinBets)
-    assert isinstance(titles["days-of-the-tsar"].bets, CoinBets)  # both are bet in coins
+    assert isinstance(titles["days-of-the-tsar"].bets, CoinBets)  # all three are bet in coins
+    assert isinstance(titles["lucky-lanterns"].bets, CoinBets)
+    assert titles["lucky-lanterns"].client == "catalogue"
     assert titles[GAME].client == "catalogue"
     assert titles[GAME].name == "Aurora Fox"
 
