@@ -300,9 +300,10 @@ def _general(p: Phrases, model: GameModel, variant_id: str, terms: Terms | None)
     if window is not None:
         text += window.general(p, model)
     else:
+        plain = "" if model.scatter >= 0 else "_plain"  # no scatter win to except
         text += [
-            p("general.highest_per_line"),
-            p("general.enabled_only"),
+            p(f"general.highest_per_line{plain}"),
+            p(f"general.enabled_only{plain}"),
             p("general.left_to_right"),
         ]
     if model.scatter >= 0:
@@ -598,8 +599,9 @@ def _payouts(p: Phrases, model: GameModel) -> list[str]:
         p("payouts.left_to_right"),
         p("payouts.first_reel"),
     ]
+    plain = "" if model.scatter >= 0 else "_plain"  # no scatter win to except
     if model.reels > 1:
-        text.append(p("payouts.not_from_later", reels=_ordinals(p, 2, model.reels)))
+        text.append(p(f"payouts.not_from_later{plain}", reels=_ordinals(p, 2, model.reels)))
     if lows and model.reels >= 4:
         low = min(lows, key=lambda s: (int(model.line_pays[s.index, three]), s.index))
         name = p.word(low.id)
@@ -614,7 +616,7 @@ def _payouts(p: Phrases, model: GameModel) -> list[str]:
     text += [
         p("payouts.summary"),
         p("payouts.coins_shown"),
-        p("payouts.per_coin"),
+        p(f"payouts.per_coin{plain}"),
         p("payouts.regular"),
         p("payouts.credits_depend"),
         p("payouts.credits_amount"),
@@ -641,7 +643,9 @@ def _bets(p: Phrases, model: GameModel, terms: Terms | None) -> dict[str, Any]:
         text.insert(2, p("bets.coin_sizes", sizes=", ".join(shown)))
     else:
         text = [
-            p("bets.lines", low=bets.min_lines, high=bets.max_lines),
+            p("bets.lines", low=bets.min_lines, high=bets.max_lines)
+            if bets.min_lines < bets.max_lines
+            else p("bets.lines_fixed", count=bets.max_lines),
             p("bets.coins_per_line", low=bets.min_coins_per_line, high=bets.max_coins_per_line),
             p("bets.coin_sizes", sizes=", ".join(shown)),
             p("bets.total", coins=bets.max_total_coins),

@@ -39,7 +39,15 @@ def rules(
     for mode in shown:
         price = p.number(Decimal(mode.price_text))
         if mode.kind == "ante":
-            text.append(p("modes.ante", name=mode.name, price=price))
+            # what the ante's reels make more frequent: the free spins, the hold-and-spin
+            key = (
+                "modes.ante"
+                if "free_spins" in model.raw
+                else "modes.ante_hold"
+                if "hold_and_spin" in model.raw
+                else "modes.ante_reels"
+            )
+            text.append(p(key, name=mode.name, price=price))
         else:
             free = mechanics(model).free_spins
             assert free is not None
