@@ -75,7 +75,9 @@ class TerminalGame:
         self.names = {s.id: s.name for s in model.symbols}
         self.bets, self.faces = terminal_faces(model)
         self.styles: dict[str, str] = self.bets.styles(model)
-        self.help_text = self.bets.help_text
+        self.help_text = "   ".join(
+            [self.bets.help_text, *(face.help for face in self.faces if hasattr(face, "help"))]
+        )
 
     # -- what every face may call --------------------------------------------------------
     def print(self, text: str, **options: Any) -> None:
@@ -108,10 +110,16 @@ class TerminalGame:
                 face.status(self)
 
     def play_round(self) -> None:
+        before = self.balance
         started = self.bets.take(self)
         if started is None:
             return
         bet, stake, parts = started
+        cost = before - self.balance  # what the bet face took
+        for face in self.faces:
+            if hasattr(face, "begin") and not face.begin(self, cost, parts):
+                self.balance += cost  # a face refused the round: nothing is played
+                return
         round_ = core.start_round(
             self.composition, bet, stake, self.rng, variant=self.variant, parts=parts
         )
@@ -164,7 +172,11 @@ class TerminalGame:
                 self.console.print(render_rules(rules_document(self.model, self.variant)))
             elif verb in ("h", "help", "?"):
                 self.console.print(self.help_text)
-            elif not self.bets.command(self, verb, argument):
+            elif not self.bets.command(self, verb, argument) and not any(
+                face.command(self, verb, argument)
+                for face in self.faces
+                if hasattr(face, "command")
+            ):
                 self.console.print(
                     f"[red]Unknown command {escape(repr(command))}.[/] {self.help_text}"
                 )
