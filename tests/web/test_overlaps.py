@@ -125,6 +125,16 @@ def test_nothing_the_game_says_covers_anything_else(
         wait_state(page, "idle", timeout=60_000)
         page.evaluate("window.reelsmith.clear()")
 
+        if game == forcing.LANTERNS:
+            # its feature is the hold-and-spin, played out within its spin: the board and its
+            # counter are checked, and no round is left open to come back to
+            force(page, forcing.lanterns_spin(7, ["5", "mini"]))
+            page.click("#spin")
+            page.wait_for_selector("#hold-and-spin:not([hidden])")
+            assert check("hold-and-spin")["counter"], "the hold-and-spin counter is not shown"
+            wait_state(page, "idle", "gamble", timeout=60_000)
+            check("hold-and-spin-end")
+            return
         force(page, *free_spins(game))
         page.click("#spin")
         page.wait_for_selector("#free-spins-intro-button")

@@ -77,40 +77,27 @@ SLOW = [case for case in sweep() if case not in ALWAYS]
 # -- forced screens ----------------------------------------------------------------------
 
 
+#: A lines title's symbol kept off a plain base spin (what would start its feature), its
+#: wins at the forced bet and that bet in coins.
+PLAIN = {
+    forcing.TSAR: ("egg", forcing.tsar_wins, 25),
+    forcing.AURORA: ("aurora", forcing.aurora_wins, 20),
+    forcing.LANTERNS: ("lantern", forcing.lanterns_wins, 20),
+}
+
+
 def line_wins(game: str) -> list[int]:
     """The draws of a base spin that wins on two paylines or more, above the stake (gb does
     not celebrate a win not above it) and below the big-win tier."""
-    if game == forcing.TSAR:
-        egg = forcing.symbol(game, "egg")
+    if game in PLAIN:
+        kept, wins, stake = PLAIN[game]
+        off = forcing.symbol(game, kept)
         return forcing.search_stops(
             game,
             "base",
-            [lambda cells: egg not in cells] * 5,
+            [lambda cells: off not in cells] * 5,
             lambda grid: (
-                len(forcing.tsar_wins(grid).line_wins) >= 2
-                and 2 * 25 <= forcing.tsar_wins(grid).total_coins < 10 * 25
-            ),
-        )
-    if game == forcing.AURORA:
-        aurora = forcing.symbol(game, "aurora")
-        return forcing.search_stops(
-            game,
-            "base",
-            [lambda cells: aurora not in cells] * 5,
-            lambda grid: (
-                len(forcing.aurora_wins(grid).line_wins) >= 2
-                and 2 * 20 <= forcing.aurora_wins(grid).total_coins < 10 * 20
-            ),
-        )
-    if game == forcing.LANTERNS:
-        lantern = forcing.symbol(game, "lantern")
-        return forcing.search_stops(
-            game,
-            "base",
-            [lambda cells: lantern not in cells] * 5,
-            lambda grid: (
-                len(forcing.lanterns_wins(grid).line_wins) >= 2
-                and 2 * 20 <= forcing.lanterns_wins(grid).total_coins < 10 * 20
+                len(wins(grid).line_wins) >= 2 and 2 * stake <= wins(grid).total_coins < 10 * stake
             ),
         )
     # the first spin of a bet size draws its pots' trigger points first

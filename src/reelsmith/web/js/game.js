@@ -481,6 +481,9 @@ export class Game {
     this.cycleToken += 1;
     this.caption.textContent = '';
     this.win.set(0);
+    // a round the player starts: the notices of the one before (an autoplay stopped) go, so
+    // none lies over this round's win
+    if (!autoplayId) this.app.messages.clearNotices();
     this.ui.beforeSpin?.();
     this.setState('spinning');
     const startedAt = performance.now();

@@ -166,6 +166,11 @@ export class Messages {
     this.banner.replaceChildren();
   }
 
+  /** The short notices still showing go at once (they told of what came before). */
+  clearNotices() {
+    this.notices.replaceChildren();
+  }
+
   /** A short notice that fades by itself. */
   notice(text, ms = 3500) {
     const item = h('p', { class: 'notice' }, text);
