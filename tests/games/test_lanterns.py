@@ -22,6 +22,7 @@ from reelsmith.mechanics import composition
 from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 from reelsmith.rng import SeededSource
+from tests.mechanics.replaying import replayed
 
 GAME = "lucky-lanterns"
 #: The 99.9% two-sided normal quantile.
@@ -113,15 +114,7 @@ def test_seeded_rounds_trigger_and_pay_the_feature_and_replay() -> None:
         assert len(record.start) >= 6
         assert record.win_coins == record.total_bets * 20 > 0
         assert played.win_coins == base.parts["paylines"].coins + record.win_coins
-        again = core.replay_from(
-            comp,
-            played.bet,
-            played.stake,
-            played.variant,
-            played.actions,
-            played.draws,
-            parts={OPTIONS: RoundOptions(gamble_allowed=False)},
-        )
+        again = replayed(comp, played)
         assert again == played
 
 

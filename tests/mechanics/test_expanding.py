@@ -31,6 +31,7 @@ from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import Draw, ReplaySource, SeededSource
 from reelsmith.rules_page import rules_document
 from tests.mechanics.expanding_title import expanding_title
+from tests.mechanics.replaying import replayed
 from tests.mechanics.test_chain_kernel import kernel_figures, observed
 from tests.mechanics.test_events import validator
 
@@ -227,15 +228,7 @@ def test_a_round_records_replays_and_tells_its_symbol(tmp_path: Path) -> None:
                 "lines": 5,
                 "coins": record.coins,
             } in events
-        replay = core.replay_from(
-            comp,
-            played.bet,
-            played.stake,
-            played.variant,
-            played.actions,
-            played.draws,
-            parts=NO_GAMBLE,  # type: ignore[arg-type]
-        )
+        replay = replayed(comp, played)
         assert core.round_json(comp, replay) == core.round_json(comp, played)
     assert drawn_seen == {"bird", "fish", "ten"}
 

@@ -36,6 +36,7 @@ from reelsmith.rng import SeededSource
 from reelsmith.rules_page import rules_document
 from reelsmith.server.titles import Title
 from tests.mechanics.hold_title import MODEL, hold_title, tiny_hold_title
+from tests.mechanics.replaying import replayed
 
 #: The two-sided 99% normal quantile.
 Z_99 = 2.5758
@@ -219,16 +220,8 @@ def test_a_triggered_round_replays_and_is_told_by_its_events(tmp_path: Path) -> 
     assert record.win_coins == record.total_bets * played.stake.total_coins
     assert record.total_bets == sum(v.amount for _, v in record.coins) + record.full_grid_amount
     assert record.respins[-1].left == 0 or len(record.coins) == rules.cells
-    replayed = core.replay_from(
-        comp,
-        played.bet,
-        played.stake,
-        played.variant,
-        played.actions,
-        played.draws,
-        parts=NO_GAMBLE,
-    )
-    assert replayed == played
+    again = replayed(comp, played)
+    assert again == played
     title = Title(model)
     assert title.feature_triggered(played)  # an autoplay may stop on it
     plain = next(

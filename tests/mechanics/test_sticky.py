@@ -30,10 +30,11 @@ from reelsmith.mechanics.sticky.live import Stuck
 from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import Draw, ReplaySource, SeededSource
 from reelsmith.rules_page import rules_document
+from tests.mechanics.replaying import replayed
 from tests.mechanics.sticky_title import sticky_title
 from tests.mechanics.test_chain_kernel import kernel_figures, observed
 from tests.mechanics.test_events import validator
-from tests.mechanics.test_expanding import NO_GAMBLE, Z_999, _start
+from tests.mechanics.test_expanding import Z_999, _start
 
 
 def _model(tmp_path: Path) -> GameModel:
@@ -189,15 +190,7 @@ def test_a_round_sticks_its_wilds_records_replays_and_clears_them(tmp_path: Path
                 "landed": [list(c) for c in record.landed],
                 "cells": [list(c) for c in record.cells],
             } in events
-        replay = core.replay_from(
-            comp,
-            played.bet,
-            played.stake,
-            played.variant,
-            played.actions,
-            played.draws,
-            parts=NO_GAMBLE,  # type: ignore[arg-type]
-        )
+        replay = replayed(comp, played)
         assert core.round_json(comp, replay) == core.round_json(comp, played)
     assert seen_shown > 5 and seen_landed > 5
 
