@@ -53,20 +53,25 @@ class Title:
 
 @st.composite
 def titles(
-    draw: Any, variable_rows: bool = False, cells: bool = False, tumbling: bool = False
+    draw: Any,
+    variable_rows: bool = False,
+    cells: bool = False,
+    tumbling: bool = False,
+    bought: bool = False,
 ) -> Title:
     """A random title; ``variable_rows``: always a ways title with ``[heights]``; ``cells``:
     always a title whose cells are drawn one by one (no mystery or heights; with ``tumbling``
-    a cascade refilled by cells, its reels' tables often one table, else no cascade)."""
+    a cascade refilled by cells, its reels' tables often one table, else no cascade);
+    ``bought``: always a cascade with free spins and a bought feature (``[modes.buy]``)."""
     rows = draw(st.sampled_from([2, 3]))
     evaluators = ["paylines", "ways", "anywhere"] + ["anywhere"] * 2 * tumbling
     evaluator = "ways" if variable_rows else draw(st.sampled_from(evaluators))
     ways = evaluator == "ways"
     anywhere = evaluator == "anywhere"
     wild = draw(st.booleans())
-    scatter = draw(st.booleans())
-    free = scatter and draw(st.booleans())
-    cascade = tumbling or (not variable_rows and not cells and draw(st.booleans()))
+    scatter = bought or draw(st.booleans())
+    free = bought or (scatter and draw(st.booleans()))
+    cascade = bought or tumbling or (not variable_rows and not cells and draw(st.booleans()))
     # refused together: mystery with cascades, variable rows or drawn cells
     mystery = not cascade and not variable_rows and not cells and draw(st.booleans())
     # variable rows pay by ways, and are refused beside cascades and mystery symbols
@@ -158,6 +163,9 @@ def titles(
         out.append('reel_set = "base"')
     if cells:
         out += ["", "[cells]"]
+    if bought:
+        triggers = draw(st.integers(2, 3))
+        out += ["", "[modes.buy]", 'kind = "buy"', "price = 4", f"triggers = {triggers}"]
     out += ["", "[bet]", f"lines = {{ min = {cost}, max = {cost} }}"]
     out += ["coins_per_line = { min = 1, max = 1 }", 'coin_sizes = ["0.01"]']
     out += [f"max_total_coins = {cost}"]
@@ -621,3 +629,33 @@ def test_the_hold_and_spin_is_every_draw_of_every_round_played_live(
     assert (exact.rtp, exact.variance) == (mean, second - mean * mean), title.model
     assert (exact.trigger_probability, exact.hit_frequency) == (triggered, hits), title.model
     replay(model, 300, seed=5, every=300)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,  # fixed titles and seeds: the 99.9% interval is checked, never flaky
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(title=titles(bought=True))
+def test_a_bought_feature_on_cascades_holds_its_exact_rtp_in_live_play(
+    tmp_path_factory: pytest.TempPathFactory, title: Title
+) -> None:
+    """Random cascades with free spins and a bought feature: 3,000 bought rounds played live
+    hold the buy's exact RTP (its free reels' full cycle of chains by Wald's identities) in
+    their 99.9% interval."""
+    from reelsmith.mechanics.modes.exact import figures
+    from reelsmith.mechanics.modes.simulate import simulate_mode
+    from tests.mechanics.test_chain_kernel import Z_999
+
+    folder = write(title, tmp_path_factory.mktemp("buy"))
+    problems = [p for p in validate_folder(folder) if "stated" not in p and "RTP" not in p]
+    assume(not any("never end" in p for p in problems))  # validate's refusal, tested above
+    assert problems == [], (title.model, problems)
+    model = load_model(folder)
+    evaluator = next((t for t in ("ways", "anywhere") if t in model.raw), "paylines")
+    event(f"evaluator: {evaluator}")
+    exact = figures(model, None, "buy")
+    played = simulate_mode(model, None, "buy", 3_000, 17)
+    half = Z_999 * played.std_dev / played.rounds**0.5
+    assert abs(played.rtp - float(exact.rtp)) <= max(half, 1e-12), (title.model, title.strips)
