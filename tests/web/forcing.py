@@ -15,6 +15,7 @@ import numpy.typing as npt
 from reelsmith.engine.evaluation import ScreenWins, evaluate_screen
 from reelsmith.engine.ladder import Jackpot, ladder_rules
 from reelsmith.engine.model import GameModel, ReelSet
+from reelsmith.engine.round import Round
 from reelsmith.engine.screen import window
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
@@ -289,3 +290,94 @@ def lanterns_spin(lanterns: int, values: Sequence[str] = ()) -> list[int]:
     labels = [v.label for v in rules.values]
     wanted = [*values, *[labels[0]] * (lanterns - len(values))]
     return [*stops, *(weighted_draw(labels, rules.value_weights, label) for label in wanted)]
+
+
+# -- Crystal Caverns (ways, cascades, free spins and a bought feature) ------------------------
+
+CAVERNS = "crystal-caverns"  # tested where its folder is in games/
+
+
+def caverns_present() -> bool:
+    """Whether the title is shipped (its folder in games/): its look is tested only then."""
+    return CAVERNS in TITLE_FOLDERS
+
+
+def caverns_round(base: Sequence[int], *free: Sequence[int]) -> Round:
+    """The engine's own play of a Crystal Caverns round at 20 coins: the base spin on stops
+    ``base``, then a free spin on each of ``free`` (so a test knows what the forced screens
+    show)."""
+    from decimal import Decimal
+
+    from reelsmith.engine import round as core
+    from reelsmith.engine.bets import CoinBet
+    from reelsmith.mechanics import composition
+    from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
+    from reelsmith.rng import Draw, ReplaySource
+
+    game = composition(model(CAVERNS))
+
+    def draws(name: str, stops: Sequence[int]) -> ReplaySource:
+        lengths = [int(n) for n in reel_set(CAVERNS, name).lengths]
+        return ReplaySource([Draw("reel_stop", n, s) for n, s in zip(lengths, stops, strict=True)])
+
+    played = core.start_round(
+        game,
+        CoinBet(20, 1, Decimal("0.01")),
+        core.Stake(20, 1),
+        draws("base", base),
+        parts={OPTIONS: RoundOptions(False)},
+    )
+    for stops in free:
+        played = core.act(game, played, "free_spin", draws("free_spins", stops))
+    return played
+
+
+def cascades(played: Round) -> int:
+    """The cascades the round's last spin played."""
+    return len(played.spins[-1].parts["cascade"].fallen)
+
+
+def caverns_stops(
+    accept: Callable[[list[int]], bool], name: str = "base", seed: int = 34
+) -> list[int]:
+    """The first stops of reel set ``name`` (in a fixed pseudo-random order) ``accept`` takes."""
+    import random
+
+    lengths = [int(n) for n in reel_set(CAVERNS, name).lengths]
+    order = random.Random(seed)
+    for _ in range(200_000):
+        stops = [order.randrange(n) for n in lengths]
+        if accept(stops):
+            return stops
+    raise AssertionError(f"no screen of {CAVERNS} {name} is accepted")
+
+
+@cache
+def caverns_chain(at_least: int = 2) -> list[int]:
+    """A base spin whose chain falls ``at_least`` times (multipliers x2, x3 ...), no trigger."""
+    return caverns_stops(
+        lambda s: (r := caverns_round(s)).phase == "complete" and cascades(r) >= at_least
+    )
+
+
+@cache
+def caverns_trigger() -> list[int]:
+    """A base spin whose Mine Carts start the free spins."""
+    return caverns_stops(lambda s: caverns_round(s).phase == "free_spins")
+
+
+@cache
+def caverns_free_chain(at_least: int = 1) -> list[int]:
+    """A free spin (after :func:`caverns_trigger`) whose chain falls ``at_least`` times."""
+    trigger = caverns_trigger()
+    return caverns_stops(lambda s: cascades(caverns_round(trigger, s)) >= at_least, "free_spins")
+
+
+@cache
+def caverns_free_quiet() -> list[int]:
+    """A free spin (after :func:`caverns_trigger`) that pays nothing and falls nothing."""
+    trigger = caverns_trigger()
+    return caverns_stops(
+        lambda s: (r := caverns_round(trigger, s)).spins[-1].win_coins == 0 and cascades(r) == 0,
+        "free_spins",
+    )

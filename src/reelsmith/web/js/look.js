@@ -22,6 +22,7 @@
  *   winTiers     the win tiers it sets over the market's (`celebration.js`)
  */
 import * as auroraFox from './art/aurora-fox-symbols.js';
+import * as crystalCaverns from './art/crystal-caverns-symbols.js';
 import * as luckyLanterns from './art/lucky-lanterns-symbols.js';
 import { plainArt, plainGem, potColour } from './art/plain.js';
 import { addSprites } from './art/sprite.js';
@@ -86,6 +87,9 @@ const LOOKS = {
   // its lanterns of the jackpot tiers (`lantern-mini` ...) are drawn by the hold-and-spin's
   // presenter where a lantern carries a tier; css/lanterns.css: the board and the wins' motion
   'lucky-lanterns': { theme: 'lucky-lanterns', art: luckyLanterns },
+  // css/caverns.css: how each symbol moves when it wins, the cells shattering in a cascade and
+  // the chain's multiplier meter
+  'crystal-caverns': { theme: 'crystal-caverns', art: crystalCaverns },
 };
 
 const sheets = new Set();
