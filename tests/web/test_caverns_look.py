@@ -12,10 +12,12 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.web import forcing
 from tests.web.conftest import (
+    SCREENSHOTS,
+    WATCH,
     Policed,
     Server,
     force,
@@ -25,6 +27,7 @@ from tests.web.conftest import (
     screenshot,
     wait_state,
 )
+from tests.web.test_sizes import FIRST_LOAD, FIRST_LOAD_BUDGET, check_size, viewport
 
 pytestmark = [
     pytest.mark.web,
@@ -53,7 +56,7 @@ RECORD = """() => {
 }"""
 
 
-def open_caverns(page: Page, server: Server) -> None:
+def open_caverns(page: Page, server: Server, *, turbo: bool = True) -> None:
     player = server.new_player()
     if GAME not in {g["id"] for g in server.get(player, "/api/games")["games"]}:
         pytest.skip("no market of the test server offers Crystal Caverns")
@@ -61,7 +64,7 @@ def open_caverns(page: Page, server: Server) -> None:
     # here, beyond the page's own timeouts
     with server.client(player.token) as api:
         api.get(f"/api/games/{GAME}/rules?lang=en", timeout=180).raise_for_status()
-    open_game(page, server, player, GAME)
+    open_game(page, server, player, GAME, turbo=turbo)
     wait_state(page, "idle", timeout=60_000)
 
 
@@ -175,3 +178,41 @@ def test_a_bought_feature_says_its_price_asks_once_and_plays(
     assert minor(page, "#win") == total >= 0
     assert minor(page, "#balance") == before - bet * 55 + total
     assert policed.violations() == []
+
+
+@pytest.mark.parametrize("size", ["320x568", "390x844", "844x390", "1920x1080"])
+def test_a_chain_at_each_size(browser: Browser, server: Server, size: str) -> None:
+    """Opened within the first load's budget, the layout holding (``test_sizes.check_size``)
+    idle, as a chain falls and after it, under the server's Content-Security-Policy; the
+    screenshots (``caverns-<size>-<idle|falling|chain>.png``) are for a person to look at."""
+    ctx = browser.new_context(viewport=viewport(size), locale="en-GB")
+    ctx.set_default_timeout(20_000)
+    ctx.add_init_script(f"({WATCH})()")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shot(state: str) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"caverns-{size}-{state}.png"))
+
+    try:
+        open_caverns(page, server, turbo=False)  # at full motion: the shot catches a fall
+        page.wait_for_selector("#loading", state="hidden")
+        load = page.evaluate(FIRST_LOAD)
+        assert 0 < load["page"] + load["files"] <= FIRST_LOAD_BUDGET, f"{size}: {load}"
+        idle = check_size(page, size, f"{GAME} {size} idle")
+        shot("idle")
+        force(page, forcing.caverns_chain(2))
+        page.click("#spin")
+        # the falling cells last a moment: the shot is taken as the first cascade starts
+        page.wait_for_selector(".game[data-cascade-step]", timeout=30_000)
+        shot("falling")
+        wait_state(page, "idle", timeout=40_000)
+        assert check_size(page, size, f"{GAME} {size} chain") == idle
+        assert page.is_visible("#cascade-multiplier")
+        shot("chain")
+        assert page.evaluate("() => window.__violations") == []
+    finally:
+        ctx.close()
+    assert not errors, f"{size}: the page raised: {errors}"
