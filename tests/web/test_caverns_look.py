@@ -1,7 +1,8 @@
 """Crystal Caverns' look in the browser, where its folder is in games/ and a market offers it:
 its symbols drawn from its own sprites (``#crystal-caverns-<id>``), its theme and its cavern
 backdrop; a forced chain whose winning cells vanish while the symbols above fall, the
-multiplier meter climbing x2, x3 ...; free spins whose chain starts at twice that; and the
+multiplier meter climbing x2, x3 ...; free spins whose chain starts at twice that, the meter
+showing x2 as each free spin's reels stop; and the
 bought feature, which says its price, asks once and plays its free spins. Under the server's
 Content-Security-Policy, with no page error. Screenshots (``caverns-*``) for a person to look
 at."""
@@ -132,8 +133,11 @@ def test_the_free_spins_chain_at_twice_the_multiplier(policed: Policed, server: 
     press_scene(page, "free-spins-intro")
     assert "in-free-spins" in (page.get_attribute(".game", "class") or "").split()
     page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
-    # the free spin's chain: its first fall at x4 (x2 on its first screen)
+    # the free spin's chain: its first fall at x4; every free spin's first screen says x2
     assert page.evaluate("() => window.__steps")[0] == [2, 4]
+    meter = page.locator("#cascade-multiplier")
+    assert (meter.get_attribute("data-step"), meter.get_attribute("data-multiplier")) == ("1", "2")
+    assert meter.text_content() == "×2"
     press_scene(page, "free-spins-outro")
     wait_state(page, "idle", timeout=40_000)
     assert policed.violations() == []

@@ -1,5 +1,6 @@
 /**
- * The reels' presenters: a screen stopping (`spin_stopped`), the heights a screen of variable
+ * The reels' presenters: a screen stopping (`spin_stopped`, with the chain's multiplier where
+ * its first screen pays above x1), the heights a screen of variable
  * rows drew (`heights_drawn`), a cascade's fall (`cascade`) and a ways screen's drawn wild
  * weights (`wild_weights_drawn`).
  *
@@ -37,6 +38,10 @@ export async function presentSpinStopped(event, stage) {
       return ui.reelStopped?.(reel, stage);
     },
   });
+  // a chain whose first screen already pays above x1 (a cascade's free spins) says so as the
+  // reels stop; later screens climb from it
+  const first = stage.spin?.cascade_multiplier ?? 1;
+  if (first > 1) showMultiplier(stage, first, 1);
 }
 
 /**
