@@ -374,21 +374,25 @@ def test_the_symbols_take_the_width_of_an_upright_phones_cells(
 
 
 @pytest.mark.skipif(not forcing.lanterns_present(), reason="Lucky Lanterns is not in games/")
-@pytest.mark.parametrize("size", ["320x568", "390x844", "844x390"])
+@pytest.mark.parametrize(
+    ("size", "lang"), [("320x568", "en"), ("390x844", "en"), ("844x390", "en"), ("320x568", "de")]
+)
 def test_the_lanterns_ante_and_coin_values_read_whole_on_a_phone(
-    at_size: Callable[[str], Page], server: Server, size: str
+    at_size: Callable[[str], Page], server: Server, size: str, lang: str
 ) -> None:
     """Lucky Lanterns at its highest bet with the ante on (the longest price per spin), after
     a hold-and-spin whose counter stays up beside the ante: the ante's name and price are read
     whole, its switch a 44 px target, the coins' values written at 11 px or more on their
-    lanterns, and the lanterns drawn across their cells' width."""
+    lanterns, and the lanterns drawn across their cells' width; in German too at 320 px."""
     page = at_size(size)
     player = server.new_player(balance="100000.00")
     if forcing.LANTERNS not in {g["id"] for g in server.get(player, "/api/games")["games"]}:
         pytest.skip("no market of the test server offers Lucky Lanterns")
-    open_game(page, server, player, forcing.LANTERNS)
+    page.goto(f"{server.url}/?token={player.token}&lang={lang}#/play/{forcing.LANTERNS}")
     wait_state(page, "idle")
-    where = f"{forcing.LANTERNS} at {size}"
+    if page.get_attribute("#turbo", "aria-pressed") != "true":
+        page.click("#turbo")
+    where = f"{forcing.LANTERNS} at {size} ({lang})"
     page.click("#total-bet-max")
     page.click("#ante")
     assert page.get_attribute("#ante", "aria-checked") == "true"
@@ -397,7 +401,7 @@ def test_the_lanterns_ante_and_coin_values_read_whole_on_a_phone(
     page.click("#spin")
     page.wait_for_selector("#hold-and-spin:not([hidden])")
     wait_state(page, "idle", "gamble", timeout=60_000)
-    shot(page, f"lanterns-ante-{size}")
+    shot(page, f"lanterns-ante-{size}-{lang}")
     assert page.is_visible("#hold-and-spin") and page.is_visible("#ante")
     check_ante_words(page, f"{where} after the hold-and-spin")
     check_info(page, f"{where} after the hold-and-spin")
