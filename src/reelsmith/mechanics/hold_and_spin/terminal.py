@@ -7,6 +7,7 @@ from typing import Any
 
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import Round, Spin
+from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 
 
 def _coins(found: Any) -> str:
@@ -16,6 +17,18 @@ def _coins(found: Any) -> str:
 
 
 class HoldAndSpinTerminal:
+    def evaluate_json(self, model: GameModel, grid: Any, stake: Any, out: dict[str, Any]) -> None:
+        """``reelsmith evaluate``: the coins the screen shows and whether they start the
+        feature (the trigger count or more anywhere, as the live step counts them)."""
+        rules = hold_and_spin_rules(model)
+        shown = int((grid == rules.symbol).sum())
+        out["hold_and_spin"] = {
+            "symbol": model.symbols[rules.symbol].id,
+            "coins": shown,
+            "trigger": rules.trigger,
+            "triggered": shown >= rules.trigger,
+        }
+
     def show(self, game: Any, round_: Round, spin: Spin) -> None:
         record = spin.parts.get("hold_and_spin")
         if record is None:
