@@ -222,7 +222,7 @@ def evaluate(
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Evaluate screens: line wins, scatter win, total, free-spins trigger."""
+    """Evaluate screens: line wins, scatter win, total, free-spins or hold-and-spin trigger."""
     loaded = _load(game, variant)
     texts: list[tuple[str, str]] = [(f"--grid {i + 1}", g) for i, g in enumerate(grid or [])]
     if grids is not None:
@@ -296,9 +296,15 @@ def _print_evaluation(
         scatter = loaded.symbols[loaded.scatter].name if loaded.scatter >= 0 else "scatter"
         console.print(f"  scatter: {s['count']} x {scatter} = {s['coins']:,} coins")
     total = evaluator.total(result)
+    hold = result.get("hold_and_spin")
     console.print(
         f"  total {total}"
-        + ("   [bold green]free spins triggered[/]" if result["free_spins_triggered"] else "")
+        + ("   [bold green]free spins triggered[/]" if result.get("free_spins_triggered") else "")
+        + (
+            f"   [bold green]hold-and-spin triggered: {hold['coins']} x {names[hold['symbol']]}[/]"
+            if hold is not None and hold["triggered"]
+            else ""
+        )
     )
     if "plugin" in result:  # a plug-in's draw is not part of the screen: the law it leads to
         outcomes = ", ".join(

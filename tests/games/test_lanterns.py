@@ -133,3 +133,28 @@ def test_the_kernel_holds_the_exact_figures() -> None:
         assert low <= float(exact.rtp) <= high, (variant, float(exact.rtp), low, high)
         p = float(exact.trigger_probability)
         assert abs(result.free_spins_frequency - p) < 5 * math.sqrt(p * (1 - p) / rounds)
+
+
+def test_evaluate_reports_the_hold_and_spin_trigger() -> None:
+    """``reelsmith evaluate``: a screen showing the trigger count of Lanterns says the
+    hold-and-spin starts and with how many, one Lantern fewer does not."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from reelsmith.cli import app
+
+    six = (
+        "lantern,lantern,lantern,ten,ten/lantern,lantern,lantern,jack,jack/ace,king,queen,ace,king"
+    )
+    five = six.replace("lantern,jack", "ace,jack")
+    runner = CliRunner()
+    result = runner.invoke(app, ["evaluate", GAME, "--json", "--grid", six, "--grid", five])
+    assert result.exit_code == 0, result.output
+    triggered, short = (json.loads(line)["hold_and_spin"] for line in result.stdout.splitlines())
+    assert triggered == {"symbol": "lantern", "coins": 6, "trigger": 6, "triggered": True}
+    assert short == {"symbol": "lantern", "coins": 5, "trigger": 6, "triggered": False}
+    result = runner.invoke(app, ["evaluate", GAME, "--grid", six, "--grid", five])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("hold-and-spin triggered: 6 x Lantern") == 1
+    assert "free spins triggered" not in result.stdout

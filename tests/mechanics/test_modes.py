@@ -65,6 +65,11 @@ def test_the_modes_exact_figures(model) -> None:  # type: ignore[no-untyped-def]
     assert found["ante"].rtp == analyze_rtp(ante).rtp / Fraction(5, 4)
     assert found["ante"].rtp == analyze_full(ante).rtp / Fraction(5, 4)
     assert found["ante"].hit_frequency > found["base"].hit_frequency  # one more star a reel
+    # how often a round starts the free spins: each analysis' trigger probability, a buy always
+    trigger = analyze_full(ante).figures.trigger_probability
+    assert found["ante"].feature_frequency == trigger > found["base"].feature_frequency
+    assert found["base"].feature_frequency == analyze_rtp(model).trigger_probability
+    assert found["buy"].feature_frequency == 1
     # the buy: the feature's mean from three stars, by Wald's identity on the free reels
     figures_ = analyze_rtp(model)
     five_spins = Fraction(5) / (1 - figures_.added_per_free_spin)
@@ -219,15 +224,19 @@ def test_analyze_lists_every_mode_in_its_text_and_json(tmp_path: Path) -> None:
     assert modes["base"]["rtp"] == pytest.approx(document["rtp"], abs=1e-9)
     assert modes["ante"]["price"] == 1.25 and modes["buy"]["triggers"] == 3
     assert round(modes["buy"]["rtp"] * 100, 2) == 94.42
+    assert modes["buy"]["feature_frequency"] == 1.0
+    assert modes["ante"]["feature_frequency"] > modes["base"]["feature_frequency"] > 0
     text = runner.invoke(app, ["analyze", str(folder)], terminal_width=200)
     assert text.exit_code == 0
     assert "Bet modes, exact" in text.output and "buy 3" in text.output
+    assert "free spins freq" in text.output and "every round" in text.output
     pytest.importorskip("matplotlib")
     sheet = tmp_path / "par.html"
     written = runner.invoke(app, ["analyze", str(folder), "--report", str(sheet)])
     assert written.exit_code == 0, written.output
     html = sheet.read_text(encoding="utf-8")
     assert "<h2>Bet modes</h2>" in html and "<td>buy 3</td>" in html
+    assert "<th>free spins freq</th>" in html and "<td>every round</td>" in html
 
 
 @pytest.mark.parametrize("mode", ["ante", "buy"])

@@ -18,6 +18,7 @@ import pytest
 from reelsmith.analysis.analyzer import analyze
 from reelsmith.analysis.catalogue_exact import no_win_per_spin
 from reelsmith.engine.model import load_model
+from reelsmith.games import load_game
 from reelsmith.mechanics.modes.exact import all_figures, figures, mode_model
 from reelsmith.mechanics.modes.simulate import simulate_mode
 from tests.mechanics import test_cascade as cascades
@@ -54,9 +55,40 @@ def test_an_ante_on_hold_and_spin_is_the_analysis_of_its_reels_over_its_price(
     base = all_figures(model, None)[0]
     assert base.rtp == analyze(model).rtp
     assert ante.rtp * Fraction(3, 2) > base.rtp  # one more coin on reel 1: more features
+    assert ante.feature_frequency == reels.trigger_probability > base.feature_frequency
+    assert base.feature_frequency == analyze(model).trigger_probability
     # live play in the ante: its rounds' mean holds the exact RTP
     played = simulate_mode(model, None, "ante", 20_000, 3)
     assert played.inside, played.to_json()
+
+
+def test_the_lanterns_ante_starts_the_hold_and_spin_more_often() -> None:
+    """Lucky Lanterns' ante: its hold-and-spin frequency is the analysis of the model whose
+    base reel set is the ante's (one more Lantern on reels 2 to 4), above the base game's;
+    the modes' table says it per round of each mode."""
+    from reelsmith.analysis.analysis_report import analysis_report
+    from reelsmith.mechanics.modes.report import frequency, with_modes
+
+    model = load_game("lucky-lanterns")
+    base, ante = all_figures(model, None)
+    assert ante.name == "ante" and ante.feature == base.feature == "hold-and-spin"
+    reels = analyze(mode_model(model, "ante"))
+    assert ante.feature_frequency == reels.trigger_probability
+    assert base.feature_frequency == analyze(model).trigger_probability
+    assert ante.feature_frequency > base.feature_frequency > 0
+    report = with_modes(analysis_report(analyze(model)), model, None)
+    rows = {row["mode"]: row for row in report.to_json()["modes"]}
+    assert rows["ante"]["feature_frequency"] == float(reels.trigger_probability)
+    text = "\n".join(str(block) for block in report.text if isinstance(block, str))
+    assert "hold-and-spin freq: how often a round of the mode starts the hold-and-spin" in text
+    table = next(b for b in report.text if not isinstance(b, str) and b.title == "Bet modes, exact")
+    row = next(r for r in table.rows if r[0] == "hold-and-spin freq")
+    assert row == (
+        "hold-and-spin freq",
+        frequency(base.feature_frequency),
+        frequency(ante.feature_frequency),
+    )
+    assert frequency(ante.feature_frequency).startswith("1 in ")
 
 
 @pytest.mark.parametrize(
@@ -84,6 +116,10 @@ def test_a_bought_feature_on_cascades_is_every_free_chain_composed(
     chances = [zero, *(Fraction(n, cycle) for _, n in quiet)]
     nothing = no_win_per_spin(chances, [0, *(a for a, _ in quiet)]) ** spins
     assert bought.hit_frequency == pytest.approx(1 - nothing, rel=1e-12)
+    assert bought.feature_frequency == 1 and bought.to_json()["feature_frequency"] == 1.0
+    base = all_figures(model, None)[0]  # the cascade's own analysis gives the base row's
+    assert base.feature_frequency == analyze(model).figures.trigger_probability > 0
+    assert base.feature == "free spins"
     played = simulate_mode(model, None, "buy", 4_000, 11)
     assert played.inside, played.to_json()
     assert played.hit_frequency == pytest.approx(bought.hit_frequency, abs=0.03)

@@ -56,8 +56,57 @@ def losing_spin(game: str) -> list[int]:
     return forcing.sultan_spin()
 
 
+#: The ante switch's words as drawn (where it is shown): each line's element box, the box of
+#: its text as laid out (a range over it: text cut by ``overflow`` or an ellipsis is laid out
+#: past its box), whether it is cut with an ellipsis, and the switch's own box.
+ANTE_WORDS = """() => {
+  const ante = document.querySelector('#ante');
+  if (!ante || !ante.checkVisibility({ visibilityProperty: true })) return null;
+  const box = (r) => ({ x: r.x, y: r.y, w: r.width, h: r.height,
+                        right: r.right, bottom: r.bottom });
+  const lines = [...ante.querySelectorAll('.mode-name, .mode-price')].map((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const style = getComputedStyle(e);
+    return { text: e.innerText, box: box(e.getBoundingClientRect()),
+             words: box(range.getBoundingClientRect()), sw: e.scrollWidth, cw: e.clientWidth,
+             ellipsis: style.textOverflow === 'ellipsis' && style.overflowX !== 'visible' };
+  });
+  return { button: box(ante.getBoundingClientRect()), lines };
+}"""
+
+
+def within(inner: dict[str, Any], outer: dict[str, Any], slack: float = 0.5) -> bool:
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["right"] <= outer["right"] + slack
+        and inner["bottom"] <= outer["bottom"] + slack
+    )
+
+
+def check_ante_words(page: Page, where: str) -> None:
+    """The ante switch, where it is shown, is a 44 px target whose name and price per spin
+    are read whole: no line cut with an ellipsis or wider than its box, and the words inside
+    the switch (at 320x568 beside the hold-and-spin counter they were "A… €0…")."""
+    found: dict[str, Any] | None = page.evaluate(ANTE_WORDS)
+    if found is None:
+        return
+    button = found["button"]
+    assert button["w"] >= 44 and button["h"] >= 44, f"{where}: the ante is {button}"
+    assert found["lines"] and found["lines"][0]["text"], f"{where}: the ante has no name"
+    for line in found["lines"]:
+        said = f"{where}: the ante's {line['text']!r}"
+        assert not line["ellipsis"], f"{said} may be cut with an ellipsis"
+        assert line["sw"] <= line["cw"] + 1, f"{said} is wider than its box: {line}"
+        assert within(line["words"], line["box"], 1), f"{said} runs out of its box: {line}"
+        assert within(line["words"], button, 1), f"{said} runs out of the switch: {line}"
+
+
 def check_info(page: Page, where: str) -> dict[str, Any]:
-    """Every piece of ``INFO`` shown is on the screen and clear of every other."""
+    """Every piece of ``INFO`` shown is on the screen and clear of every other, and the ante's
+    words are read whole (``check_ante_words``)."""
+    check_ante_words(page, where)
     boxes: dict[str, Any] = page.evaluate(BOXES, INFO)
     view = boxes["viewport"][0]
     named = [(name, box) for name in INFO for box in boxes[name]]

@@ -1,7 +1,8 @@
 """The game on phones, measured on element boxes: the reels take the width and height the
 controls leave, the bet is one total with touch targets of 44 px (a list to choose from and a
-max bet), the autoplay status stays on a 320 px screen, and the Sultan's reels stay inside
-their arch on a 1920 px screen."""
+max bet), the autoplay status stays on a 320 px screen, the Sultan's reels stay inside
+their arch on a 1920 px screen, each title's symbols take the width of an upright phone's
+cells, and Lucky Lanterns' ante and coin values are read whole beside its hold-and-spin."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, Page
 from tests.web import forcing
 from tests.web.conftest import SCREENSHOTS, Server, force, open_game, wait_state
 from tests.web.test_layout import BOXES, check_game, inside, overlaps
+from tests.web.test_overlaps import check_ante_words, check_info
 from tests.web.test_screens import line_wins
 
 pytestmark = pytest.mark.web
@@ -321,3 +323,92 @@ def test_the_sultan_reels_take_the_height_of_a_phone_on_its_side(
     (moved,) = page.evaluate(BOXES, {"it": ".reels"})["it"]
     assert status["right"] <= moved["x"] and status["sw"] <= status["cw"] + 1
     assert [round(moved[k]) for k in "xywh"] == [round(reels[k]) for k in "xywh"]
+
+
+#: Each cell in the reel window (a strip's loop cells above it left out): its box and the box
+#: its symbol's art is drawn in (the art's 100 x 100 square, mapped to the screen).
+SYMBOL_BOXES = """() => [...document.querySelectorAll('.reels .reel')].flatMap((reel) => {
+  const view = reel.getBoundingClientRect();
+  return [...reel.querySelectorAll('.cell')].map((cell) => {
+    const c = cell.getBoundingClientRect();
+    const svg = cell.querySelector('svg.symbol');
+    if (!svg || c.bottom <= view.top + 1 || c.top >= view.bottom - 1) return null;
+    const m = svg.getScreenCTM();
+    const a = new DOMPoint(0, 0).matrixTransform(m);
+    const b = new DOMPoint(100, 100).matrixTransform(m);
+    return { symbol: cell.dataset.symbol, cell_w: c.width, cell_h: c.height,
+             art_w: b.x - a.x, art_h: b.y - a.y };
+  }).filter(Boolean);
+})"""
+
+
+def check_symbols_fill_their_cells(page: Page, where: str) -> list[dict[str, Any]]:
+    """Each symbol's art, its aspect kept, takes its cell's width (95% of it or more), and so
+    at least 55% of a cell taller than wide: an upright phone's cells are, and the art drawn in
+    them with a margin all round took 46% of a 65x112 px cell."""
+    found: list[dict[str, Any]] = page.evaluate(SYMBOL_BOXES)
+    assert found, f"{where}: no symbols drawn"
+    for cell in found:
+        said = f"{where}: {cell['symbol']} drawn {cell['art_w']:.0f} px wide"
+        assert abs(cell["art_w"] - cell["art_h"]) <= 1, f"{said}: its art is not square"
+        assert cell["art_w"] >= 0.95 * cell["cell_w"], f"{said} in a cell of {cell}"
+        share = cell["art_w"] * cell["art_h"] / (cell["cell_w"] * cell["cell_h"])
+        assert share >= 0.55, f"{said}: {share:.0%} of its cell {cell}"
+    return found
+
+
+@pytest.mark.parametrize("size", ["320x568", "390x844"])
+@pytest.mark.parametrize("game", forcing.LOOKED)
+def test_the_symbols_take_the_width_of_an_upright_phones_cells(
+    at_size: Callable[[str], Page], server: Server, game: str, size: str
+) -> None:
+    page = at_size(size)
+    player = server.new_player()
+    if game not in {g["id"] for g in server.get(player, "/api/games")["games"]}:
+        pytest.skip(f"no market of the test server offers {game}")
+    open_game(page, server, player, game)
+    wait_state(page, "idle")
+    shot(page, f"symbols-{game}-{size}")
+    check_game(page, f"{game} at {size}")
+    check_symbols_fill_their_cells(page, f"{game} at {size}")
+
+
+@pytest.mark.skipif(not forcing.lanterns_present(), reason="Lucky Lanterns is not in games/")
+@pytest.mark.parametrize(
+    ("size", "lang"), [("320x568", "en"), ("390x844", "en"), ("844x390", "en"), ("320x568", "de")]
+)
+def test_the_lanterns_ante_and_coin_values_read_whole_on_a_phone(
+    at_size: Callable[[str], Page], server: Server, size: str, lang: str
+) -> None:
+    """Lucky Lanterns at its highest bet with the ante on (the longest price per spin), after
+    a hold-and-spin whose counter stays up beside the ante: the ante's name and price are read
+    whole, its switch a 44 px target, the coins' values written at 11 px or more on their
+    lanterns, and the lanterns drawn across their cells' width; in German too at 320 px."""
+    page = at_size(size)
+    player = server.new_player(balance="100000.00")
+    if forcing.LANTERNS not in {g["id"] for g in server.get(player, "/api/games")["games"]}:
+        pytest.skip("no market of the test server offers Lucky Lanterns")
+    page.goto(f"{server.url}/?token={player.token}&lang={lang}#/play/{forcing.LANTERNS}")
+    wait_state(page, "idle")
+    if page.get_attribute("#turbo", "aria-pressed") != "true":
+        page.click("#turbo")
+    where = f"{forcing.LANTERNS} at {size} ({lang})"
+    page.click("#total-bet-max")
+    page.click("#ante")
+    assert page.get_attribute("#ante", "aria-checked") == "true"
+    check_ante_words(page, f"{where} idle")
+    force(page, forcing.lanterns_spin(7, ["5", "mini", "10"]))
+    page.click("#spin")
+    page.wait_for_selector("#hold-and-spin:not([hidden])")
+    wait_state(page, "idle", "gamble", timeout=60_000)
+    shot(page, f"lanterns-ante-{size}-{lang}")
+    assert page.is_visible("#hold-and-spin") and page.is_visible("#ante")
+    check_ante_words(page, f"{where} after the hold-and-spin")
+    check_info(page, f"{where} after the hold-and-spin")
+    coins = page.evaluate(BOXES, {"coin": ".cell.hs-held .cell-badge.hs-coin:not(.hs-tier)"})
+    assert coins["coin"], f"{where}: no coin values shown"
+    for coin in coins["coin"]:
+        assert coin["fs"] >= 11, f"{where}: a coin's value is written at {coin['fs']} px"
+        assert coin["sw"] <= coin["cw"] + 1, f"{where}: a coin's value overflows {coin}"
+    if size != "844x390":
+        check_symbols_fill_their_cells(page, where)

@@ -793,6 +793,11 @@ class CatalogueAnalysis:
         return 1 - Fraction(self.base.no_win_ways, self.base.total)
 
     @property
+    def trigger_probability(self) -> Fraction:
+        """P(a round's base spin starts the free spins); 0 for a model without them."""
+        return self.figures.trigger_probability
+
+    @property
     def volatility(self) -> str:
         return volatility_class(self.std_dev)
 

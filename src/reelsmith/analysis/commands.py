@@ -409,7 +409,7 @@ def simulate(
         str | None,
         typer.Option(
             "--mode",
-            help="Play rounds of this bet mode ([modes]) by live play, against its exact RTP.",
+            help="Play rounds of this bet mode (\\[modes]) by live play, against its exact RTP.",
         ),
     ] = None,
 ) -> None:

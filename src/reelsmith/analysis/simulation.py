@@ -182,6 +182,10 @@ class Simulation(KernelRun):
     ways: bool = False
     #: What such a game's cost buys, as the report says it.
     cost_buys: str = "every way"
+    #: The parts of the RTP the title's round has, which the report's breakdown rows show (of
+    #: ``line_wins``, ``scatter``, ``free_spins``): a title without a scatter symbol has no
+    #: scatter row, one without a spin feature no feature rows. The JSON keeps every key.
+    rtp_parts: tuple[str, ...] = ("line_wins", "scatter", "free_spins")
 
     @property
     def carried(self) -> bool:
@@ -488,9 +492,14 @@ def simulate(
         results, game.n_stats, k.N_FLOAT_STATS, k.MAX_SLOTS
     )
     ladder = game.ladder
-    from reelsmith.mechanics import cost_buys
+    from reelsmith.mechanics import cost_buys, has_spin_feature
 
     buys = cost_buys(model)
+    parts = (
+        "line_wins",
+        *(("scatter",) if model.scatter >= 0 else ()),
+        *(("free_spins",) if has_spin_feature(model) else ()),
+    )
     return Simulation(
         game=model.id,
         variant=variant.id,
@@ -518,6 +527,7 @@ def simulate(
         else (),
         batch_size=batch_size,
         exact=exact,
+        rtp_parts=parts,
     )
 
 
@@ -584,19 +594,23 @@ def simulation_report(name: str, result: Simulation, exact: dict[str, Any]) -> L
         *(
             (f"  {labels[key]}", f"{breakdown[key]:.4%}", shown(key, ".4%"))
             for key in ("line_wins", "scatter", "free_spins")
+            if key in r.rtp_parts
         ),
         ("hit frequency", f"{r.hit_frequency:.4%}", ""),
-        (
-            f"{feature} frequency",
-            f"{r.free_spins_frequency:.4%}",
-            shown("free_spins_frequency", ".4%"),
-        ),
-        (
-            f"{spins} per trigger",
-            f"{per_trigger:.2f}" if per_trigger is not None else "-",
-            shown("expected_free_spins_per_trigger", ".2f"),
-        ),
     ]
+    if "free_spins" in r.rtp_parts:
+        figures += [
+            (
+                f"{feature} frequency",
+                f"{r.free_spins_frequency:.4%}",
+                shown("free_spins_frequency", ".4%"),
+            ),
+            (
+                f"{spins} per trigger",
+                f"{per_trigger:.2f}" if per_trigger is not None else "-",
+                shown("expected_free_spins_per_trigger", ".2f"),
+            ),
+        ]
     if r.stats[k.S_CAPPED]:
         figures.append(("features reaching the cap", f"{r.stats[k.S_CAPPED]:,}", ""))
     if capped:

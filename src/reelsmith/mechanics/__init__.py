@@ -203,6 +203,12 @@ def features(model: GameModel) -> list[str]:
     return [m.name for m in declared(model.raw) if m.role in shown]
 
 
+def has_spin_feature(model: GameModel) -> bool:
+    """Whether the model declares a spin feature (free spins, a ladder, a hold-and-spin): a
+    round without one has no feature to report."""
+    return any(m.role == "spin feature" for m in declared(model.raw))
+
+
 def cost_buys(model: GameModel) -> str | None:
     """What a round's cost buys where the model's evaluator prices it by a cost ("every
     way"); None for a lines title (lines x coins)."""

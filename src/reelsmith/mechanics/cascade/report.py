@@ -63,6 +63,11 @@ class CascadeAnalysis:
         return self.cascade.hit_frequency
 
     @property
+    def trigger_probability(self) -> Fraction:
+        """P(a round's base spin, its whole chain, starts the free spins)."""
+        return self.figures.trigger_probability
+
+    @property
     def std_dev(self) -> float:
         return self.cascade.std_dev
 

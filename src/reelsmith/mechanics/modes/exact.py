@@ -9,7 +9,10 @@ started by ``triggers`` trigger symbols: its RTP is the feature's exact expected
 that start (:func:`reelsmith.analysis.catalogue_exact.feature_given`: the free reel set's
 screens, or on a cascade title its full cycle of chains) over the price, its standard
 deviation the feature's over the price, its hit frequency the probability that some free
-spin pays, its largest win the largest single free spin's. The same derived model is what
+spin pays, its largest win the largest single free spin's. Each row also gives how often a
+round of it starts the feature (the free spins or the hold-and-spin): the base game's and an
+ante's trigger probability from the same analysis as their other figures, a bought round the
+feature every time. The same derived model is what
 ``reelsmith simulate --mode`` plays for an ante, so the kernel's rounds are the ante's rounds.
 """
 
@@ -54,7 +57,9 @@ def mode_model(model: GameModel, name: str) -> GameModel:
 class ModeFigures:
     """One way of playing the title (``base``, or a mode) with its exact figures per unit of
     its price x the bet: RTP, hit frequency, standard deviation and volatility, the largest
-    single spin's win in multiples of what the round costs."""
+    single spin's win in multiples of what the round costs; and the exact probability that a
+    round of it starts the title's feature (``feature``: "free spins", "hold-and-spin"), 1 for
+    a bought round."""
 
     name: str
     kind: str  # "base", "ante" or "buy"
@@ -64,6 +69,8 @@ class ModeFigures:
     std_dev: float
     volatility: str
     max_spin_win: Fraction  # in multiples of the round's cost
+    feature_frequency: Fraction  # P(a round of this mode starts the feature)
+    feature: str = "free spins"
     triggers: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -76,6 +83,7 @@ class ModeFigures:
             "std_dev": self.std_dev,
             "volatility": self.volatility,
             "max_spin_win_x_cost": float(self.max_spin_win),
+            "feature_frequency": float(self.feature_frequency),
         }
         if self.kind == "buy":
             out["triggers"] = self.triggers
@@ -97,7 +105,15 @@ def base_figures(model: GameModel, variant_id: str | None, analysis: Any = None)
         std_dev=found.std_dev,
         volatility=found.volatility,
         max_spin_win=found.max_spin_win,
+        feature_frequency=found.trigger_probability,
+        feature=feature_name(found),
     )
+
+
+def feature_name(analysis: Any) -> str:
+    """The feature a round law's analysis starts, as its report names it (the free spins
+    unless the law names its own: the hold-and-spin)."""
+    return str(getattr(analysis, "feature_name", "free spins"))
 
 
 def figures(model: GameModel, variant_id: str | None, name: str) -> ModeFigures:
@@ -120,6 +136,8 @@ def figures(model: GameModel, variant_id: str | None, name: str) -> ModeFigures:
             std_dev=std,
             volatility=volatility_class(std),
             max_spin_win=analysis.max_spin_win / price,
+            feature_frequency=analysis.trigger_probability,
+            feature=feature_name(analysis),
         )
     given = feature_given(model, variant_id, mode.triggers)
     std = math.sqrt(given.win.variance) / float(price)
@@ -132,6 +150,7 @@ def figures(model: GameModel, variant_id: str | None, name: str) -> ModeFigures:
         std_dev=std,
         volatility=volatility_class(std),
         max_spin_win=given.max_spin_win / price,
+        feature_frequency=Fraction(1),  # the round is the bought feature
         triggers=mode.triggers,
     )
 
