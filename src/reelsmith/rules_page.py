@@ -29,11 +29,12 @@ def _pays(row: Any, reels: int) -> dict[str, int]:
 
 
 def _pay_counts(paytable: list[dict[str, Any]], reels: int) -> list[str]:
-    """The paytable's columns, in count order: 1 to the reel count, or a pay-anywhere
-    paytable's tiers."""
+    """The paytable's columns, in count order: the least run any symbol pays (a column no
+    symbol pays would be dashes alone) to the reel count, or a pay-anywhere paytable's tiers."""
     keys = {key for entry in paytable for key in entry["pays"]}
     if all(key.isdigit() and int(key) <= reels for key in keys):
-        return [str(c) for c in range(1, reels + 1)]
+        least = min((int(key) for key in keys), default=1)
+        return [str(c) for c in range(least, reels + 1)]
     return sorted(keys, key=lambda key: int(key.rstrip("+").split("-")[0]))
 
 

@@ -11,8 +11,9 @@ from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 NO_GAMBLE = {OPTIONS: RoundOptions(gamble_allowed=False)}
 
 
-def replayed(composition: Composition, played: Round) -> Round:
-    """``played`` run again from its record (:func:`reelsmith.engine.round.replay_from`)."""
+def replayed(composition: Composition, played: Round, mode: str | None = None) -> Round:
+    """``played`` run again from its record (:func:`reelsmith.engine.round.replay_from`), in
+    the bet mode it was played in (``mode``; None: the base game)."""
     return core.replay_from(
         composition,
         played.bet,
@@ -20,5 +21,5 @@ def replayed(composition: Composition, played: Round) -> Round:
         played.variant,
         played.actions,
         played.draws,
-        parts=NO_GAMBLE,
+        parts=NO_GAMBLE if mode is None else {**NO_GAMBLE, "mode": mode},
     )

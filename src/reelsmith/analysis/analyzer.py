@@ -108,8 +108,14 @@ def analyze(model: GameModel, variant_id: str | None = None) -> Analysis:
 
 
 def stored_figures(analysis: Analysis) -> dict[str, float]:
-    """The figures a variant file keeps beside its strips, from its analysis."""
-    return round_law(analysis.model).stored_figures(analysis)
+    """The figures a variant file keeps beside its strips, from its analysis: its round law's,
+    and each bet mode's exact RTP (``mode_<name>_rtp``), which the rules page states without
+    working it out again (a bought feature on a cascade takes seconds)."""
+    from reelsmith.mechanics.modes.exact import stored_mode_figures
+
+    figures: dict[str, float] = round_law(analysis.model).stored_figures(analysis)
+    figures.update(stored_mode_figures(analysis.model, getattr(analysis, "variant_id", None)))
+    return figures
 
 
 def variant_figures(model: GameModel, variant_id: str | None = None) -> dict[str, float]:

@@ -48,11 +48,19 @@ def rules(
         p("cascade.limit", count=cascade.limit),
     ]
     free = mechanics(model).free_spins if "free_spins" in model.raw else None
+    family = next((kind for kind in ("ways", "anywhere") if kind in model.raw), "lines")
+    wins = p(f"cascade.wins.{family}")
     constant = set(cascade.multipliers.tolist()) == {1}
     if not constant:
-        text.append(p("cascade.multipliers", list=_multipliers(p, cascade.multipliers)))
+        text.append(p("cascade.multipliers", wins=wins, list=_multipliers(p, cascade.multipliers)))
     if free is not None and cascade.free_multipliers is not cascade.multipliers:
-        text.append(p("cascade.free_multipliers", list=_multipliers(p, cascade.free_multipliers)))
+        text.append(
+            p(
+                "cascade.free_multipliers",
+                wins=wins,
+                list=_multipliers(p, cascade.free_multipliers),
+            )
+        )
     if scatter and not (constant and cascade.free_multipliers is cascade.multipliers):
         text.append(p("cascade.scatter_not_multiplied", scatter=p.symbol_at(model.scatter)))
     text.append(p("cascade.one_bet"))

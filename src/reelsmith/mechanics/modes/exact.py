@@ -184,3 +184,12 @@ def rtp_spread_warning(model: GameModel, variant_id: str, found: list[ModeFigure
         f"{float(spread):.4f} percentage points ({high.name} {float(high.rtp) * 100:.4f}%, "
         f"{low.name} {float(low.rtp) * 100:.4f}%), more than modes.rtp_tolerance = {tolerance}"
     )
+
+
+def stored_mode_figures(model: GameModel, variant_id: str | None) -> dict[str, float]:
+    """Each mode's exact RTP as a variant file keeps it beside its strips (``mode_<name>_rtp``,
+    a fraction to 10 places; nothing for a model without modes)."""
+    return {
+        f"mode_{mode.name}_rtp": round(float(figures(model, variant_id, mode.name).rtp), 10)
+        for mode in modes_of(model).modes.values()
+    }

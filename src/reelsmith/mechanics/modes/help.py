@@ -16,6 +16,11 @@ from reelsmith.mechanics.modes.rules import Mode, modes_of
 
 @cache
 def _rtp_percent(model: GameModel, variant_id: str | None, name: str) -> Decimal:
+    """The mode's RTP in percent to two places: as the variant file states it (the exact
+    figure ``tune`` wrote, re-derived by a test), else worked out exactly."""
+    stated = model.variant(variant_id).figures.get(f"mode_{name}_rtp")
+    if stated is not None:
+        return (Decimal(str(stated)) * 100).quantize(Decimal("0.01"))
     from reelsmith.mechanics.modes.exact import figures
 
     rtp = figures(model, variant_id, name).rtp
