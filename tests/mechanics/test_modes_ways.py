@@ -1,8 +1,8 @@
-"""A bought feature on a plain ways title (no cascade): its exact figures against every free
-stop combination (and every wild weight a free spin draws) played through live play and
-composed by Wald's identities and the least root of the no-pay fixed point; its rounds played
-live inside the exact RTP's interval; ``reelsmith analyze`` listing the mode; and ``reelsmith
-tune --mode buy`` on it."""
+"""A bought feature on a plain ways title (no cascade): its exact figures against every free stop
+combination (and every wild weight a free spin draws) played through live play and composed by
+Wald's identities and the least root of the no-pay fixed point; its rounds (capped or not)
+played live inside the exact RTP's interval; ``reelsmith analyze`` listing the mode; and
+``reelsmith tune --mode buy`` on it."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ retrigger = "table"
 retrigger_spins = {{ 2 = 1, 3 = 2 }}
 multiplier = 2
 reel_set = "free"
-
+{cap}
 [bet]
 lines = {{ min = 10, max = 10 }}
 coins_per_line = {{ min = 1, max = 2 }}
@@ -129,16 +129,28 @@ BET = CoinBet(10, 1, Decimal("0.01"))
 STAKE = core.Stake(10, 1)
 
 
-def ways_buy(folder: Path, triggers: int = 3, drawn: bool = True) -> Path:
+def ways_buy(
+    folder: Path, triggers: int = 3, drawn: bool = True, times: int = 1, cap: int = 0
+) -> Path:
     """The title: three reels of two rows paid by ways (a wild counting twice on reel 2, and in
     a free spin drawn 2 or 3 with odds 1 : 2 where ``drawn``), a scatter paying the bet, free
     spins on their own reels at twice the pays, retriggered, and a feature bought for 7 bets
-    that starts as ``triggers`` scatters would."""
+    that starts as ``triggers`` scatters would; each strip repeated ``times`` times (the same
+    figures, finer single stops for the tuner); ``cap`` the most spins a feature plays (0: no
+    cap)."""
     folder.mkdir(parents=True, exist_ok=True)
-    model = MODEL.format(triggers=triggers, weights=DRAWN if drawn else "")
+    model = MODEL.format(
+        triggers=triggers,
+        weights=DRAWN if drawn else "",
+        cap=f"max_spins = {cap}\n" if cap else "",
+    )
     (folder / "model.toml").write_text(model, encoding="utf-8")
     (folder / "variants").mkdir(exist_ok=True)
-    (folder / "variants" / "main.toml").write_text(VARIANT, encoding="utf-8")
+    variant = "\n".join(
+        f"  [{', '.join([line.strip()[1:-2]] * times)}]," if line.startswith("  [") else line
+        for line in VARIANT.splitlines()
+    )
+    (folder / "variants" / "main.toml").write_text(variant + "\n", encoding="utf-8")
     return folder
 
 
@@ -220,11 +232,15 @@ def test_a_bought_feature_on_ways_is_every_free_spin_composed(
     assert bought.feature_frequency == 1
 
 
-def test_a_bought_feature_on_ways_holds_live_play(tmp_path: Path) -> None:
-    model = load_model(ways_buy(tmp_path / "t"))
+@pytest.mark.parametrize("cap", [0, 6], ids=["uncapped", "max-spins-6"])
+def test_a_bought_feature_on_ways_holds_live_play(tmp_path: Path, cap: int) -> None:
+    model = load_model(ways_buy(tmp_path / "t", cap=cap))
     bought = figures(model, None, "buy")
+    if cap:  # the capped chain plays fewer spins than the uncapped law's
+        uncapped = figures(load_model(ways_buy(tmp_path / "u")), None, "buy")
+        assert bought.rtp < uncapped.rtp
     played = simulate_mode(model, None, "buy", 4_000, 11)
-    print(f"\nexact RTP {float(bought.rtp):.6f}, live {played.to_json()}")
+    print(f"\ncap {cap}: exact RTP {float(bought.rtp):.6f}, live {played.to_json()}")
     assert played.inside, played.to_json()
     assert played.hit_frequency == pytest.approx(bought.hit_frequency, abs=0.03)
 
