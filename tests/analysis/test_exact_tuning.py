@@ -1,9 +1,9 @@
-"""The tuner's exact family (:mod:`reelsmith.analysis.exact_tuning`) on the suite's small titles
-of every kind the paylines' family does not cover - ways, a cascade's chains, a count anywhere,
-the hold-and-spin - and ``tune --mode`` on the moded title's ante: each tuned variant's exact
-RTP is within the tolerance and its stored figures re-derive from the file; a mode's tuning
-leaves the base game's strips and exact RTP exactly as they were; a title, mode or option the
-family cannot tune is refused in one line naming why."""
+"""The tuner's exact family (:mod:`reelsmith.analysis.exact_tuning`) on the suite's small titles of
+every kind the paylines' family does not cover - ways, a cascade's chains, a count anywhere, the
+hold-and-spin - and ``tune --mode`` on the moded title's ante and buy and a ways title's buy:
+each tuned variant's exact RTP is within the tolerance and its stored figures re-derive from the
+file; a mode's tuning leaves the base game's strips and exact RTP exactly as they were; a title,
+mode or option the family cannot tune is refused in one line naming why."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from tests.mechanics.expanding_title import expanding_title
 from tests.mechanics.heights_title import tumble_heights, tumble_ways
 from tests.mechanics.hold_title import hold_title
 from tests.mechanics.moded_title import moded_title
+from tests.mechanics.test_modes_ways import ways_buy
 
 #: The tuner's own tolerance (0.0025 points), as a fraction.
 TOLERANCE = Fraction(1, 40_000)
@@ -252,6 +253,42 @@ def test_tune_mode_buy_moves_the_free_reels_then_brings_the_base_game_back(
     assert moved == {"base": True, "free_spins": True, "ante": False}
     text = result.path.read_text(encoding="utf-8")
     assert "mode buy aimed at 95.00%" in text and "then the base game brought back" in text
+    assert stored_figures(analyze(after, "main")) == dict(after.variant("main").figures)
+
+
+def test_tune_mode_buy_on_a_ways_title_moves_its_free_reels_and_brings_the_base_back(
+    tmp_path: Path,
+) -> None:
+    """A plain ways title (drawn free wild weights) whose buy's exact RTP is the ways' own walk
+    of the free reels: ``tune --mode buy`` moves the free reel set to the target, then the base
+    reel set until the base game's exact RTP is back."""
+    folder = ways_buy(tmp_path / "ways", times=4)  # single stops fine enough for 0.01 points
+    before = load_model(folder)
+    base_rtp = analyze(before, "main").rtp
+    buy_rtp = mode_figures(before, "main", "buy").rtp
+    assert abs(buy_rtp - Fraction(96, 100)) > Fraction(1, 1_000)
+    result = run(
+        "tune", str(folder), "--target-rtp", "96.00", "--mode", "buy", "--tolerance", "0.01"
+    )
+    assert result.exit_code == 0, result.output
+    line = result.output.splitlines()[0]
+    print(f"\n{line}")
+    assert line.startswith("tiny-ways-buy main, mode buy: RTP ")
+    after = load_model(folder)
+    assert abs(mode_figures(after, "main", "buy").rtp - Fraction(96, 100)) <= Fraction(1, 10_000)
+    assert abs(analyze(after, "main").rtp - base_rtp) <= Fraction(1, 10_000)
+    moved = {
+        name: not all(
+            (a == b).all()
+            for a, b in zip(
+                before.variant("main").reel_sets[name].strips,
+                after.variant("main").reel_sets[name].strips,
+                strict=True,
+            )
+        )
+        for name in ("base", "free")
+    }
+    assert moved == {"base": True, "free": True}
     assert stored_figures(analyze(after, "main")) == dict(after.variant("main").figures)
 
 

@@ -1083,8 +1083,9 @@ def no_win_per_spin(law_zero: list[Fraction], added: list[int]) -> float:
 
 def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> FeatureGiven:
     """The feature's law started by ``triggers`` trigger symbols (see :class:`FeatureGiven`):
-    the free reel set's full cycle, Wald's identity and the compound sums of the full analysis
-    (or its capped chain), from a fixed start rather than the base spin's trigger law."""
+    the free reel set's full cycle (the evaluator's ``free_distribution``: the paylines' or the
+    ways'), Wald's identity and the compound sums of the full analysis (or its capped chain),
+    from a fixed start rather than the base spin's trigger law."""
     rules = mechanics(model)
     free = rules.free_spins
     where = model.source or model.id
@@ -1094,7 +1095,8 @@ def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Fe
     missing = [] if chains else beyond_the_cycle_law(model)
     if rules.plugin is not None:
         missing.append("[plugin]")
-    if not chains and window_help(model) is not None:
+    screens = None if chains else evaluation(model)
+    if screens is not None and not hasattr(screens, "free_distribution"):
         missing.append(evaluator(model).name)
     if missing:
         raise ModelError(
@@ -1111,23 +1113,19 @@ def feature_given(model: GameModel, variant_id: str | None, triggers: int) -> Fe
 
         found: FeatureGiven = chains_given(model, variant_id, triggers)
         return found
+    assert screens is not None
     variant = model.variant(variant_id)
-    counted, mask = counted_symbol(model, rules)
-    lines = model.line_count
-    distribution = enumerate_screens(
-        model,
-        variant.reel_sets[free.reel_set],
-        lines,
-        line_pays=rules.free_line_pays,
-        counted=counted,
-        counted_reels=mask,
-    )
+    # the free reel set's full cycle as the evaluator's own walk reads it (the paylines'
+    # enumeration, the ways' signature walk with a free spin's drawn wild weights): each
+    # screen's win jointly with its count of the trigger symbol
+    distribution = screens.free_distribution(model, rules, variant.id)
+    lines = screens.cost(model)
     pays = _scatter_pays(model, True, rules)
     law = screen_law(distribution, pays, lines, free=True)
     last = len(pays) - 1
     zero = [
-        Fraction(int(distribution.ways[k][0]) if pays[min(k, last)] == 0 else 0, law.total)
-        for k in range(distribution.ways.shape[0])
+        Fraction(dict(cells).get(0, 0) if pays[min(k, last)] == 0 else 0, law.total)
+        for k, cells in enumerate(distribution.wins_by_count())
     ]
 
     def added(k: int, t: int) -> int:

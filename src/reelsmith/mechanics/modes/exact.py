@@ -5,15 +5,15 @@ whose base reel set is the ante's (:func:`mode_model`), by whichever law the mod
 choose (:func:`reelsmith.analysis.analyzer.analyze`: lines, ways, counts, cascades,
 hold-and-spin), divided by the price (the RTP, the standard deviation and the largest win; the
 hit frequency is the base game's on the ante's reels). A bought feature is the free spins
-started by ``triggers`` trigger symbols: its RTP is the feature's exact expected win given
-that start (:func:`reelsmith.analysis.catalogue_exact.feature_given`: the free reel set's
-screens, or on a cascade title its full cycle of chains) over the price, its standard
-deviation the feature's over the price, its hit frequency the probability that some free
-spin pays, its largest win the largest single free spin's. Each row also gives how often a
+started by ``triggers`` trigger symbols: its RTP is the feature's exact expected win given that
+start (:func:`reelsmith.analysis.catalogue_exact.feature_given`: the free reel set's screens,
+on paylines or ways, or on a cascade title its full cycle of chains) over the price, its
+standard deviation the feature's over the price, its hit frequency the probability that some
+free spin pays, its largest win the largest single free spin's. Each row also gives how often a
 round of it starts the feature (the free spins or the hold-and-spin): the base game's and an
 ante's trigger probability from the same analysis as their other figures, a bought round the
-feature every time. The same derived model is what
-``reelsmith simulate --mode`` plays for an ante, so the kernel's rounds are the ante's rounds.
+feature every time. The same derived model is what ``reelsmith simulate --mode`` plays for an
+ante, so the kernel's rounds are the ante's rounds.
 """
 
 from __future__ import annotations

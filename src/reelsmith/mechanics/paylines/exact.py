@@ -30,6 +30,24 @@ def screen_distributions(model: GameModel, rules: Any, variant_id: str) -> tuple
     return _screen_distributions(model, rules, variant_id)
 
 
+def free_distribution(model: GameModel, rules: Any, variant_id: str) -> Any:
+    """The full-cycle enumeration of the free spins' reel set alone, paid by the free spins'
+    table and counting the trigger symbol (a bought feature's per-spin law)."""
+    from reelsmith.analysis.catalogue_exact import counted_symbol
+    from reelsmith.analysis.enumeration import enumerate_screens
+
+    free = rules.free_spins
+    counted, mask = counted_symbol(model, rules)
+    return enumerate_screens(
+        model,
+        model.variant(variant_id).reel_sets[free.reel_set],
+        model.line_count,
+        line_pays=rules.free_line_pays,
+        counted=counted,
+        counted_reels=mask,
+    )
+
+
 def award_figures(model: GameModel, reel_set: ReelSet, pays: Any, distribution: Any) -> Any:
     """Each line award's odds and return on one payline (the per-reel walk)."""
     from reelsmith.analysis.catalogue_exact import line_figures

@@ -163,6 +163,15 @@ def screen_distributions(model: GameModel, rules: Any, variant_id: str) -> tuple
     return walk(model, rules, variant_id)
 
 
+def free_distribution(model: GameModel, rules: Any, variant_id: str) -> Any:
+    """The full cycle of the free spins' reel set alone (:mod:`reelsmith.mechanics.ways.full`):
+    its ways win, with the wild weights a free spin draws, jointly with its count of the
+    trigger symbol (a bought feature's per-spin law)."""
+    from reelsmith.mechanics.ways.full import free_distribution as walk
+
+    return walk(model, rules, variant_id)
+
+
 def award_figures(model: GameModel, reel_set: ReelSet, pays: Any, distribution: Any) -> Any:
     """Each ways award's odds and return on one screen, from its full cycle."""
     from reelsmith.mechanics.ways.full import award_figures as figures

@@ -427,11 +427,25 @@ def screen_distributions(
     base = screen_distribution(
         model, variant.reel_sets["base"], model.line_pays, False, counted, mask
     )
-    free = rules.free_spins
-    if free is None:
+    if rules.free_spins is None:
         return base, None
-    return base, screen_distribution(
-        model, variant.reel_sets[free.reel_set], rules.free_line_pays, True, counted, mask
+    return base, free_distribution(model, rules, variant_id)
+
+
+def free_distribution(model: GameModel, rules: Any, variant_id: str) -> WaysDistribution:
+    """The full cycle of the free spins' reel set, paid by the free spins' table with the wild
+    weights a free spin draws, counting the symbol the full analysis counts."""
+    from reelsmith.analysis.catalogue_exact import counted_symbol
+
+    free = rules.free_spins
+    counted, mask = counted_symbol(model, rules)
+    return screen_distribution(
+        model,
+        model.variant(variant_id).reel_sets[free.reel_set],
+        rules.free_line_pays,
+        True,
+        counted,
+        mask,
     )
 
 
