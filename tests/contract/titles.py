@@ -358,11 +358,13 @@ class CatalogueAdapter:
 
         from reelsmith.engine import round as core
         from reelsmith.engine.bets import CoinBet
-        from reelsmith.mechanics import composition
+        from reelsmith.mechanics import composition, evaluation
         from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
         from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 
-        bet = CoinBet(model.line_count, 1, Decimal(str(model.bet["coin_sizes"][0])))
+        # one coin on each of the evaluator's units: every payline, or a ways game's cost
+        units = int(evaluation(model).cost(model))
+        bet = CoinBet(units, 1, Decimal(str(model.bet["coin_sizes"][0])))
         comp = composition(model)
         options = {OPTIONS: RoundOptions(gamble_allowed=False)}
         stake = core.Stake(bet.lines, bet.coins_per_line)
@@ -393,10 +395,16 @@ class CatalogueAdapter:
                 "added": sum(1 for r in hold.respins if r.landed) if hold is not None else 0,
             }, None
         scatter = base.parts.get("scatter")
+        base_scatter = scatter.coins if scatter is not None else 0
+        chain = base.parts.get("cascade")
+        if chain is not None:  # the kernel sums a chain's screens: the scatter's and the rest
+            base_scatter += sum(
+                f.records["scatter"].coins for f in chain.fallen if "scatter" in f.records
+            )
         return {
             "win": played.win_coins,
-            "base_line": base.parts["paylines"].coins,
-            "base_scatter": scatter.coins if scatter is not None else 0,
+            "base_line": base.win_coins - base_scatter,
+            "base_scatter": base_scatter,
             "base_triggers": award(base, "triggers"),
             "awarded": award(base, "spins_added"),
             "free_spins": len(free),
@@ -430,15 +438,20 @@ class CatalogueAdapter:
         found = set()
         if view["phase"] == "complete" and view["win_coins"] == 0 and not gambles:
             found.add("no_win")
-        if any(s["line_wins"] for s in spins):
+        # a lines title's wins, or a ways title's (its first screen's; a cascade's later
+        # screens are a feature of their own)
+        wins = [s.get("line_wins", s.get("way_wins", [])) for s in spins]
+        if any(wins):
             found.add("line_win")
         if wild is not None and any(
             s["screen"][row][reel] == wild
-            for s in spins
-            for w in s["line_wins"]
+            for s, spin_wins in zip(spins, wins, strict=True)
+            for w in spin_wins
             for row, reel in w["positions"]
         ):
             found.add("wild_win")
+        if any(s.get("cascade") for s in spins):
+            found.add("cascade")
         if any(s["scatter_win"] for s in spins):
             found.add("scatter_win")
         if self.reveal_feature and spins and self.spin_value(spins[0], "reveals"):
@@ -488,6 +501,7 @@ def catalogue(game_id: str) -> Callable[[], TitleAdapter]:
 #: Every title under contract, by id. A new title is listed here (and nowhere else).
 CONTRACT_TITLES: dict[str, Callable[[], TitleAdapter]] = {
     "aurora-fox": catalogue("aurora-fox"),
+    "crystal-caverns": catalogue("crystal-caverns"),
     "days-of-the-tsar": catalogue("days-of-the-tsar"),
     "lucky-lanterns": catalogue("lucky-lanterns"),
     "sultan-spins": SultanAdapter,

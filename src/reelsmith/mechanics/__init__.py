@@ -190,17 +190,23 @@ LAB_FACES = frozenset({"exact", "simulate", "tuner"})
 
 
 def features(model: GameModel) -> list[str]:
-    """What the model plays, as ``reelsmith titles`` lists it: its evaluators, modifiers and
-    features (its bet, window and presentation left out)."""
+    """What the model plays, as ``reelsmith titles`` lists it: its evaluators, modifiers,
+    features and bet modes (its bet, window and presentation left out)."""
     shown = (
         "window modifier",
         "evaluator",
         "win modifier",
+        "spin modifier",
         "spin feature",
+        "bet mode",
         "round limit",
         "closing",
     )
-    return [m.name for m in declared(model.raw) if m.role in shown]
+    found = [m for m in declared(model.raw) if m.role in shown]
+    # the bet modes last: what a round plays first, then what else it can be bought as
+    return [m.name for m in found if m.role != "bet mode"] + [
+        m.name for m in found if m.role == "bet mode"
+    ]
 
 
 def has_spin_feature(model: GameModel) -> bool:
