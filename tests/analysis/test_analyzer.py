@@ -22,6 +22,7 @@ from reelsmith.analysis.ladder_exact import LadderAnalysis
 from reelsmith.engine.model import GameModel
 from reelsmith.games import TITLE_FOLDERS, load_game
 from reelsmith.mechanics import CompositionError, declared_names
+from reelsmith.mechanics.cascade.report import CascadeAnalysis
 from reelsmith.mechanics.hold_and_spin.exact import HoldAndSpinAnalysis
 
 GAMES = sorted(TITLE_FOLDERS)
@@ -63,7 +64,10 @@ def test_the_declared_mechanics_choose_the_round_law(game):
         assert isinstance(analysis(game, model.default_variant), HoldAndSpinAnalysis)
     else:
         assert law.module == "reelsmith.analysis.catalogue_exact"
-        assert isinstance(analysis(game, model.default_variant), CatalogueAnalysis)
+        found = analysis(game, model.default_variant)
+        # a cascade's law is its full cycle of chains, which the catalogue's law hands on
+        kind = CascadeAnalysis if "cascade" in declared_names(model) else CatalogueAnalysis
+        assert isinstance(found, kind)
 
 
 def test_a_model_whose_mechanics_no_law_analyzes_is_refused_by_name():
@@ -82,6 +86,10 @@ def test_the_report_has_the_ladder_s_sections_exactly_when_the_model_has_the_lad
     if family(model) == "hold_and_spin":  # its summary and strips (its method: exact, by name)
         assert headings == ["Summary", "Reel strips"]
         assert report.to_json()["exact"] is True
+        return
+    if "cascade" in declared_names(model):  # its summary, its chains' table and strips
+        assert headings == ["Summary", "Cascade", "Reel strips"]
+        assert str(report.to_json()["method"]).startswith("exact")
         return
     assert headings[:2] == ["Summary", "Paytable"]
     assert headings[-2:] == ["RTP confidence band", "Reel strips"]
@@ -102,7 +110,10 @@ def test_the_tuner_s_family_counts_the_rtp_the_analyzer_gives(game):
     model = load_game(game)
     setup = round_law(model).tuning_plan()
     plans = {"ladder": ladder_tuning.plan, "hold_and_spin": exact_tuning.plan}
-    assert setup is plans.get(family(model), catalogue_tuning.plan)
+    cascade = "cascade" in declared_names(model)  # tuned by the exact family, as hold-and-spin
+    assert setup is (
+        exact_tuning.plan if cascade else plans.get(family(model), catalogue_tuning.plan)
+    )
     source = model.variant(None)
     plan = setup(model, source, "tuned", Decimal("95.00"), None)
     assert plan.target == pytest.approx(0.95, abs=1e-15)

@@ -31,7 +31,8 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_unknown_game():
     with pytest.raises(
-        UnknownGameError, match=r"unknown game 'nope'; the games are: aurora-fox, days-of-the-tsar"
+        UnknownGameError,
+        match=r"unknown game 'nope'; the games are: aurora-fox, crystal-caverns, days-of-the-tsar",
     ):
         load_game("nope")
 

@@ -23,7 +23,13 @@ GAME = "aurora-fox"
 
 def test_the_registry_serves_every_shipped_title_through_one_interface():
     titles = TitleRegistry.load()
-    assert set(titles) == {"aurora-fox", "days-of-the-tsar", "lucky-lanterns", "sultan-spins"}
+    assert set(titles) == {
+        "aurora-fox",
+        "crystal-caverns",
+        "days-of-the-tsar",
+        "lucky-lanterns",
+        "sultan-spins",
+    }
     assert isinstance(titles[GAME].bets, CoinBets)
     assert isinstance(titles["days-of-the-tsar"].bets, CoinBets)  # all three are bet in coins
     assert isinstance(titles["lucky-lanterns"].bets, CoinBets)

@@ -36,7 +36,13 @@ def test_warm_up_plays_every_title_and_writes_nothing(sqlite_api):
     finally:
         service.context.rng = live
     assert rounds == sum(played.values()) > 0
-    assert set(played) == {"aurora-fox", "days-of-the-tsar", "lucky-lanterns", "sultan-spins"}
+    assert set(played) == {
+        "aurora-fox",
+        "crystal-caverns",
+        "days-of-the-tsar",
+        "lucky-lanterns",
+        "sultan-spins",
+    }
     assert count_rows(sqlite_api.db) == before
 
 

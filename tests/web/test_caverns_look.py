@@ -10,11 +10,13 @@ at."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
+from reelsmith.games import load_game
 from tests.web import forcing
 from tests.web.conftest import (
     SCREENSHOTS,
@@ -152,8 +154,10 @@ def test_a_bought_feature_says_its_price_asks_once_and_plays(
     assert buy.is_visible() and buy.is_enabled()
     bet = minor(page, "#bet") if page.locator("#bet[data-minor]").count() else 20
     before = minor(page, "#balance")
+    # the buy's price in bets, as the model sells it
+    cost = int(Decimal(bet) * Decimal(load_game(forcing.CAVERNS).raw["modes"]["buy"]["price"]))
     price = page.inner_text("#buy-feature .mode-price")
-    assert price == f"€{bet * 55 / 100:,.2f}", price
+    assert price == f"€{Decimal(cost) / 100:,.2f}", price
     buy.click()
     page.wait_for_selector("#buy-dialog[open]")
     assert price in page.inner_text("#buy-question")
@@ -162,7 +166,7 @@ def test_a_bought_feature_says_its_price_asks_once_and_plays(
     with page.expect_response(lambda r: r.url.endswith("/spin")) as spun:
         page.click("#buy-confirm")
     answer = spun.value.json()
-    assert answer["balance"]["minor"] == before - bet * 55
+    assert answer["balance"]["minor"] == before - cost
     assert [e for e in answer["events"] if e["type"] == "feature_bought"]
     page.wait_for_selector("#free-spins-intro-button", timeout=40_000)
     assert page.locator("#buy-dialog[open]").count() == 0  # asked once, not again
@@ -180,7 +184,7 @@ def test_a_bought_feature_says_its_price_asks_once_and_plays(
     press_scene(page, "free-spins-outro")
     wait_state(page, "idle", timeout=40_000)
     assert minor(page, "#win") == total >= 0
-    assert minor(page, "#balance") == before - bet * 55 + total
+    assert minor(page, "#balance") == before - cost + total
     assert policed.violations() == []
 
 

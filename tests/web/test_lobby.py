@@ -20,6 +20,7 @@ def test_the_lobby_offers_every_title_with_the_demo_players_balance(
         "Sultan Spins",
         "Aurora Fox",
         "Lucky Lanterns",
+        "Crystal Caverns",
     ]
     token = page.evaluate("JSON.parse(sessionStorage.getItem('reelsmith.session')).token")
     me = server.get(Player("demo", token, "EUR"), "/api/me")
