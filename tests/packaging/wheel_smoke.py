@@ -389,12 +389,15 @@ def load_web_client(client: Client, package: Path) -> int:
 
 def smoke_bet(market_game: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
     """The smallest bet the player's market allows for a title: a bet from its list, or one
-    coin per line on every payline at the smallest coin size."""
+    coin per unit (every payline; a ways game's cost) at the smallest coin size."""
     if market_game.get("bets"):
         return {"bet": market_game["bets"][0]}
     if market_game.get("coin_sizes"):
+        # the bet's units: every payline, or a ways game's cost (its bets' fixed `lines`)
+        bets = rules.get("rules", {}).get("bets", {})
+        units = bets.get("lines", {}).get("max") if isinstance(bets, dict) else None
         return {
-            "lines": len(rules["paylines"]),
+            "lines": units or len(rules["paylines"]),
             "coins_per_line": 1,
             "coin_size": market_game["coin_sizes"][0],
         }
