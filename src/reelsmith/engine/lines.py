@@ -134,7 +134,7 @@ def count_symbol(grid: npt.NDArray[np.int8], symbol: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def count_symbol_on(grid: npt.NDArray[np.int8], symbol: int, reels: npt.NDArray[np.bool_]) -> int:
     """How many cells of ``grid`` show ``symbol`` on the reels marked in ``reels``."""
     count = 0

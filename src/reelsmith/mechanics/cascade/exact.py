@@ -49,7 +49,7 @@ from reelsmith.mechanics.anywhere.rules import (
     screen_pays,
 )
 from reelsmith.mechanics.cascade.rules import CascadeRules, cascade_rules, fall, least_paid
-from reelsmith.mechanics.ways.rules import ways_pay, ways_rules
+from reelsmith.mechanics.ways.rules import symbol_bits, ways_pay_marking, ways_rules, ways_walk
 
 #: Columns of a first stop's sums: pay, awards, pay x awards, awards squared, hits, the
 #: largest pay, the scatter's pay and the spins that award free spins; from ``S_QUIET`` on,
@@ -66,6 +66,9 @@ class Ways(NamedTuple):
     weights: npt.NDArray[np.int64]
     min_run: int
     pure_wild: int
+    #: each symbol's bits of the paying symbols it counts for (:func:`~reelsmith.mechanics.
+    #: ways.rules.symbol_bits`)
+    bits: npt.NDArray[np.int64]
 
 
 class Anywhere(NamedTuple):
@@ -112,6 +115,85 @@ def _counted(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _ways_screen(
+    grid: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    line_coins: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    scatter_unit: int,
+    scatter_least: int,
+    trigger_symbol: int,
+    trigger: int,
+    trigger_mask: npt.NDArray[np.bool_],
+    required: npt.NDArray[np.bool_],
+    ways: Ways,
+) -> tuple[int, int, int]:
+    """:func:`_screen` on a ways title, in one reading of the cells: each reel's symbols (as
+    the bits of the paying symbols they count for), its scatters and its trigger symbols are
+    read together, and only the symbols that show on each of the first ``min_run`` reels are
+    walked by the ways rule (:func:`~reelsmith.mechanics.ways.rules.ways_pay_marking`'s walk).
+    The same figures and marks as the general reading; the chain reads every screen here."""
+    rows, reels = grid.shape
+    bits = ways.bits
+    alive = np.int64(-1)
+    scatters = 0
+    triggers = 0
+    missing = False
+    for reel in range(reels):
+        shown = np.int64(0)
+        scattered = 0
+        triggered = 0
+        for row in range(rows):
+            cell = grid[row, reel]
+            removed[row, reel] = False
+            shown |= bits[cell]
+            scattered += cell == scatter
+            triggered += cell == trigger_symbol
+        if reel < ways.min_run:
+            alive &= shown
+        if scatter_mask[reel]:
+            scatters += scattered
+        if trigger_mask[reel]:
+            triggers += triggered
+        if required[reel] and triggered == 0:
+            missing = True
+    line_win = 0
+    if alive != 0:
+        line_win = ways_walk(
+            grid,
+            line_pays,
+            ways.paying,
+            alive,
+            wild,
+            substitutable,
+            ways.weights,
+            ways.min_run,
+            ways.pure_wild,
+            removed,
+        )
+    scatter_win = 0
+    if scatter >= 0:
+        scatter_win = scatter_pays[min(scatters, scatter_pays.shape[0] - 1)] * scatter_unit
+    if trigger_symbol < 0 or missing:
+        triggers = 0
+    if scatter >= 0 and (
+        (scatter_least > 0 and scatters >= scatter_least)
+        or (trigger_symbol == scatter and triggers >= trigger)
+    ):
+        for reel in range(reels):
+            if scatter_mask[reel]:
+                for row in range(rows):
+                    if grid[row, reel] == scatter:
+                        removed[row, reel] = True
+    return line_win * line_coins, scatter_win, triggers
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _screen(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],
@@ -139,6 +221,25 @@ def _screen(
 ) -> tuple[int, int, int]:
     """One screen: (line, way or count coins before the screen's multiplier, scatter coins,
     trigger count), ``removed`` marking the cells its wins take away."""
+    if ways.on:
+        return _ways_screen(
+            grid,
+            removed,
+            line_pays,
+            wild,
+            substitutable,
+            line_coins,
+            scatter,
+            scatter_mask,
+            scatter_pays,
+            scatter_unit,
+            scatter_least,
+            trigger_symbol,
+            trigger,
+            trigger_mask,
+            required,
+            ways,
+        )
     rows, reels = grid.shape
     removed[:, :] = False
     line_win = 0
@@ -161,31 +262,20 @@ def _screen(
         mark_removed(grid, anywhere.paying, wild, substitutable, out[2], removed)
     if ways.on:
         line_win += (
-            ways_pay(
+            ways_pay_marking(
                 grid,
                 line_pays,
                 ways.paying,
+                ways.bits,
                 wild,
                 substitutable,
                 ways.weights,
                 ways.min_run,
                 ways.pure_wild,
-                out[0],
-                out[1],
-                out[2],
+                removed,
             )
             * line_coins
         )
-        n = ways.paying.shape[0]
-        for i in range(n + 1):
-            if out[2, i] <= 0:
-                continue
-            symbol = ways.paying[i] if i < n else wild
-            for reel in range(out[0, i]):
-                for row in range(rows):
-                    cell = grid[row, reel]
-                    if cell == symbol or (cell == wild and (i == n or substitutable[symbol])):
-                        removed[row, reel] = True
     for line in range(paylines.shape[0]):
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
@@ -359,25 +449,25 @@ def _ways_quiet(
     wild: int,
     substitutable: npt.NDArray[np.bool_],
     ways: Ways,
-    out: npt.NDArray[np.int64],
+    removed: npt.NDArray[np.bool_],
     scatter: int,
     scatter_mask: npt.NDArray[np.bool_],
     scatter_reach: int,
 ) -> bool:
     """Whether a first screen of a ways title pays nothing and its scatter neither pays nor
-    triggers, by the ways rule itself."""
-    if n_open and ways_pay(
+    triggers, by the ways rule itself (``removed``: scratch, its marks left for the screen's
+    own reading to clear)."""
+    if n_open and ways_pay_marking(
         grid,
         pays,
         ways.paying,
+        ways.bits,
         wild,
         substitutable,
         ways.weights,
         ways.min_run,
         ways.pure_wild,
-        out[0],
-        out[1],
-        out[2],
+        removed,
     ):
         return False
     return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
@@ -603,7 +693,7 @@ def chain_sums(
                     wild,
                     substitutable,
                     ways,
-                    out,
+                    removed,
                     scatter,
                     scatter_mask,
                     scatter_reach,
@@ -857,7 +947,14 @@ def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables
         multipliers = cascade.multipliers
     line_pays = np.asarray(line_pays, dtype=np.int64)
     paylines = model.paylines[: model.line_count]
-    ways = Ways(False, np.zeros(0, dtype=np.int64), np.ones(model.reels, dtype=np.int64), 0, 0)
+    ways = Ways(
+        False,
+        np.zeros(0, dtype=np.int64),
+        np.ones(model.reels, dtype=np.int64),
+        0,
+        0,
+        np.zeros(len(model.symbols), dtype=np.int64),
+    )
     if evaluator(model).name == "ways":
         found = ways_rules(model)
         if found.free_weights:
@@ -865,7 +962,14 @@ def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables
                 f"{model.id} {variant_id}: the cascade's chain takes fixed wild weights; "
                 "ways.free_spins_wild_weights draws them"
             )
-        ways = Ways(True, found.paying, found.weights, found.min_run, found.pure_wild)
+        ways = Ways(
+            True,
+            found.paying,
+            found.weights,
+            found.min_run,
+            found.pure_wild,
+            symbol_bits(len(model.symbols), found.paying, model.wild, model.substitutable),
+        )
         paylines = np.zeros((0, model.reels), dtype=np.int8)
     anywhere = Anywhere(
         False,

@@ -27,8 +27,10 @@ starts, and each free spin's screen changed by the one rule after its stops, bef
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +49,29 @@ from reelsmith.mechanics.mystery.kernel import MysteryTables, reveal_screen
 from reelsmith.mechanics.mystery.kernel import tables as mystery_tables
 from reelsmith.mechanics.sticky.kernel import StickyTables, stick
 from reelsmith.mechanics.sticky.kernel import tables as sticky_tables
+
+#: The most stop combinations a reel set's :class:`Outcomes` table holds (16 bytes each).
+OUTCOME_LIMIT = 8_000_000
+
+
+class Outcomes(NamedTuple):
+    """A reel set's chains, one per stop combination (``on`` False: none, the chain is played
+    screen by screen). Where a spin's stops alone decide its chain (the strip refills, no
+    mystery, sticky or expanding symbol and, in free spins, no cap on the feature's spins), the
+    chain of every combination is played once, by :func:`_chain` itself, and a round reads its
+    spin's row: the same figures, drawn by the same stop draws. Row ``index`` of ``rows`` (the
+    stops read as a number, reel 1's the most significant digit) holds the chain's pay in
+    coins, then one word of its scatter part (from bit 24), the spins it awards (bits 8-23)
+    and the most trigger symbols a screen showed (bits 0-7): one cache line a spin, since the
+    table is far larger than the caches and a round's time is its look-up's."""
+
+    on: bool
+    rows: npt.NDArray[np.int64]  # [combination, 2]
+
+
+def no_outcomes() -> Outcomes:
+    """An :class:`Outcomes` that is off."""
+    return Outcomes(False, np.zeros((1, 2), dtype=np.int64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +105,9 @@ class ChainGame:
     sticky: StickyTables | None = None
     #: The purposes of the draws a trace records, by their kind.
     draw_purposes: tuple[str, ...] = ("reel_stop", "mystery", "expanding_symbol", "", "cell")
+    #: The base reel set's and the free spins' chains by stop combination, where built.
+    base_outcomes: Outcomes | None = None
+    free_outcomes: Outcomes | None = None
 
     def args(self) -> tuple[Any, ...]:
         return (
@@ -99,6 +127,8 @@ class ChainGame:
             *self._mystery(),
             *self._expanding(),
             *self._sticky(),
+            self.base_outcomes or no_outcomes(),
+            self.free_outcomes or no_outcomes(),
         )
 
     def _sticky(self) -> tuple[int, npt.NDArray[np.bool_], int, int]:
@@ -167,6 +197,25 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
     from reelsmith.mechanics.max_win.rules import model_cap
 
     cap = model_cap(model)
+    refill_cells = screens_of(model).refill_cells
+    mystery = mystery_tables(model)
+    expanding = expanding_tables(model)
+    sticky = sticky_tables(model)
+    plain = (
+        not refill_cells and (mystery is None or mystery.symbol < 0) and not int(cell_counts.max())
+    )
+    base_outcomes = free_outcomes = None
+    if plain:
+        base_outcomes = outcomes(base, False, 2, 0, free.max_spins if free is not None else 0)
+        if (
+            free is not None
+            and free.max_spins == 0
+            and (expanding is None or not expanding.symbols.shape[0])
+            and (sticky is None or sticky.wild < 0)
+        ):
+            free_outcomes = outcomes(
+                free_tables, True, free.retrigger, free.spins_per_symbol, free.max_spins
+            )
     return ChainGame(
         base=base,
         free=free_tables,
@@ -180,11 +229,129 @@ def build(model: GameModel, variant_id: str) -> ChainGame:
         max_spins=free.max_spins if free is not None else 0,
         total_bet=total_coins(model),
         cap_coins=0 if cap is None else cap.cap_coins(total_coins(model)),
-        mystery=mystery_tables(model),
-        expanding=expanding_tables(model),
-        refill_cells=screens_of(model).refill_cells,
-        sticky=sticky_tables(model),
+        mystery=mystery,
+        expanding=expanding,
+        refill_cells=refill_cells,
+        sticky=sticky,
+        base_outcomes=base_outcomes,
+        free_outcomes=free_outcomes,
     )
+
+
+def outcomes(
+    t: ScreenTables, free: bool, retrigger: int, per_symbol: int, max_spins: int
+) -> Outcomes | None:
+    """The :class:`Outcomes` of the reel set ``t`` (``free``: the free spins', whose
+    retriggers are ``retrigger`` / ``per_symbol``); None where its stop combinations are more
+    than :data:`OUTCOME_LIMIT`."""
+    combinations = int(np.prod(t.lengths.astype(np.float64)))
+    if combinations > OUTCOME_LIMIT:
+        return None
+    rows = np.zeros((combinations, 2), dtype=np.int64)
+    unfit = np.zeros(1, dtype=np.int64)
+    first = int(t.lengths[0])
+    threads = max(1, min(first, os.cpu_count() or 1))
+    bounds = [first * k // threads for k in range(threads + 1)]
+    args = (t, free, retrigger, per_symbol, max_spins)
+    tables = (rows, unfit)
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [
+            pool.submit(_fill_outcomes, *args, bounds[k], bounds[k + 1], *tables)
+            for k in range(threads)
+        ]:
+            done.result()
+    if unfit[0]:  # a chain whose figures do not fit a row's word: played screen by screen
+        return None
+    return Outcomes(True, rows)
+
+
+@njit(cache=True, nogil=True)
+def _fill_outcomes(
+    t: ScreenTables,
+    free: bool,
+    retrigger: int,
+    per_symbol: int,
+    max_spins: int,
+    start: int,
+    stop: int,
+    rows: npt.NDArray[np.int64],
+    unfit: npt.NDArray[np.int64],
+) -> None:
+    """Play the chain of every stop combination of ``t`` whose reel 1 stops at ``start`` to
+    ``stop - 1`` by :func:`_chain` into the rows of :class:`Outcomes` (one thread's share;
+    the GIL is released)."""
+    for s0 in range(start, stop):
+        _fill_block(t, free, retrigger, per_symbol, max_spins, s0, rows, unfit)
+
+
+@njit(cache=True, nogil=True)
+def _fill_block(
+    t: ScreenTables,
+    free: bool,
+    retrigger: int,
+    per_symbol: int,
+    max_spins: int,
+    s0: int,
+    rows: npt.NDArray[np.int64],
+    unfit: npt.NDArray[np.int64],
+) -> None:
+    """:func:`_fill_outcomes`' rows whose reel 1 stops at ``s0``."""
+    reels = t.lengths.shape[0]
+    height = t.rows
+    rest = rows.shape[0] // t.lengths[0]
+    width = max(t.ways.paying.shape[0], t.anywhere.paying.shape[0]) + 1
+    screen = np.empty((height, reels), dtype=np.int8)
+    removed = np.zeros((height, reels), dtype=np.bool_)
+    cells = np.empty(reels, dtype=np.int8)
+    counts = np.zeros(t.substitutable.shape[0], dtype=np.int64)
+    out = np.zeros((3, width), dtype=np.int64)
+    tops = np.zeros(reels, dtype=np.int64)
+    log = np.zeros((1, 3), dtype=np.int64)
+    unused = (
+        np.zeros((1, 1, 1), dtype=np.int64),
+        np.zeros((1, 1), dtype=np.int64),
+        np.zeros((1, 1, 1), dtype=np.int8),
+        np.zeros((1, 1), dtype=np.int64),
+    )
+    stream = load_stream(np.zeros(6, dtype=np.uint64))  # never drawn: the strips refill
+    for j in range(rest):
+        left = j
+        for reel in range(reels - 1, 0, -1):
+            tops[reel] = left % t.lengths[reel]
+            left //= t.lengths[reel]
+        tops[0] = s0
+        for reel in range(reels):
+            for row in range(height):
+                screen[row, reel] = t.padded[reel, tops[reel] + row]
+        won, scatter_part, shown, awarded, stream, _at = _chain(
+            t,
+            screen,
+            removed,
+            cells,
+            counts,
+            out,
+            tops,
+            free,
+            0,
+            retrigger,
+            per_symbol,
+            max_spins,
+            (False, 0, stream, unused, False, log, 0),
+        )
+        index = s0 * rest + j
+        if not (0 <= shown < 256 and 0 <= awarded < 65536 and 0 <= scatter_part < 1 << 39):
+            unfit[0] = 1
+        rows[index, 0] = won
+        rows[index, 1] = (scatter_part << 24) | (awarded << 8) | shown
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _outcome_row(t: ScreenTables, tops: npt.NDArray[np.int64]) -> int:
+    """The :class:`Outcomes` row of the stops ``tops`` of ``t``'s reel set."""
+    index = tops[0]
+    for reel in range(1, t.lengths.shape[0]):
+        index = index * t.lengths[reel] + tops[reel]
+    return int(index)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -261,6 +428,41 @@ def _chain(
     return pay, scattered, most, added, stream, log_at
 
 
+@njit(cache=True, nogil=True)
+def _chain_step(
+    t: ScreenTables,
+    screen: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    cells: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    tops: npt.NDArray[np.int64],
+    free: bool,
+    awarded: int,
+    retrigger: int,
+    per_symbol: int,
+    max_spins: int,
+    draws: Any,
+) -> tuple[int, int, int, int, Any, int]:
+    """:func:`_chain`, called, not inlined: the round loop stays small (its registers its
+    own) where most spins read their chain from :class:`Outcomes`."""
+    return _chain(
+        t,
+        screen,
+        removed,
+        cells,
+        counts,
+        out,
+        tops,
+        free,
+        awarded,
+        retrigger,
+        per_symbol,
+        max_spins,
+        draws,
+    )
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _draw_cell(
     index: int,
@@ -319,10 +521,12 @@ def _draw_screen(
     record: bool,
     log: npt.NDArray[np.int64],
     log_at: int,
+    show: bool = True,
 ) -> tuple[Any, int]:
     """Draw reel set ``index``'s stops as live play does (``tops``), show them on
-    ``screen`` and, with ``record``, log each draw; returns the stream and the log's end. A
-    reel of drawn cells draws each cell, rows top to bottom, as live play does."""
+    ``screen`` (not with ``show`` False: the chain is read from :class:`Outcomes`) and, with
+    ``record``, log each draw; returns the stream and the log's end. A reel of drawn cells
+    draws each cell, rows top to bottom, as live play does."""
     rows = t.rows
     for reel in range(t.lengths.shape[0]):
         count = cell_counts[index, reel]
@@ -349,8 +553,9 @@ def _draw_screen(
             stream, value = stream_bounded(stream, bound)
             stop = value
         tops[reel] = stop
-        for row in range(rows):
-            screen[row, reel] = t.padded[reel, stop + row]
+        if show:
+            for row in range(rows):
+                screen[row, reel] = t.padded[reel, stop + row]
         if record:
             log[log_at, 0] = r.DRAW_REEL_STOP
             log[log_at, 1] = bound
@@ -399,12 +604,16 @@ def play_chain_rounds(
         sticky_reels,
         sticky_scatter,
         sticky_trigger,
+        base_outcomes,
+        free_outcomes,
     ) = game
     reels = base.lengths.shape[0]
     rows = base.rows
     n_symbols = base.substitutable.shape[0]
     screen = np.empty((rows, reels), dtype=np.int8)
     removed = np.zeros((rows, reels), dtype=np.bool_)
+    base_lengths = base.lengths
+    base_rows = base_outcomes.rows
     cells = np.empty(reels, dtype=np.int8)
     counts = np.zeros(n_symbols, dtype=np.int64)
     width = max(base.ways.paying.shape[0], base.anywhere.paying.shape[0]) + 1
@@ -438,39 +647,71 @@ def play_chain_rounds(
         overflow = record and log_at + screen_rows > log.shape[0]
         if overflow:
             break
-        stream, log_at = _draw_screen(
-            base,
-            0,
-            stream,
-            weighted,
-            cumulative,
-            totals,
-            cell_symbols,
-            cell_counts,
-            screen,
-            tops,
-            record,
-            log,
-            log_at,
-        )
-        stream, log_at = reveal_screen(
-            screen, mystery, mystery_values[0], mystery_cumulative[0], stream, record, log, log_at
-        )
-        pay, base_scatter, base_triggers, awarded, stream, log_at = _chain(
-            base,
-            screen,
-            removed,
-            cells,
-            counts,
-            out,
-            tops,
-            False,
-            0,
-            0,
-            0,
-            max_spins,
-            (refill, 0, stream, cells_tables, record, log, log_at),
-        )
+        if base_outcomes.on:  # the spin's chain, played once for its stops
+            at = 0
+            for reel in range(reels):  # the stops drawn as _draw_screen draws them
+                length = base_lengths[reel]
+                if weighted:
+                    bound = totals[0, reel]
+                    stream, value = stream_bounded(stream, bound)
+                    stop = stop_for_draw(cumulative[0, reel], length, value)
+                else:
+                    bound = length
+                    stream, value = stream_bounded(stream, bound)
+                    stop = value
+                tops[reel] = stop
+                at = at * length + stop
+                if record:
+                    log[log_at, 0] = r.DRAW_REEL_STOP
+                    log[log_at, 1] = bound
+                    log[log_at, 2] = value
+                    log_at += 1
+            pay = base_rows[at, 0]
+            word = base_rows[at, 1]
+            base_scatter = word >> 24
+            base_triggers = int(word & 255)
+            awarded = int((word >> 8) & 65535)
+        else:
+            stream, log_at = _draw_screen(
+                base,
+                0,
+                stream,
+                weighted,
+                cumulative,
+                totals,
+                cell_symbols,
+                cell_counts,
+                screen,
+                tops,
+                record,
+                log,
+                log_at,
+            )
+            stream, log_at = reveal_screen(
+                screen,
+                mystery,
+                mystery_values[0],
+                mystery_cumulative[0],
+                stream,
+                record,
+                log,
+                log_at,
+            )
+            pay, base_scatter, base_triggers, awarded, stream, log_at = _chain_step(
+                base,
+                screen,
+                removed,
+                cells,
+                counts,
+                out,
+                tops,
+                False,
+                0,
+                0,
+                0,
+                max_spins,
+                (refill, 0, stream, cells_tables, record, log, log_at),
+            )
         base_line = pay - base_scatter
         remaining = awarded
         if cap_coins > 0 and pay >= cap_coins:
@@ -500,34 +741,43 @@ def play_chain_rounds(
                 record,
                 log,
                 log_at,
+                not free_outcomes.on,
             )
-            stream, log_at = reveal_screen(
-                screen,
-                mystery,
-                mystery_values[1],
-                mystery_cumulative[1],
-                stream,
-                record,
-                log,
-                log_at,
-            )
-            stick(screen, stuck, sticky_wild, sticky_reels, sticky_scatter, sticky_trigger)
-            expanded = expansion(screen, special, free.line_pays, lines)
-            spin_win, _scatter, shown, added, stream, log_at = _chain(
-                free,
-                screen,
-                removed,
-                cells,
-                counts,
-                out,
-                tops,
-                True,
-                awarded,
-                retrigger,
-                per_symbol,
-                max_spins,
-                (refill, 1, stream, cells_tables, record, log, log_at),
-            )
+            if free_outcomes.on:  # the spin's chain, played once for its stops
+                at = _outcome_row(free, tops)
+                spin_win = free_outcomes.rows[at, 0]
+                word = free_outcomes.rows[at, 1]
+                shown = int(word & 255)
+                added = int((word >> 8) & 65535)
+                expanded = 0
+            else:
+                stream, log_at = reveal_screen(
+                    screen,
+                    mystery,
+                    mystery_values[1],
+                    mystery_cumulative[1],
+                    stream,
+                    record,
+                    log,
+                    log_at,
+                )
+                stick(screen, stuck, sticky_wild, sticky_reels, sticky_scatter, sticky_trigger)
+                expanded = expansion(screen, special, free.line_pays, lines)
+                spin_win, _scatter, shown, added, stream, log_at = _chain_step(
+                    free,
+                    screen,
+                    removed,
+                    cells,
+                    counts,
+                    out,
+                    tops,
+                    True,
+                    awarded,
+                    retrigger,
+                    per_symbol,
+                    max_spins,
+                    (refill, 1, stream, cells_tables, record, log, log_at),
+                )
             free_win += spin_win + expanded
             free_triggers += shown
             if added > 0:

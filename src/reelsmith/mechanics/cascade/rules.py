@@ -189,7 +189,7 @@ def drop(grid: npt.NDArray[np.int8], removed: npt.NDArray[np.bool_], reel: int) 
     return int(write + 1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def fall(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],

@@ -315,3 +315,117 @@ def ways_pay_alive(
         if run >= min_run and run > 0:
             total += pays[reel_set, wild, run] * ways
     return total
+
+
+def symbol_bits(
+    n_symbols: int, paying: npt.NDArray[np.int64], wild: int, substitutable: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
+    """For each symbol the bits of the paying symbols it counts for on a reel, as
+    :func:`ways_pay_marking` reads them: bit ``i`` for ``paying[i]`` itself, and on the wild
+    every paying symbol it stands in for plus bit ``len(paying)``, the wild's own row."""
+    n = paying.shape[0]
+    if n > 62:
+        raise ModelError(f"ways: {n} paying symbols; the ways rule takes at most 62")
+    bits = np.zeros(n_symbols, dtype=np.int64)
+    for i in range(n):
+        bits[paying[i]] |= np.int64(1) << i
+        if wild >= 0 and substitutable[paying[i]]:
+            bits[wild] |= np.int64(1) << i
+    if wild >= 0:
+        bits[wild] |= np.int64(1) << n
+    return bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ways_pay_marking(
+    grid: npt.NDArray[np.int8],
+    pays: npt.NDArray[np.int64],
+    paying: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    weights: npt.NDArray[np.int64],
+    min_run: int,
+    pure_wild: int,
+    removed: npt.NDArray[np.bool_],
+) -> int:
+    """:func:`ways_pay`'s total on ``grid`` (the same rule as :func:`ways_pay_counts`), marking
+    in ``removed`` the cells of every paying way: a paying symbol's and the wilds standing in
+    for it on the reels of its run (the wild's own row: its wilds). ``bits``: the symbols'
+    :func:`symbol_bits`. A symbol that does not show (itself or by a wild) on each of the
+    first ``min_run`` reels pays nothing and is not walked. Nothing is allocated and no
+    per-symbol output is written: the cascade's chain calls this on every screen, inlined
+    (a call would reference-count each array it is handed, which costs more than the rule)."""
+    alive = np.int64(-1)
+    for reel in range(min(min_run, grid.shape[1])):
+        shown = np.int64(0)
+        for row in range(grid.shape[0]):
+            shown |= bits[grid[row, reel]]
+        alive &= shown
+    if alive == 0:
+        return 0
+    return ways_walk(
+        grid, pays, paying, alive, wild, substitutable, weights, min_run, pure_wild, removed
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ways_walk(
+    grid: npt.NDArray[np.int8],
+    pays: npt.NDArray[np.int64],
+    paying: npt.NDArray[np.int64],
+    alive: int,
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    weights: npt.NDArray[np.int64],
+    min_run: int,
+    pure_wild: int,
+    removed: npt.NDArray[np.bool_],
+) -> int:
+    """:func:`ways_pay_marking` once its ``alive`` bits are read (bit ``i``: ``paying[i]``
+    shows, itself or by a wild, on each of the first ``min_run`` reels; bit ``len(paying)``:
+    the wild's own row): the pay of each such symbol's ways, their cells marked."""
+    rows, reels = grid.shape
+    n = paying.shape[0]
+    total = 0
+    for i in range(n + 1):
+        if not (alive >> i) & 1:
+            continue
+        own_row = i == n
+        if own_row and pure_wild != 2:
+            continue
+        s = wild if own_row else paying[i]
+        sub_ok = (not own_row) and wild >= 0 and substitutable[s]
+        ways = 1
+        only_wild = 1
+        run = 0
+        for reel in range(reels):
+            own = 0
+            wilds = 0
+            for row in range(rows):
+                cell = grid[row, reel]
+                if cell == s:
+                    own += 1
+                elif cell == wild:
+                    wilds += 1
+            sub = weights[reel] * wilds if sub_ok else 0
+            shown_here = weights[reel] * own if own_row else own + sub
+            if shown_here == 0:
+                break
+            ways *= shown_here
+            only_wild *= sub
+            run += 1
+        if pure_wild != 0 and not own_row:
+            ways -= only_wild
+        if run < min_run or ways <= 0 or (own_row and run == 0):
+            continue
+        pay = pays[s, run] * ways
+        if pay <= 0:
+            continue
+        total += pay
+        for reel in range(run):
+            for row in range(rows):
+                cell = grid[row, reel]
+                if cell == s or (sub_ok and cell == wild):
+                    removed[row, reel] = True
+    return total
