@@ -5,12 +5,15 @@ inside the 99.9% interval, and ``reelsmith simulate`` reports such a title as an
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from rich.console import Console
 
@@ -22,6 +25,7 @@ from reelsmith.engine import round as core
 from reelsmith.engine.bets import CoinBet
 from reelsmith.engine.model import GameModel, ModelError, load_model
 from reelsmith.mechanics import composition
+from reelsmith.mechanics.cascade import kernel as chain_kernel
 from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.rng import ReplaySource
 from tests.mechanics.anywhere_title import tiny_anywhere
@@ -132,6 +136,44 @@ def test_chain_rounds_replay_through_live_play(tmp_path: Path, name: str) -> Non
     assert featured > 50
     if name.startswith("cascade"):
         assert chained > 100
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_a_spin_read_from_the_chain_table_is_the_chain_played(tmp_path: Path, name: str) -> None:
+    """Where a spin's stops decide its chain, the kernel reads it from the table of every stop
+    combination's chain: the same rounds, draws and statistics as playing each chain screen
+    by screen, on the same stream."""
+    model = load_model(TITLES[name](tmp_path / name))
+    game = k.KernelGame.build(model)
+    assert game.chain.base_outcomes is not None and game.chain.free_outcomes is not None
+    screens = dataclasses.replace(
+        game, chain=dataclasses.replace(game.chain, base_outcomes=None, free_outcomes=None)
+    )
+    read = game.trace(stream_state(11), 3_000)
+    assert same_trace(read, screens.trace(stream_state(11), 3_000))
+    assert read[2][k.S_TRIGGERS] > 50
+
+
+def test_a_reel_set_past_the_table_s_limit_is_played_screen_by_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = load_model(tiny_ways(tmp_path / "ways"))
+    table = k.KernelGame.build(model).trace(stream_state(5), 1_000)
+    monkeypatch.setattr(chain_kernel, "OUTCOME_LIMIT", 10)
+    game = k.KernelGame.build(model)
+    assert game.chain.base_outcomes is None and game.chain.free_outcomes is None
+    assert same_trace(table, game.trace(stream_state(5), 1_000))
+
+
+def same_trace(left: tuple[Any, ...], right: tuple[Any, ...]) -> bool:
+    """Whether two kernel traces hold the same rounds, each round's draws, and statistics."""
+    results, draws, stats, floats = left
+    return (
+        np.array_equal(results, right[0])
+        and [np.asarray(d).tolist() for d in draws] == [np.asarray(d).tolist() for d in right[1]]
+        and np.array_equal(stats, right[2])
+        and np.array_equal(floats, right[3])
+    )
 
 
 @pytest.mark.parametrize("name", TITLES)
