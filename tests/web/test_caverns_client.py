@@ -142,6 +142,10 @@ def test_the_counter_counts_a_free_spins_chain_as_it_pays(page: Page, server: Se
     page.click("#buy-feature")
     page.click("#buy-confirm")
     press_scene(page, "free-spins-intro")
+    # the chain falling, its win on the counter as on the meter: kept for a person to look at
+    page.wait_for_function("() => window.__paid.length > 0", timeout=40_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "caverns-free-chain-counter.png"))
     page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
     assert len(free) == 10
     expected = expected_counter(free[0], earlier=0)
