@@ -38,6 +38,12 @@ def _pay_counts(paytable: list[dict[str, Any]], reels: int) -> list[str]:
     return sorted(keys, key=lambda key: int(key.rstrip("+").split("-")[0]))
 
 
+def _reel_symbols(model: GameModel, strip: Any) -> list[str]:
+    """The ids of the symbols on ``strip`` (a reel's stops as symbol indices), in model order."""
+    on = {int(s) for s in strip}
+    return [s.id for s in model.symbols if s.index in on]
+
+
 def check_help(model: GameModel) -> None:
     """Refuse (ModelError) a title whose rules page cannot be written: worked examples its page
     cannot show."""
@@ -101,6 +107,12 @@ def rules_document(
         "paytable": paytable,
         "pay_counts": _pay_counts(paytable, model.reels),
         "paylines": model.paylines.tolist(),
+        # per reel set of the variant, the symbols each reel can show (model order, no
+        # stops or weights): what a spinning reel may be drawn running through
+        "reel_symbols": {
+            name: [_reel_symbols(model, strip) for strip in reel_set.strips]
+            for name, reel_set in variant.reel_sets.items()
+        },
         # the paytable's column heading: a run's length ("5 in a row"), or a count ("12 on
         # the screen") where the evaluator pays by count
         "pay_column": own.get("pay_column", "in_a_row"),

@@ -517,7 +517,8 @@ def _free_spins(
         p("free_spins.complete"),
     ]
     text.append(p("free_spins.collected_then_gamble" if gamble else "free_spins.collected"))
-    section: dict[str, Any] = {"text": text}
+    # the reel set the free spins play (the rules document's ``reel_symbols`` names its reels')
+    section: dict[str, Any] = {"text": text, "reel_set": free.reel_set}
     if free.reveal is not None:
         values, weights = free.reveal_table(model.variant(variant_id))
         total = sum(weights)

@@ -157,6 +157,8 @@ def feature_rules(
                 p("ladder.free_spins.full_meter", levels=rules.levels),
             ],
             "levels": levels,
+            # the reel set the free spins play (the rules document's ``reel_symbols``)
+            "reel_set": rules.free_reel_set,
         },
         "bets": {
             "text": bets_text,

@@ -492,7 +492,7 @@ export class Game {
     // a bought feature's round starts in its free spins: no base screen is spun
     const bought = played && this.info.modes.find((m) => m.name === played)?.kind === 'buy';
     if (!bought) {
-      this.grid.startSpin();
+      this.grid.startSpin({ filler: this.ui.reelFiller?.('base') });
       this.sound.play('spin');
     }
     this.app.gate.mark();
@@ -533,7 +533,7 @@ export class Game {
     const startedAt = performance.now();
     mark('step-start', { kind: 'free' });
     this.clearStage();
-    this.grid.startSpin();
+    this.grid.startSpin({ filler: this.ui.reelFiller?.('free') });
     this.sound.play('spin');
     let resp;
     try {

@@ -105,24 +105,29 @@ export class ReelGrid {
 
   /**
    * Start every reel spinning (call `land` with the result, or `cancel`). The reels run
-   * through the filler symbols from the screen they show; with `only` (a spin whose rules
+   * through the filler symbols from the screen they show: with `filler` (one list per reel,
+   * `Title.reelFiller`) each through those its strip carries, else all through the grid's
+   * filler; with `only` (a spin whose rules
    * allow no other symbols: the jackpot spin's gems) they run through those alone, the
    * screen left out, with reduced motion too.
    */
-  startSpin({ only = null } = {}) {
+  startSpin({ only = null, filler = null } = {}) {
     this.clearWins();
     this.hurried = false;
     this.element.classList.add('is-spinning');
-    const symbols = only ?? this.filler;
     for (let reel = 0; reel < this.reels; reel += 1) {
+      // a reel runs through the symbols its own strip carries (`filler`: per reel), else the
+      // grid's filler
+      const own = filler?.[reel]?.length ? filler[reel] : this.filler;
+      const symbols = only ?? own;
       const { column, strip } = this.columns[reel];
       const top = this.screen && !only ? this.screen.map((row) => row[reel]).filter((s) => s !== BLANK) : [];
-      const filler = Array.from(
+      const run = Array.from(
         { length: FILLER_CELLS },
         () => symbols[Math.floor(Math.random() * symbols.length)],
       );
       // The strip ends with the cells it starts with, so the loop has no seam.
-      const cells = [...filler, ...top];
+      const cells = [...run, ...top];
       const loop = [...cells, ...cells.slice(0, this.rows)];
       if (only || !document.documentElement.classList.contains('reduced-motion')) {
         strip.style.setProperty('--n', loop.length);

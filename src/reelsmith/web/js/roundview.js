@@ -44,7 +44,8 @@ export function screenItems(paid, round, title) {
   const minor = (coins) => coinsMinor(coins, round, title.lines);
   const name = (symbol) => title.name(symbol);
   const format = (m) => title.money.format(m);
-  const multiplier = paid.multiplier ?? 1;
+  // a ladder's or a cascade step's multiplier, else a chain's first screen's (its free spins')
+  const multiplier = paid.multiplier ?? paid.cascade_multiplier ?? 1;
   const items = (paid.line_wins ?? []).map((w) => ({
     line: w.line,
     positions: w.positions,
@@ -58,7 +59,7 @@ export function screenItems(paid, round, title) {
       positions: w.positions,
       minor: minor(w.coins),
       label: `${w.count} × ${name(w.symbol)}`,
-      text: t('win.way_text', { count: w.count, symbol: name(w.symbol), ways, amount: format(minor(w.coins)) }),
+      text: t(multiplier > 1 ? 'win.way_text_multiplied' : 'win.way_text', { count: w.count, symbol: name(w.symbol), ways, amount: format(minor(w.coins)), multiplier }),
     });
   }
   for (const w of paid.count_wins ?? []) {

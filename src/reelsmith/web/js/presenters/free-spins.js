@@ -82,9 +82,7 @@ export class FreeSpinsPanel {
     times.hidden = !(multiplier > 1);
     times.textContent = `×${multiplier}`;
     times.setAttribute('aria-label', t('fs.multiplier_label', { multiplier }));
-    const win = this.counter.querySelector('#free-spins-win');
-    win.textContent = this.money.format(winMinor);
-    win.dataset.minor = String(winMinor);
+    this.setWin(winMinor);
     const pop = this.counter.querySelector('#free-spins-plus');
     pop.textContent = plus;
     pop.classList.remove('pop');
@@ -92,6 +90,21 @@ export class FreeSpinsPanel {
       void pop.offsetWidth;
       pop.classList.add('pop');
     }
+  }
+
+  /** The counter's win: the round's so far, in minor units. */
+  setWin(minor) {
+    const win = this.counter.querySelector('#free-spins-win');
+    win.textContent = this.money.format(minor);
+    win.dataset.minor = String(minor);
+  }
+
+  /** A free spin's cascade paid a screen (`cascade`): the counter's win climbs with the Win
+   * meter to `minor` (the round's win before the spin and the chain's screens paid so far);
+   * the chain's last screen is counted when the spin is paid (`settled`). */
+  chainPaid(minor, stage) {
+    if (stage.spin?.kind !== 'free' || this.counter.hidden) return;
+    this.setWin(minor);
   }
 
   hide() {

@@ -48,7 +48,8 @@ export async function presentSpinStopped(event, stage) {
  * A cascade: the screen before shows its wins, their cells vanish, the symbols above fall
  * into the gaps and new ones drop in from the top, and the chain's multiplier for the new
  * screen is shown. The wins of the screen before count into the chain's running total (the
- * Win meter climbs with it); the new screen's wins follow as their own events.
+ * Win meter and a free spin's counter climb with it); the new screen's wins follow as their
+ * own events.
  */
 export async function presentCascade(event, stage) {
   const { game, grid } = stage;
@@ -63,6 +64,8 @@ export async function presentCascade(event, stage) {
     game.presenter.lines(before, screenMinor, { cycle: false, quiet: true });
     game.presenter.showPopup(stage.chainMinor, { quiet: true });
     game.win.set(earlier + stage.chainMinor);
+    // a free spin's counter counts the chain's screens as the Win meter does
+    ui.freeSpins?.chainPaid(earlier + stage.chainMinor, stage);
     game.sound.play('win', { level: 1 });
     await sleep(ms * 1.5);
   }

@@ -26,14 +26,17 @@ export function presentLineWin(event, stage) {
   });
 }
 
-/** A symbol pays by ways: every cell of its run lit, the number of ways named. */
+/** A symbol pays by ways: every cell of its run lit, the number of ways named (with the
+ * cascade's multiplier where the chain's screen pays above x1: its amount holds it). */
 export function presentWayWin(event, stage) {
   const ways = t('win.ways', { count: event.ways });
+  const multiplier = stage.multiplier ?? 1;
+  const params = { count: event.count, symbol: stage.ui.name(event.symbol), ways, amount: amount(stage, event.minor), multiplier };
   stage.items.push({
     positions: event.positions,
     minor: event.minor,
     label: `${event.count} × ${stage.ui.name(event.symbol)}`,
-    text: t('win.way_text', { count: event.count, symbol: stage.ui.name(event.symbol), ways, amount: amount(stage, event.minor) }),
+    text: t(multiplier > 1 ? 'win.way_text_multiplied' : 'win.way_text', params),
   });
 }
 
