@@ -944,9 +944,13 @@ class WinSender:
     def __init__(self, wallet: SeamlessWallet, senders: int = 16) -> None:
         self.wallet = wallet
         self.pool = ThreadPoolExecutor(max_workers=senders, thread_name_prefix="win-sender")
+        # guards the state below; only the outcomes' writer waits on it (for outcomes)
         self._cond = threading.Condition()
         self._handed: dict[str, list[str]] = {}  # player -> rounds handed over, not taken yet
         self._busy: set[str] = set()  # players whose wins are being sent (or are to be)
+        # per busy player, set once it is no longer busy: a bet waiting for its player's wins
+        # wakes up for them alone, not at every other player's outcome
+        self._idle: dict[str, threading.Event] = {}
         # wins acknowledged, their outcome not written yet: id -> (player, when, balance after)
         self._answered: dict[str, tuple[str, int, int | None]] = {}
         self._outcomes: list[dict[str, Any]] = []  # outcomes to write
@@ -959,19 +963,27 @@ class WinSender:
             if player_id in self._busy:
                 return  # its sending thread takes it next
             self._busy.add(player_id)
+            self._idle[player_id] = threading.Event()
         try:
             self.pool.submit(self._send_player, player_id)
         except RuntimeError:  # shutting down: the outbox sends it after the restart
             with self._cond:
                 self._handed.pop(player_id, None)
-                self._busy.discard(player_id)
-                self._cond.notify_all()
+                self._idle_again(player_id)
 
     def wait(self, player_id: str, timeout: float) -> bool:
         """Wait until the operator answered (or did not, in time) every win of the player's
         handed over so far: False if ``timeout`` (seconds) passed first."""
         with self._cond:
-            return self._cond.wait_for(lambda: player_id not in self._busy, timeout)
+            idle = self._idle.get(player_id)
+        return idle is None or idle.wait(timeout)
+
+    def _idle_again(self, player_id: str) -> None:
+        """The player is no longer busy: its waiting bets go on (with ``_cond`` held)."""
+        self._busy.discard(player_id)
+        idle = self._idle.pop(player_id, None)
+        if idle is not None:
+            idle.set()
 
     def answered_of(self, player_id: str) -> dict[str, tuple[int, int | None]]:
         """The player's wins acknowledged whose outcome is not written yet: id -> (when, in
@@ -1010,17 +1022,18 @@ class WinSender:
                                 target=self._write, name="win-outcomes", daemon=True
                             )
                             self._writer.start()
-                        self._cond.notify_all()
+                        self._cond.notify()  # the writer: the only thread waiting on it
         finally:
             with self._cond:
-                self._busy.discard(player_id)
+                resubmitted = False
                 if self._handed.get(player_id):  # handed over as this thread was leaving
                     try:
                         self.pool.submit(self._send_player, player_id)
-                        self._busy.add(player_id)
+                        resubmitted = True
                     except RuntimeError:  # shutting down: the outbox sends them
                         self._handed.pop(player_id, None)
-                self._cond.notify_all()
+                if not resubmitted:
+                    self._idle_again(player_id)
 
     def _write(self) -> None:
         """The writer thread: every outcome waiting, in one transaction, again and again."""
