@@ -6,9 +6,11 @@ wallet calling the simulator. ``--clients`` threads each play their own player's
 (Days of the Tsar at 0.25, no gamble, free spins played out) for ``--seconds``; printed: the
 rounds a second, the requests' p50 and p99 latency, and the seamless figures as a share of the
 transfer ones. SQLite always; PostgreSQL when ``REELSMITH_TEST_DATABASE_URL`` reaches one (in a
-schema of its own, dropped afterwards).
+schema of its own, dropped afterwards). Beside each: the CPU time a round costs the server
+(its process group's user + system time over the measured window, from ``/proc``), the
+simulator, and this process (the clients).
 
-    PYTHONPATH=src .venv/bin/python bench/bench_seamless.py --clients 8 --seconds 20
+    PYTHONPATH=src .venv/bin/python bench/bench_seamless.py --clients 32 --seconds 15
 """
 
 from __future__ import annotations
@@ -57,6 +59,22 @@ def player(url: str, seamless: bool, sim: OperatorSim | None) -> str:
         f"{url}/operator/players/{created['id']}/sessions", json=body, headers=op
     ).json()
     return str(session["token"])
+
+
+def cpu_seconds(group: int) -> float:
+    """User + system CPU time (s) of every process in process group ``group`` (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp; utime and stime are fields 14 and 15
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def run(url: str, tokens: list[str], seconds: float) -> tuple[int, list[float]]:
@@ -114,20 +132,30 @@ def measure(
             stack.callback(server.stop)
             tokens = [player(server.url, wallet == "seamless", sim) for _ in range(clients)]
             run(server.url, tokens, 2.0)  # warm up
+            assert server.process is not None and sim.process is not None
+            groups = (server.process.pid, sim.process.pid)
+            cpu_before = [cpu_seconds(group) for group in groups] + [time.process_time()]
             rounds, latencies = run(server.url, tokens, seconds)
+            cpu_after = [cpu_seconds(group) for group in groups] + [time.process_time()]
+            spent = [
+                (b - a) * 1000 / max(rounds, 1) for a, b in zip(cpu_before, cpu_after, strict=True)
+            ]
             cuts = statistics.quantiles(latencies, n=100)
             results[wallet] = {
                 "rounds_per_s": rounds / seconds,
                 "p50_ms": cuts[49] * 1000,
                 "p99_ms": cuts[98] * 1000,
+                "server_cpu_ms": spent[0],
+                "sim_cpu_ms": spent[1],
+                "clients_cpu_ms": spent[2],
             }
     return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-seamless-"))
     sim = OperatorSim(folder).start()
@@ -144,13 +172,20 @@ def main() -> None:
         kinds["sqlite"] = SqliteUrl
         if os.environ.get("REELSMITH_TEST_DATABASE_URL"):
             kinds["postgresql"] = pg_schema
-        print(f"{args.clients} clients, {args.seconds:.0f} s per wallet, one worker each")
+        load = os.getloadavg()[0]
+        print(
+            f"{args.clients} clients, {args.seconds:.0f} s per wallet, one worker each"
+            f"  ({time.strftime('%H:%M:%S', time.gmtime())} UTC, load {load:.2f})"
+        )
         for kind, url_of in kinds.items():
             found = measure(kind, url_of, sim, folder, args.clients, args.seconds)
             for wallet, figures in found.items():
                 print(
                     f"{kind:10} {wallet:8} {figures['rounds_per_s']:8.1f} rounds/s"
                     f"  p50 {figures['p50_ms']:6.1f} ms  p99 {figures['p99_ms']:6.1f} ms"
+                    f"  CPU/round: server {figures['server_cpu_ms']:.2f} ms,"
+                    f" simulator {figures['sim_cpu_ms']:.2f} ms,"
+                    f" clients {figures['clients_cpu_ms']:.2f} ms"
                 )
             share = found["seamless"]["rounds_per_s"] / found["transfer"]["rounds_per_s"]
             print(f"{kind:10} seamless / transfer: {share:.0%} of the rounds a second")

@@ -349,6 +349,27 @@ def scalar(connection: Connection, sql: str, params: Mapping[str, Any] | None = 
     return result.rows[0][0] if result.rows else None
 
 
+def rows(
+    connection: Connection, sql: str, params: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Every row of the read ``sql``, as dicts keyed by column name, run on the driver's
+    cursor (what a batch holds is sent first)."""
+    if not connection.in_transaction():
+        raise RuntimeError("hot-path SQL runs inside a transaction (Database.write/read)")
+    batch = batch_of(connection)
+    if batch is not None and batch.queued:
+        batch.flush(connection)
+    statement = _translate(sql, connection.dialect.name)
+    cursor = connection.connection.cursor()
+    try:
+        with driver_errors(connection, statement):
+            cursor.execute(statement, dict(params or {}))
+        columns = [column[0] for column in cursor.description or ()]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    finally:
+        cursor.close()
+
+
 def send_commit(connection: Connection) -> pgwire.Exchange | None:
     """Send what the write transaction's batch holds and the COMMIT, without waiting for the
     answer: the caller watches the exchange (`pgwire.Exchange.poll`) and then takes its

@@ -32,6 +32,7 @@ import http.client
 import json
 import logging
 import select
+import socket
 import ssl
 import threading
 import uuid
@@ -102,8 +103,8 @@ MAX_BACKOFF_MS = 60_000
 
 
 def _rows(connection: Connection, statement: str, params: dict[str, Any]) -> list[Any]:
-    """Every row of a read, as mappings (the outbox's reads: off the hot path)."""
-    return list(connection.execute(text(statement), params).mappings().all())
+    """Every row of a read, as dicts keyed by column name (on the driver's cursor)."""
+    return sql.rows(connection, statement, params)
 
 
 class NoAnswerError(Exception):
@@ -144,6 +145,143 @@ class Answer:
     currency: str | None
 
 
+MAX_LINE = 65_536  # an answer's status or header line longer than this is refused
+MAX_HEADERS = 100
+MAX_ANSWER = 1 << 20  # an answer's body longer than this (1 MiB) is refused
+
+
+class _Connection:
+    """One HTTP/1.1 connection to the operator, kept alive between calls: a request written
+    as bytes, its answer read (status line, headers, a ``Content-Length``, chunked or
+    read-until-close body). What a wallet call needs of HTTP and nothing else: no redirects,
+    cookies, proxies or compression, and ``http.client``'s header parsing (the e-mail
+    parser) and object building out of the path. An answer it cannot read whole is raised
+    as ``http.client``'s exceptions (the call is then unanswered)."""
+
+    def __init__(
+        self, host: str, port: int, timeout: float, context: ssl.SSLContext | None
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.context = context
+        self.sock: socket.socket | None = None
+        self.reader: Any = None
+
+    def stale(self) -> bool:
+        """The operator closed (or wrote to) this kept-alive connection while no answer was
+        due: not to be used again."""
+        if self.sock is None:
+            return False
+        if isinstance(self.sock, ssl.SSLSocket) and self.sock.pending():
+            return True
+        return bool(select.select([self.sock], [], [], 0)[0])
+
+    def close(self) -> None:
+        sock, self.sock = self.sock, None
+        reader, self.reader = self.reader, None
+        if reader is not None:
+            reader.close()
+        if sock is not None:
+            sock.close()
+
+    def exchange(self, request: bytes) -> tuple[int, dict[str, str], bytes, bool]:
+        """Send ``request`` (a whole HTTP/1.1 request) and read its answer: the status, the
+        headers (names in lower case), the body, and whether the connection stays open."""
+        if self.sock is None:
+            sock = socket.create_connection((self.host, self.port), self.timeout)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.context is not None:
+                sock = self.context.wrap_socket(sock, server_hostname=self.host)
+            self.sock = sock
+            self.reader = sock.makefile("rb")
+        self.sock.sendall(request)
+        reader = self.reader
+        while True:
+            line = reader.readline(MAX_LINE + 1)
+            if not line:
+                raise http.client.RemoteDisconnected("the operator closed the connection")
+            if len(line) > MAX_LINE:
+                raise http.client.LineTooLong("status line")
+            version, _, rest = line.decode("latin-1").partition(" ")
+            code = rest[:3]
+            if not version.startswith("HTTP/1.") or not code.isdigit():
+                raise http.client.BadStatusLine(line.decode("latin-1").strip()[:80])
+            status = int(code)
+            headers = self._headers(reader)
+            if not 100 <= status < 200:  # an interim answer (100 Continue): the next one
+                break
+        connection = headers.get("connection", "").lower()
+        keep = "close" not in connection and (version == "HTTP/1.1" or "keep-alive" in connection)
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            body = self._chunked(reader)
+        elif "content-length" in headers:
+            try:
+                length = int(headers["content-length"])
+            except ValueError:
+                raise http.client.HTTPException("bad Content-Length") from None
+            if not 0 <= length <= MAX_ANSWER:
+                raise http.client.HTTPException("Content-Length out of range")
+            body = reader.read(length)
+            if len(body) < length:
+                raise http.client.IncompleteRead(body, length - len(body))
+        elif status in (204, 304):
+            body = b""
+        else:  # the answer ends where the connection does
+            body = reader.read(MAX_ANSWER + 1)
+            if len(body) > MAX_ANSWER:
+                raise http.client.HTTPException("answer too long")
+            keep = False
+        return status, headers, body, keep
+
+    @staticmethod
+    def _headers(reader: Any) -> dict[str, str]:
+        headers: dict[str, str] = {}
+        for _ in range(MAX_HEADERS + 1):
+            line = reader.readline(MAX_LINE + 1)
+            if len(line) > MAX_LINE:
+                raise http.client.LineTooLong("header line")
+            if line in (b"\r\n", b"\n"):
+                return headers
+            if not line:
+                raise http.client.IncompleteRead(b"")
+            name, colon, value = line.decode("latin-1").partition(":")
+            if not colon:
+                raise http.client.HTTPException("a header line without a colon")
+            key = name.strip().lower()
+            value = value.strip()
+            headers[key] = f"{headers[key]}, {value}" if key in headers else value
+        raise http.client.HTTPException("too many headers")
+
+    @staticmethod
+    def _chunked(reader: Any) -> bytes:
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            line = reader.readline(MAX_LINE + 1)
+            if not line or len(line) > MAX_LINE:
+                raise http.client.IncompleteRead(b"".join(parts))
+            try:
+                chunk = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise http.client.IncompleteRead(b"".join(parts)) from None
+            if chunk == 0:
+                break
+            size += chunk
+            if size > MAX_ANSWER:
+                raise http.client.HTTPException("answer too long")
+            data = reader.read(chunk)
+            if len(data) < chunk or reader.read(2) != b"\r\n":
+                raise http.client.IncompleteRead(b"".join(parts) + data)
+            parts.append(data)
+        while True:  # trailers, to the blank line
+            line = reader.readline(MAX_LINE + 1)
+            if not line:
+                raise http.client.IncompleteRead(b"".join(parts))
+            if line in (b"\r\n", b"\n"):
+                return b"".join(parts)
+
+
 class OperatorClient:
     """Signed calls to the operator's wallet: a request's body signed with the game's key, its
     answer's checked against the operator's key before anything is read from it."""
@@ -163,10 +301,13 @@ class OperatorClient:
         self._port = parts.port or (443 if self._https else 80)
         self._path = parts.path
         self._ssl = ssl.create_default_context() if self._https else None
+        default_port = 443 if self._https else 80
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        self._host_header = host if self._port == default_port else f"{host}:{self._port}"
         # one kept-alive connection to the operator per calling thread: a call costs no new
         # TCP (or TLS) connection, and no pool, cookie jar or redirect handling it never needs
         self._local = threading.local()
-        self._opened: list[http.client.HTTPConnection] = []
+        self._opened: list[_Connection] = []
         self._opened_lock = threading.Lock()
 
     def close(self) -> None:
@@ -175,24 +316,16 @@ class OperatorClient:
         for connection in opened:
             connection.close()
 
-    def _connection(self) -> http.client.HTTPConnection:
+    def _connection(self) -> _Connection:
         """This thread's connection to the operator: its kept-alive one, unless the operator
         closed it meanwhile (its socket readable while no answer is due: the end of it)."""
-        connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
-        if connection is not None:
-            sock = connection.sock
-            if sock is None or select.select([sock], [], [], 0)[0]:
-                connection.close()
-                connection = None
+        connection: _Connection | None = getattr(self._local, "connection", None)
+        if connection is not None and connection.stale():
+            connection.close()
+            self._forget(connection)
+            connection = None
         if connection is None:
-            if self._ssl is not None:
-                connection = http.client.HTTPSConnection(
-                    self._host, self._port, timeout=self.timeout_seconds, context=self._ssl
-                )
-            else:
-                connection = http.client.HTTPConnection(
-                    self._host, self._port, timeout=self.timeout_seconds
-                )
+            connection = _Connection(self._host, self._port, self.timeout_seconds, self._ssl)
             self._local.connection = connection
             with self._opened_lock:
                 self._opened.append(connection)
@@ -202,28 +335,23 @@ class OperatorClient:
         """POST ``raw``: the answer's status, body and signature header. Any failure closes
         the connection (the next call opens another) and is raised."""
         connection = self._connection()
+        head = (
+            f"POST {self._path}{path} HTTP/1.1\r\nHost: {self._host_header}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(raw)}\r\n"
+            f"{SIGNATURE_HEADER}: {self.signer.sign(raw)}\r\n\r\n"
+        )
         try:
-            connection.request(
-                "POST",
-                self._path + path,
-                body=raw,
-                headers={
-                    "Content-Type": "application/json",
-                    SIGNATURE_HEADER: self.signer.sign(raw),
-                },
-            )
-            response = connection.getresponse()
-            content = response.read()
+            status, headers, content, keep = connection.exchange(head.encode("latin-1") + raw)
         except BaseException:
             connection.close()
             self._forget(connection)
             raise
-        if response.will_close:
+        if not keep:
             connection.close()
             self._forget(connection)
-        return response.status, content, response.getheader(SIGNATURE_HEADER)
+        return status, content, headers.get(SIGNATURE_HEADER.lower())
 
-    def _forget(self, connection: http.client.HTTPConnection) -> None:
+    def _forget(self, connection: _Connection) -> None:
         self._local.connection = None
         with self._opened_lock:
             if connection in self._opened:
@@ -816,9 +944,13 @@ class WinSender:
     def __init__(self, wallet: SeamlessWallet, senders: int = 16) -> None:
         self.wallet = wallet
         self.pool = ThreadPoolExecutor(max_workers=senders, thread_name_prefix="win-sender")
+        # guards the state below; only the outcomes' writer waits on it (for outcomes)
         self._cond = threading.Condition()
         self._handed: dict[str, list[str]] = {}  # player -> rounds handed over, not taken yet
         self._busy: set[str] = set()  # players whose wins are being sent (or are to be)
+        # per busy player, set once it is no longer busy: a bet waiting for its player's wins
+        # wakes up for them alone, not at every other player's outcome
+        self._idle: dict[str, threading.Event] = {}
         # wins acknowledged, their outcome not written yet: id -> (player, when, balance after)
         self._answered: dict[str, tuple[str, int, int | None]] = {}
         self._outcomes: list[dict[str, Any]] = []  # outcomes to write
@@ -831,19 +963,27 @@ class WinSender:
             if player_id in self._busy:
                 return  # its sending thread takes it next
             self._busy.add(player_id)
+            self._idle[player_id] = threading.Event()
         try:
             self.pool.submit(self._send_player, player_id)
         except RuntimeError:  # shutting down: the outbox sends it after the restart
             with self._cond:
                 self._handed.pop(player_id, None)
-                self._busy.discard(player_id)
-                self._cond.notify_all()
+                self._idle_again(player_id)
 
     def wait(self, player_id: str, timeout: float) -> bool:
         """Wait until the operator answered (or did not, in time) every win of the player's
         handed over so far: False if ``timeout`` (seconds) passed first."""
         with self._cond:
-            return self._cond.wait_for(lambda: player_id not in self._busy, timeout)
+            idle = self._idle.get(player_id)
+        return idle is None or idle.wait(timeout)
+
+    def _idle_again(self, player_id: str) -> None:
+        """The player is no longer busy: its waiting bets go on (with ``_cond`` held)."""
+        self._busy.discard(player_id)
+        idle = self._idle.pop(player_id, None)
+        if idle is not None:
+            idle.set()
 
     def answered_of(self, player_id: str) -> dict[str, tuple[int, int | None]]:
         """The player's wins acknowledged whose outcome is not written yet: id -> (when, in
@@ -882,17 +1022,18 @@ class WinSender:
                                 target=self._write, name="win-outcomes", daemon=True
                             )
                             self._writer.start()
-                        self._cond.notify_all()
+                        self._cond.notify()  # the writer: the only thread waiting on it
         finally:
             with self._cond:
-                self._busy.discard(player_id)
+                resubmitted = False
                 if self._handed.get(player_id):  # handed over as this thread was leaving
                     try:
                         self.pool.submit(self._send_player, player_id)
-                        self._busy.add(player_id)
+                        resubmitted = True
                     except RuntimeError:  # shutting down: the outbox sends them
                         self._handed.pop(player_id, None)
-                self._cond.notify_all()
+                if not resubmitted:
+                    self._idle_again(player_id)
 
     def _write(self) -> None:
         """The writer thread: every outcome waiting, in one transaction, again and again."""
