@@ -15,6 +15,14 @@ new cell of a later one (reels left to right, rows top to bottom, as live play's
 (the ``S_*``, ``F_*`` and ``R_*`` slots of :mod:`reelsmith.analysis.kernel.rounds`), so a
 simulation of such a title is read and reported as any other.
 
+Where a spin's stops alone decide its chain (the strips refill, and nothing else is drawn or
+changed during the spin), each reel set's chain of every stop combination is played once by
+the same function into a table (:class:`Outcomes`) and a round reads its spin's row after
+drawing its stops: the same draws and figures, ten times the rounds a second on Crystal
+Caverns (``bench/bench_chain_kernel.py``). The round loop reads that table with its arrays
+taken out of their tuples before the loop: an array bound to a new name inside it is
+reference-counted with an atomic instruction each time, which cost more than the look-up.
+
 Mystery symbols are revealed here too (:func:`reelsmith.mechanics.mystery.kernel.
 reveal_screen`): after a screen's stops and before it is paid, one draw by the spin's table
 where the screen shows the mystery, as live play's window modifier makes it, so a mystery
