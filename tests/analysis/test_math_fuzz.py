@@ -62,7 +62,8 @@ def titles(
     """A random title; ``variable_rows``: always a ways title with ``[heights]``; ``cells``:
     always a title whose cells are drawn one by one (no mystery or heights; with ``tumbling``
     a cascade refilled by cells, its reels' tables often one table, else no cascade);
-    ``bought``: always a cascade with free spins and a bought feature (``[modes.buy]``)."""
+    ``bought``: always free spins and a bought feature (``[modes.buy]``), on a cascade or on
+    plain screens (no mystery or heights beside it)."""
     rows = draw(st.sampled_from([2, 3]))
     evaluators = ["paylines", "ways", "anywhere"] + ["anywhere"] * 2 * tumbling
     evaluator = "ways" if variable_rows else draw(st.sampled_from(evaluators))
@@ -71,12 +72,15 @@ def titles(
     wild = draw(st.booleans())
     scatter = bought or draw(st.booleans())
     free = bought or (scatter and draw(st.booleans()))
-    cascade = bought or tumbling or (not variable_rows and not cells and draw(st.booleans()))
+    if bought:
+        cascade = draw(st.booleans())
+    else:
+        cascade = tumbling or (not variable_rows and not cells and draw(st.booleans()))
     # refused together: mystery with cascades, variable rows or drawn cells
-    mystery = not cascade and not variable_rows and not cells and draw(st.booleans())
+    mystery = not bought and not cascade and not variable_rows and not cells and draw(st.booleans())
     # variable rows pay by ways, and are refused beside cascades and mystery symbols
     heights = variable_rows or (
-        ways and not cascade and not mystery and not cells and draw(st.booleans())
+        ways and not bought and not cascade and not mystery and not cells and draw(st.booleans())
     )
     symbols = list(REGULAR) + (["w"] if wild else []) + (["s"] if scatter else [])
     symbols += ["m"] if mystery else []
@@ -638,12 +642,13 @@ def test_the_hold_and_spin_is_every_draw_of_every_round_played_live(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(title=titles(bought=True))
-def test_a_bought_feature_on_cascades_holds_its_exact_rtp_in_live_play(
+def test_a_bought_feature_holds_its_exact_rtp_in_live_play(
     tmp_path_factory: pytest.TempPathFactory, title: Title
 ) -> None:
-    """Random cascades with free spins and a bought feature: 3,000 bought rounds played live
-    hold the buy's exact RTP (its free reels' full cycle of chains by Wald's identities) in
-    their 99.9% interval."""
+    """Random titles with free spins and a bought feature, on paylines, ways or counts, with
+    or without cascades: 3,000 bought rounds played live hold the buy's exact RTP (the free
+    spins given the trigger; on a cascade its free reels' full cycle of chains by Wald's
+    identities) in their 99.9% interval."""
     from reelsmith.mechanics.modes.exact import figures
     from reelsmith.mechanics.modes.simulate import simulate_mode
     from tests.mechanics.test_chain_kernel import Z_999
@@ -654,7 +659,7 @@ def test_a_bought_feature_on_cascades_holds_its_exact_rtp_in_live_play(
     assert problems == [], (title.model, problems)
     model = load_model(folder)
     evaluator = next((t for t in ("ways", "anywhere") if t in model.raw), "paylines")
-    event(f"evaluator: {evaluator}")
+    event(f"evaluator: {evaluator}, {'cascade' if 'cascade' in model.raw else 'no cascade'}")
     exact = figures(model, None, "buy")
     played = simulate_mode(model, None, "buy", 3_000, 17)
     half = Z_999 * played.std_dev / played.rounds**0.5
