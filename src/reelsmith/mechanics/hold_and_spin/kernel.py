@@ -7,7 +7,10 @@ from the same kind of stream, so every kernel round replays through live play:
 * the base spin: one reel stop per reel of the base reel set (below the strip's length, or
   below the reel's total weight looked up in its cumulative weights by
   :func:`~reelsmith.engine.stops.stop_for_draw`), paid on every payline at one coin each by
-  the one line rule (:func:`~reelsmith.engine.lines.line_award`);
+  the one line rule (:func:`~reelsmith.engine.lines.line_award`) as the catalogue kernel
+  reads it: its automaton walked over the paylines its prefix entry leaves open
+  (:class:`~reelsmith.analysis.kernel.tables.ReelTables`). Calling the rule on each payline
+  cost three quarters of a round (each call reference-counts the arrays it is handed);
 * when the window shows the trigger count of coins: one value draw per coin of the window in
   reading order (rows top to bottom, each left to right), then each respin's draws, one per
   empty cell in the same order (coin or blank, by ``land``), a coin landed followed at once
@@ -37,8 +40,8 @@ import numpy.typing as npt
 from numba import njit
 
 from reelsmith.analysis.kernel import rounds as r
+from reelsmith.analysis.kernel.tables import E_END, E_OPEN, E_PAY, ReelTables, StackedTables
 from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
-from reelsmith.engine.lines import line_award
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.stops import stop_for_draw
 from reelsmith.mechanics.hold_and_spin.chain import feature_over, respin_step
@@ -75,6 +78,8 @@ class HoldAndSpinGame:
     value_amounts: npt.NDArray[np.int64]
     full_grid_amount: int
     total_bet: int
+    #: The base reel set's line tables (stacked as the catalogue kernel's, the base set twice).
+    lines: StackedTables
     #: The purposes of the draws a trace records, by their kind.
     draw_purposes: tuple[str, ...] = ("reel_stop", "hold_and_spin_cell", "hold_and_spin_value")
 
@@ -87,11 +92,6 @@ class HoldAndSpinGame:
             self.totals,
             self.rows,
             self.paylines,
-            self.line_pays,
-            self.wild,
-            self.substitutable,
-            self.wild_multiplier,
-            self.ties_to_wild,
             self.symbol,
             self.trigger,
             self.respins,
@@ -101,6 +101,14 @@ class HoldAndSpinGame:
             self.full_grid_amount,
             self.total_bet,
             r.band_edges_in_coins(self.total_bet),
+            int(self.lines.depth[0]),
+            self.lines.prefix[0],
+            self.lines.entries[0],
+            self.lines.open_lines[0],
+            self.lines.open_states[0],
+            self.lines.trans[0],
+            self.lines.last_pays[0],
+            self.lines.windows[0],
         )
 
 
@@ -110,6 +118,7 @@ def build(model: GameModel, variant_id: str) -> HoldAndSpinGame:
 
     rules = hold_and_spin_rules(model)
     reel_set = model.variant(variant_id).reel_sets["base"]
+    lines = ReelTables.build(model, reel_set, np.asarray(model.line_pays, dtype=np.int64), None)
     return HoldAndSpinGame(
         padded=np.ascontiguousarray(reel_set.padded, dtype=np.int8),
         lengths=np.asarray(reel_set.lengths, dtype=np.int64),
@@ -131,6 +140,7 @@ def build(model: GameModel, variant_id: str) -> HoldAndSpinGame:
         value_amounts=np.array([v.amount for v in rules.values], dtype=np.int64),
         full_grid_amount=rules.full_grid_amount,
         total_bet=total_coins(model),
+        lines=StackedTables.stack(lines, lines),
     )
 
 
@@ -175,11 +185,6 @@ def play_chain_rounds(
         totals,
         rows,
         paylines,
-        line_pays,
-        wild,
-        substitutable,
-        wild_multiplier,
-        ties_to_wild,
         symbol,
         trigger,
         full,
@@ -189,15 +194,24 @@ def play_chain_rounds(
         full_grid_amount,
         total_bet,
         edges,
+        decided,
+        prefix,
+        entries,
+        open_lines,
+        open_states,
+        trans,
+        last_pays,
+        windows,
     ) = game
     reels = lengths.shape[0]
+    last = reels - 1
+    stops = np.zeros(reels, dtype=np.int64)
     n_cells = rows * reels
     n_values = value_amounts.shape[0]
     coin_weight = land_cumulative[0]
     land_total = land_cumulative[1]
     value_total = value_cumulative[n_values - 1]
     grid = np.empty((rows, reels), dtype=np.int8)
-    cells = np.empty(reels, dtype=np.int8)
     held_cell = np.zeros(n_cells, dtype=np.bool_)
     top_band = edges.shape[0] - 1
     bands = np.zeros(edges.shape[0], dtype=np.int64)
@@ -211,6 +225,7 @@ def play_chain_rounds(
     for i in range(n_rounds):
         saved = stream
         round_start = log_at
+        index = 0  # the prefix's, in mixed radix
         for reel in range(reels):
             length = lengths[reel]
             if weighted:
@@ -221,17 +236,21 @@ def play_chain_rounds(
                 bound = length
                 stream, value = stream_bounded(stream, bound)
                 stop = value
+            stops[reel] = stop
+            if reel < decided:
+                index = index * length + stop
             for row in range(rows):
                 grid[row, reel] = padded[reel, stop + row]
             log_at = _logged(log, log_at, record, r.DRAW_REEL_STOP, bound, value)
-        base_line = 0
-        for line in range(paylines.shape[0]):
-            for reel in range(reels):
-                cells[reel] = grid[paylines[line, reel], reel]
-            _symbol, _count, pay = line_award(
-                cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild
-            )
-            base_line += pay
+        # the line pays: the prefix entry's decided pay and its open paylines walked on
+        entry = entries[prefix[index]]
+        base_line = entry[E_PAY]
+        for j in range(entry[E_OPEN], entry[E_END]):
+            line = open_lines[j]
+            state = open_states[j]
+            for reel in range(decided, last):
+                state = trans[state, windows[reel, stops[reel], paylines[line, reel]]]
+            base_line += last_pays[state, windows[last, stops[last], paylines[line, last]]]
         shown = 0
         for row in range(rows):
             for reel in range(reels):
