@@ -374,7 +374,7 @@ def ways_walk(
     grid: npt.NDArray[np.int8],
     pays: npt.NDArray[np.int64],
     paying: npt.NDArray[np.int64],
-    alive: int,
+    alive: int | np.int64,
     wild: int,
     substitutable: npt.NDArray[np.bool_],
     weights: npt.NDArray[np.int64],
