@@ -362,7 +362,7 @@ def _outcome_row(t: ScreenTables, tops: npt.NDArray[np.int64]) -> int:
     return int(index)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _chain(
     t: ScreenTables,
     screen: npt.NDArray[np.int8],
@@ -384,7 +384,8 @@ def _chain(
     cut at the cap, a free spin's retriggers after ``awarded`` spins of the feature), then
     the stream and the log's end. ``draws`` (whether the refill is drawn, the reel set's index,
     the stream, the cell draws' tables, whether to record, the log and its end) draw the new
-    cells where the refill is drawn."""
+    cells where the refill is drawn. Called, not inlined: the round loop stays small (its
+    registers its own) where most spins read their chain from :class:`Outcomes`."""
     refill, index, stream, cells_tables, record, log, log_at = draws
     final = t.scatter_final
     pay = 0
@@ -434,41 +435,6 @@ def _chain(
     if not free and max_spins > 0 and added > max_spins:
         added = max_spins
     return pay, scattered, most, added, stream, log_at
-
-
-@njit(cache=True, nogil=True)
-def _chain_step(
-    t: ScreenTables,
-    screen: npt.NDArray[np.int8],
-    removed: npt.NDArray[np.bool_],
-    cells: npt.NDArray[np.int8],
-    counts: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
-    tops: npt.NDArray[np.int64],
-    free: bool,
-    awarded: int,
-    retrigger: int,
-    per_symbol: int,
-    max_spins: int,
-    draws: Any,
-) -> tuple[int, int, int, int, Any, int]:
-    """:func:`_chain`, called, not inlined: the round loop stays small (its registers its
-    own) where most spins read their chain from :class:`Outcomes`."""
-    return _chain(
-        t,
-        screen,
-        removed,
-        cells,
-        counts,
-        out,
-        tops,
-        free,
-        awarded,
-        retrigger,
-        per_symbol,
-        max_spins,
-        draws,
-    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -705,7 +671,7 @@ def play_chain_rounds(
                 log,
                 log_at,
             )
-            pay, base_scatter, base_triggers, awarded, stream, log_at = _chain_step(
+            pay, base_scatter, base_triggers, awarded, stream, log_at = _chain(
                 base,
                 screen,
                 removed,
@@ -771,7 +737,7 @@ def play_chain_rounds(
                 )
                 stick(screen, stuck, sticky_wild, sticky_reels, sticky_scatter, sticky_trigger)
                 expanded = expansion(screen, special, free.line_pays, lines)
-                spin_win, _scatter, shown, added, stream, log_at = _chain_step(
+                spin_win, _scatter, shown, added, stream, log_at = _chain(
                     free,
                     screen,
                     removed,
