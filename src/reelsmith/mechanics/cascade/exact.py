@@ -220,7 +220,8 @@ def _screen(
     out: npt.NDArray[np.int64],
 ) -> tuple[int, int, int]:
     """One screen: (line, way or count coins before the screen's multiplier, scatter coins,
-    trigger count), ``removed`` marking the cells its wins take away."""
+    trigger count), ``removed`` marking the cells its wins take away (a ways title's by
+    :func:`_ways_screen`)."""
     if ways.on:
         return _ways_screen(
             grid,
@@ -260,22 +261,6 @@ def _screen(
             * line_coins
         )
         mark_removed(grid, anywhere.paying, wild, substitutable, out[2], removed)
-    if ways.on:
-        line_win += (
-            ways_pay_marking(
-                grid,
-                line_pays,
-                ways.paying,
-                ways.bits,
-                wild,
-                substitutable,
-                ways.weights,
-                ways.min_run,
-                ways.pure_wild,
-                removed,
-            )
-            * line_coins
-        )
     for line in range(paylines.shape[0]):
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
