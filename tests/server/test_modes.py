@@ -120,7 +120,7 @@ def test_the_game_list_and_an_unknown_mode(moded_api: Any) -> None:
     api.login(player)
     games = {g["id"]: g for g in api.as_player("GET", "/api/games").json()["games"]}
     assert games[MODED]["modes"] == [
-        {"name": "ante", "kind": "ante", "price": "1.25"},
+        {"name": "ante", "kind": "ante", "price": "1.25", "reel_set": "ante"},
         {"name": "buy", "kind": "buy", "price": "3.8"},
     ]
     unknown = api.spin(MODED, BET, mode="turbo")

@@ -123,7 +123,8 @@ class GameInfo(BaseModel):
     modes: list[dict[str, Any]] | None = Field(
         default=None,
         description="Only a title with bet modes: those the player's market offers, each its "
-        "name, kind (ante, buy) and price in bets",
+        "name, kind (ante, buy) and price in bets; an ante also its reel_set, the reel set "
+        "(of the rules page's reel_symbols) its base spins spin",
     )
 
 

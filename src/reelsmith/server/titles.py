@@ -179,8 +179,11 @@ class Title:
             **self.client_info(),
         }
         if "modes" in self.model.raw:
+            # an ante names the reel set its base spins spin: the client's reels run through
+            # that set's symbols (the rules page's ``reel_symbols``) while it is on
             out["modes"] = [
                 {"name": m.name, "kind": m.kind, "price": m.price_text}
+                | ({"reel_set": m.reel_set} if m.reel_set else {})
                 for m in self.modes_offered(market)
             ]
         return out

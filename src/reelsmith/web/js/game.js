@@ -490,9 +490,12 @@ export class Game {
     mark('step-start', { kind: 'base' });
     this.clearStage();
     // a bought feature's round starts in its free spins: no base screen is spun
-    const bought = played && this.info.modes.find((m) => m.name === played)?.kind === 'buy';
+    const playedMode = played ? this.info.modes.find((m) => m.name === played) : null;
+    const bought = playedMode?.kind === 'buy';
     if (!bought) {
-      this.grid.startSpin({ filler: this.ui.reelFiller?.('base') });
+      // an ante's base screen spins the reel set it names (the game list's `reel_set`)
+      const reelSet = playedMode?.kind === 'ante' ? (playedMode.reel_set ?? null) : null;
+      this.grid.startSpin({ filler: this.ui.reelFiller?.('base', reelSet) });
       this.sound.play('spin');
     }
     this.app.gate.mark();

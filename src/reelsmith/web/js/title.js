@@ -104,14 +104,15 @@ export class Title {
   /**
    * What each reel runs through while a `kind` screen (`base`, `free`) spins: the symbols its
    * strip in the reel set that screen plays carries (the rules page's `reel_symbols`; free
-   * spins' set named by `rules.free_spins.reel_set`, else the base set), those the art draws
-   * among them, so no reel shows a symbol that never lands on it. Null where the page lists
-   * no reel sets (the filler then runs on every reel).
+   * spins' set named by `rules.free_spins.reel_set`; a base screen played in an ante, the set
+   * the ante names, `reelSet`; else the base set), those the art draws among them, so no reel
+   * shows a symbol that never lands on it. Null where the page lists no reel sets (the
+   * filler then runs on every reel).
    */
-  reelFiller(kind = 'base') {
+  reelFiller(kind = 'base', reelSet = null) {
     const sets = this.game.rules.reel_symbols;
     if (!sets) return null;
-    const name = kind === 'free' ? (this.game.rules.rules.free_spins?.reel_set ?? 'base') : 'base';
+    const name = kind === 'free' ? (this.game.rules.rules.free_spins?.reel_set ?? 'base') : (reelSet ?? 'base');
     const reels = sets[name] ?? sets.base;
     if (!reels) return null;
     const drawn = new Set(this.filler);
