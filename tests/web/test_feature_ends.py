@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Route
 
 from tests.web import forcing
-from tests.web.conftest import Server, force, open_game, wait_state
+from tests.web.conftest import SCREENSHOTS, Server, force, open_game, press_scene, wait_state
 from tests.web.test_caverns_client import BLUR, blurred, strangers
+from tests.web.test_caverns_look import open_caverns
 from tests.web.test_sizes import viewport
 
 pytestmark = [pytest.mark.web]
@@ -108,3 +109,109 @@ def test_the_ante_spins_the_reels_of_its_own_reel_set(
     base = blurred(page, free=False)
     assert {s for r, s, _ in base if r in (1, 2, 3)} - set(ANTE_ONLY)
     assert not errors, errors
+
+
+# -- Crystal Caverns' bought feature ------------------------------------------------------------
+
+#: Keeps, every frame a notice shows, its box and the boxes of the reels' windows it meets
+#: ([notice text, notice box, reel box]); and as each free spin's reels start, the counter
+#: ([spins left, of how many]).
+WATCH_FEATURE = """() => {
+  window.__covered = [];
+  window.__noticed = [];
+  window.__counted = [];
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, right: r.right, bottom: r.bottom}; };
+  const meets = (a, b) => a.x + 0.5 < b.right && b.x + 0.5 < a.right
+    && a.y + 0.5 < b.bottom && b.y + 0.5 < a.bottom;
+  const frame = () => {
+    for (const notice of document.querySelectorAll('.notices .notice')) {
+      const n = box(notice);
+      window.__noticed.push(notice.textContent);
+      for (const reel of document.querySelectorAll('.reels .reel')) {
+        if (!reel.checkVisibility()) continue;
+        const r = box(reel);
+        if (meets(n, r)) window.__covered.push([notice.textContent, n, r]);
+      }
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  window.__said = [];
+  const status = document.querySelector('#sr-status');
+  new MutationObserver(() => window.__said.push(status.textContent))
+    .observe(status, {childList: true, characterData: true, subtree: true});
+  const root = document.querySelector('.game');
+  new MutationObserver(() => {
+    if (root.dataset.state !== 'spinning' || !root.classList.contains('in-free-spins')) return;
+    window.__counted.push([
+      Number(document.querySelector('#free-spins-left').dataset.count),
+      Number(document.querySelector('#free-spins-total').textContent),
+    ]);
+  }).observe(root, {attributes: true, attributeFilter: ['data-state']});
+}"""
+
+SIZES = ["1366x768", "390x844", "320x568"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bought_notice_covers_no_symbol_and_the_counter_counts_the_spin_played(
+    browser: Browser, server: Server, size: str
+) -> None:
+    """Bought: "Feature bought" is said by the intro and to a screen reader, and no notice
+    lies over a reel in any frame; as each free
+    spin's reels start the counter has counted it (the first: 9 left of 10)."""
+    if not forcing.caverns_present():
+        pytest.skip("Crystal Caverns is not in games/ on this branch")
+    ctx = context_at(browser, size)
+    try:
+        page = ctx.new_page()
+        open_caverns(page, server)
+        page.evaluate(WATCH_FEATURE)
+        quiet = forcing.caverns_free_quiet()
+        force(page, [], *[quiet] * 10)
+        page.click("#buy-feature")
+        page.click("#buy-confirm")
+        page.wait_for_selector("#free-spins-intro-button")
+        assert page.inner_text("#free-spins-intro .intro-bought") == "Bought feature"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"caverns-bought-notice-{size}.png"))
+        press_scene(page, "free-spins-intro")
+        page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
+        # told by the intro on screen and to a screen reader, and by no notice over the reels
+        said = page.evaluate("() => window.__said")
+        assert "Feature bought: 10 free spins." in said, said
+        covered = page.evaluate("() => window.__covered")
+        assert covered == [], covered[:3]
+        counted = page.evaluate("() => window.__counted")
+        assert counted == [[left, 10] for left in range(9, -1, -1)], counted
+        press_scene(page, "free-spins-outro")
+        wait_state(page, "idle", timeout=40_000)
+    finally:
+        ctx.close()
+
+
+def test_a_triggered_feature_counts_the_spin_played_as_a_bought_one(
+    browser: Browser, server: Server
+) -> None:
+    """Triggered by the Mine Carts: as each free spin's reels start the counter has counted
+    it, as in a bought feature."""
+    if not forcing.caverns_present():
+        pytest.skip("Crystal Caverns is not in games/ on this branch")
+    ctx = context_at(browser, "1366x768")
+    try:
+        page = ctx.new_page()
+        open_caverns(page, server)
+        page.evaluate(WATCH_FEATURE)
+        awarded = forcing.caverns_round(forcing.caverns_trigger()).parts["free_spins"].awarded
+        quiet = forcing.caverns_free_quiet()
+        force(page, forcing.caverns_trigger(), *[quiet] * awarded)
+        page.click("#spin")
+        press_scene(page, "free-spins-intro")
+        page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
+        counted = page.evaluate("() => window.__counted")
+        assert counted == [[left, awarded] for left in range(awarded - 1, -1, -1)], counted
+        press_scene(page, "free-spins-outro")
+        wait_state(page, "idle", timeout=40_000)
+    finally:
+        ctx.close()

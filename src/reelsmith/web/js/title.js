@@ -219,6 +219,7 @@ export class Title {
   beforeSpin() {
     if (this.offer) this.offer.hidden = true;
     if (!this.game.round || this.game.round.phase !== 'free_spins') this.freeSpins?.hide();
+    else this.freeSpins?.spinStarted(this.game.round);
     this.pots?.clearWildReels();
     this.holdAndSpin?.hide();
   }

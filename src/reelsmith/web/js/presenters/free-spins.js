@@ -92,6 +92,18 @@ export class FreeSpinsPanel {
     }
   }
 
+  /** A free spin's reels start (`title.js` `beforeSpin`): the counter counts the spin in
+   * play, as the server will once it is paid (the first of ten reads 9 left of 10), bought
+   * or triggered alike; its screen then settles the counter with the round
+   * (`settled`, a retrigger's "+n"). */
+  spinStarted(round) {
+    if (!round || !(round.free_spins_awarded > 0) || !(round.free_spins_remaining > 0)) return;
+    const left = round.free_spins_remaining - 1;
+    const leftEl = this.counter.querySelector('#free-spins-left');
+    leftEl.textContent = this.money.count(left);
+    leftEl.dataset.count = String(left);
+  }
+
   /** The counter's win: the round's so far, in minor units. */
   setWin(minor) {
     const win = this.counter.querySelector('#free-spins-win');

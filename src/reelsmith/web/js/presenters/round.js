@@ -4,6 +4,7 @@
  * turns each card as its answer comes, the round closed or the next action offered), so
  * these presenters record what they saw on the stage and draw nothing more.
  */
+import { announce } from '../dom.js';
 import { t } from '../messages.js';
 
 /** The round is staked: its cost, as the server counts it. */
@@ -32,9 +33,14 @@ export function presentCapReached(event, stage) {
 
 /** The round is a bought feature (`[modes]`): no base spin, the free spins start with the
  * spins it awarded. The player is told what was bought, and the stage keeps the event so the
- * free-spins panel and the history can show the round began in the feature. */
+ * free-spins panel and the history can show the round began in the feature. Where the title
+ * opens its feature with an intro (a free-spins counter or a ladder), the intro tells it on
+ * screen ("Bought feature", the spins) and the sentence is only announced: a notice beside
+ * it would lie over the reels' bottom row into the first free spin. */
 export function presentFeatureBought(event, stage) {
   stage.featureBought = event;
   stage.ui.featureBought?.(event);
-  stage.game.app?.messages?.notice(t('game.feature_bought', { spins: event.spins }), 4000);
+  const said = t('game.feature_bought', { spins: event.spins });
+  if (stage.ui.freeSpins || stage.ui.ladder) announce(said);
+  else stage.game.app?.messages?.notice(said, 4000);
 }
