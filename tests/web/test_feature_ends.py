@@ -15,8 +15,9 @@ from playwright.sync_api import Browser, BrowserContext, Route
 
 from tests.web import forcing
 from tests.web.conftest import SCREENSHOTS, Server, force, open_game, press_scene, wait_state
-from tests.web.test_caverns_client import BLUR, blurred, strangers
+from tests.web.test_caverns_client import BLUR, blurred, german_caverns, strangers
 from tests.web.test_caverns_look import open_caverns
+from tests.web.test_layout import BOXES, overlaps
 from tests.web.test_sizes import viewport
 
 pytestmark = [pytest.mark.web]
@@ -215,3 +216,54 @@ def test_a_triggered_feature_counts_the_spin_played_as_a_bought_one(
         wait_state(page, "idle", timeout=40_000)
     finally:
         ctx.close()
+
+
+# -- German words on the bet bar ---------------------------------------------------------------
+
+#: Each stepper's label and value row, as the player sees them ([label, label box, row box]).
+STEPPERS = """() => [...document.querySelectorAll('.bet-controls > .stepper')]
+  .filter((s) => s.checkVisibility())
+  .map((s) => {
+    const box = (e) => { const r = e.getBoundingClientRect();
+      return {x: r.x, y: r.y, w: r.width, h: r.height, right: r.right, bottom: r.bottom}; };
+    const label = s.querySelector('.stepper-label');
+    return [label.textContent, box(label), box(s.querySelector('.stepper-row')),
+            label.scrollWidth - label.clientWidth];
+  })"""
+
+
+@pytest.mark.parametrize("size", ["1366x768", "1920x1080"])
+def test_the_german_bet_labels_fit_their_steppers(
+    browser: Browser, server: Server, size: str
+) -> None:
+    """Crystal Caverns in German: every stepper's label ("Einsatzmultiplikator" the longest)
+    is no wider than the stepper's buttons and value, cut nowhere, clear of the other
+    controls; the steppers' rows stay level."""
+    if not forcing.caverns_present():
+        pytest.skip("Crystal Caverns is not in games/ on this branch")
+    page, errors = german_caverns(browser, server, size)
+    try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"caverns-de-{size}-steppers.png"))
+        steppers = page.evaluate(STEPPERS)
+        assert any(
+            label.replace("\u00ad", "") == "Einsatzmultiplikator" for label, *_ in steppers
+        ), steppers
+        for label, box, row, overflow in steppers:
+            assert box["w"] <= row["w"] + 1, f"{label}: {box['w']:.0f} px over {row['w']:.0f} px"
+            assert overflow <= 1, f"{label} is cut by {overflow} px"
+        rows = {round(row["y"]) for _, _, row, _ in steppers}
+        assert max(rows) - min(rows) <= 1, steppers
+        boxes = page.evaluate(
+            BOXES,
+            {
+                "label": ".bet-controls .stepper-label",
+                "other": ".controls button, .controls output",
+            },
+        )
+        for label in boxes["label"]:
+            for other in boxes["other"]:
+                assert not overlaps(label, other), (label, other)
+        assert not errors, errors
+    finally:
+        page.context.close()
