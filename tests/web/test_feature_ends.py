@@ -1,9 +1,10 @@
 """What a player sees of Lucky Lanterns' ante and Crystal Caverns' bought free spins (issue #34):
 with the ante on, a spinning reel runs through the symbols of the reel set the ante plays (the
 game list names it, the rules page's ``reel_symbols`` lists its symbols per reel), not the base
-game's; the "Feature bought" notice covers no symbol of the reels at 1366x768, 390x844 and
-320x568; and the free-spins counter counts the spin in play (the first free spin reads "9
-left of 10"), a bought feature as a triggered one."""
+game's; a bought feature is told by its intro and to a screen reader, and no notice lies over
+a reel (at 1366x768, 390x844 and 320x568); the free-spins counter counts the spin in play
+(the first free spin reads "9 left of 10"), a bought feature as a triggered one; and in German
+every bet stepper's label fits its stepper ("Einsatzmultiplikator" wraps at its hyphen)."""
 
 from __future__ import annotations
 
