@@ -29,6 +29,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from reelsmith.engine.held import held
+
 NO_SYMBOL = -1
 
 
@@ -52,29 +54,24 @@ def line_award(
         while wild_count < reels and cells[wild_count] == wild:
             wild_count += 1
     wild_pay = line_pays[wild, wild_count] if wild >= 0 else 0
-    if wild_count == reels:
-        if wild_pay > 0:
-            return wild, wild_count, wild_pay
-        return NO_SYMBOL, 0, 0
-    symbol = cells[wild_count]
-    if not substitutable[symbol]:
-        if wild_pay > 0:
-            return wild, wild_count, wild_pay
-        return NO_SYMBOL, 0, 0
-    count = wild_count + 1
-    has_wild = wild_count > 0
-    while count < reels and (cells[count] == symbol or cells[count] == wild):
-        if cells[count] == wild:
-            has_wild = True
-        count += 1
-    pay = line_pays[symbol, count]
-    if has_wild:
-        pay *= wild_multiplier
-    if pay > wild_pay or (pay == wild_pay and pay > 0 and not ties_to_wild):
-        return symbol, count, pay
+    won_symbol, won_count, won = NO_SYMBOL, 0, 0
     if wild_pay > 0:
-        return wild, wild_count, wild_pay
-    return NO_SYMBOL, 0, 0
+        won_symbol, won_count, won = wild, wild_count, wild_pay
+    if wild_count < reels and substitutable[cells[wild_count]]:
+        symbol = cells[wild_count]
+        count = wild_count + 1
+        has_wild = wild_count > 0
+        while count < reels and (cells[count] == symbol or cells[count] == wild):
+            if cells[count] == wild:
+                has_wild = True
+            count += 1
+        pay = line_pays[symbol, count]
+        if has_wild:
+            pay *= wild_multiplier
+        if pay > wild_pay or (pay == wild_pay and pay > 0 and not ties_to_wild):
+            won_symbol, won_count, won = symbol, count, pay
+    held(cells.shape[0] + line_pays.shape[0] + substitutable.shape[0])
+    return won_symbol, won_count, won
 
 
 @njit(cache=True, nogil=True)

@@ -38,6 +38,7 @@ from reelsmith.engine.catalogue import (
     mechanics,
     spins_by_count,
 )
+from reelsmith.engine.held import held
 from reelsmith.engine.lines import count_symbol_on, line_award
 from reelsmith.engine.model import GameModel, ModelError, ReelSet
 from reelsmith.mechanics import evaluator
@@ -114,7 +115,7 @@ def _counted(
     return scatter_win, triggers
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _ways_screen(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],
@@ -190,14 +191,29 @@ def _ways_screen(
                 for row in range(rows):
                     if grid[row, reel] == scatter:
                         removed[row, reel] = True
+    held(
+        grid.shape[0]
+        + removed.shape[0]
+        + line_pays.shape[0]
+        + substitutable.shape[0]
+        + scatter_mask.shape[0]
+        + scatter_pays.shape[0]
+        + trigger_mask.shape[0]
+        + required.shape[0]
+        + ways.paying.shape[0]
+        + ways.weights.shape[0]
+        + bits.shape[0]
+    )
     return line_win * line_coins, scatter_win, triggers
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _screen(
     grid: npt.NDArray[np.int8],
     removed: npt.NDArray[np.bool_],
     paylines: npt.NDArray[np.int8],
+    lines: npt.NDArray[np.int64],
+    n_lines: int,
     line_pays: npt.NDArray[np.int64],
     wild: int,
     substitutable: npt.NDArray[np.bool_],
@@ -223,7 +239,7 @@ def _screen(
     trigger count), ``removed`` marking the cells its wins take away (a ways title's by
     :func:`_ways_screen`)."""
     if ways.on:
-        return _ways_screen(
+        line_win, scatter_win, triggers = _ways_screen(
             grid,
             removed,
             line_pays,
@@ -241,6 +257,85 @@ def _screen(
             required,
             ways,
         )
+    else:
+        line_win, scatter_win, triggers = _lines_screen(
+            grid,
+            removed,
+            paylines,
+            lines,
+            n_lines,
+            line_pays,
+            wild,
+            substitutable,
+            wild_multiplier,
+            ties_to_wild,
+            line_coins,
+            scatter,
+            scatter_mask,
+            scatter_pays,
+            scatter_unit,
+            scatter_least,
+            trigger_symbol,
+            trigger,
+            trigger_mask,
+            required,
+            cells,
+            anywhere,
+            counts,
+            out,
+        )
+    held(
+        grid.shape[0]
+        + removed.shape[0]
+        + paylines.shape[0]
+        + lines.shape[0]
+        + line_pays.shape[0]
+        + substitutable.shape[0]
+        + scatter_mask.shape[0]
+        + scatter_pays.shape[0]
+        + trigger_mask.shape[0]
+        + required.shape[0]
+        + cells.shape[0]
+        + ways.paying.shape[0]
+        + ways.weights.shape[0]
+        + ways.bits.shape[0]
+        + anywhere.pays.shape[0]
+        + anywhere.paying.shape[0]
+        + anywhere.least.shape[0]
+        + counts.shape[0]
+        + out.shape[0]
+    )
+    return line_win, scatter_win, triggers
+
+
+@njit(cache=True, nogil=True)
+def _lines_screen(
+    grid: npt.NDArray[np.int8],
+    removed: npt.NDArray[np.bool_],
+    paylines: npt.NDArray[np.int8],
+    lines: npt.NDArray[np.int64],
+    n_lines: int,
+    line_pays: npt.NDArray[np.int64],
+    wild: int,
+    substitutable: npt.NDArray[np.bool_],
+    wild_multiplier: int,
+    ties_to_wild: bool,
+    line_coins: int,
+    scatter: int,
+    scatter_mask: npt.NDArray[np.bool_],
+    scatter_pays: npt.NDArray[np.int64],
+    scatter_unit: int,
+    scatter_least: int,
+    trigger_symbol: int,
+    trigger: int,
+    trigger_mask: npt.NDArray[np.bool_],
+    required: npt.NDArray[np.bool_],
+    cells: npt.NDArray[np.int8],
+    anywhere: Anywhere,
+    counts: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> tuple[int, int, int]:
+    """:func:`_screen` on a lines or pay-anywhere title."""
     rows, reels = grid.shape
     removed[:, :] = False
     line_win = 0
@@ -261,7 +356,8 @@ def _screen(
             * line_coins
         )
         mark_removed(grid, anywhere.paying, wild, substitutable, out[2], removed)
-    for line in range(paylines.shape[0]):
+    for j in range(n_lines):
+        line = lines[j]
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
         _symbol, count, pay = line_award(
@@ -290,6 +386,24 @@ def _screen(
                 for row in range(rows):
                     if grid[row, reel] == scatter:
                         removed[row, reel] = True
+    held(
+        grid.shape[0]
+        + removed.shape[0]
+        + paylines.shape[0]
+        + lines.shape[0]
+        + line_pays.shape[0]
+        + substitutable.shape[0]
+        + scatter_mask.shape[0]
+        + scatter_pays.shape[0]
+        + trigger_mask.shape[0]
+        + required.shape[0]
+        + cells.shape[0]
+        + anywhere.pays.shape[0]
+        + anywhere.paying.shape[0]
+        + anywhere.least.shape[0]
+        + counts.shape[0]
+        + out.shape[0]
+    )
     return line_win, scatter_win, triggers
 
 
@@ -339,7 +453,9 @@ def _ways_open(
     reels, a wild standing in where it substitutes: else no way pays, whatever the later
     reels show."""
     rows = grid.shape[0]
-    for i in range(paying.shape[0] + 1):
+    found = False
+    i = 0
+    while not found and i < paying.shape[0] + 1:
         symbol = paying[i] if i < paying.shape[0] else wild
         runs = True
         for reel in range(depth):
@@ -351,9 +467,10 @@ def _ways_open(
             if not shown:
                 runs = False
                 break
-        if runs:
-            return True
-    return False
+        found = runs
+        i += 1
+    held(grid.shape[0] + paying.shape[0] + substitutable.shape[0])
+    return found
 
 
 @njit(cache=True, nogil=True)
@@ -391,11 +508,11 @@ def _scatter_quiet(
     scatter_reach: int,
 ) -> bool:
     """Whether the screen's scatter stays below its least count that pays or triggers."""
-    return not (
-        scatter >= 0
-        and scatter_reach > 0
-        and count_symbol_on(grid, scatter, scatter_mask) >= scatter_reach
-    )
+    quiet = True
+    if scatter >= 0 and scatter_reach > 0:
+        quiet = count_symbol_on(grid, scatter, scatter_mask) < scatter_reach
+    held(grid.shape[0] + scatter_mask.shape[0])
+    return quiet
 
 
 @njit(cache=True, nogil=True)
@@ -417,13 +534,26 @@ def _first_screen_quiet(
     """Whether a first screen pays nothing and its scatter neither pays nor triggers (the
     chain ends at once): the open paylines alone are read, by the one line rule."""
     reels = grid.shape[1]
-    for j in range(n_open):
+    quiet = True
+    j = 0
+    while quiet and j < n_open:
         line = open_lines[j]
         for reel in range(reels):
             cells[reel] = grid[paylines[line, reel], reel]
         if line_award(cells, line_pays, wild, substitutable, wild_multiplier, ties_to_wild)[2]:
-            return False
-    return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
+            quiet = False
+        j += 1
+    quiet = quiet and _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
+    held(
+        grid.shape[0]
+        + paylines.shape[0]
+        + open_lines.shape[0]
+        + line_pays.shape[0]
+        + substitutable.shape[0]
+        + cells.shape[0]
+        + scatter_mask.shape[0]
+    )
+    return quiet
 
 
 @njit(cache=True, nogil=True)
@@ -442,20 +572,33 @@ def _ways_quiet(
     """Whether a first screen of a ways title pays nothing and its scatter neither pays nor
     triggers, by the ways rule itself (``removed``: scratch, its marks left for the screen's
     own reading to clear)."""
-    if n_open and ways_pay_marking(
-        grid,
-        pays,
-        ways.paying,
-        ways.bits,
-        wild,
-        substitutable,
-        ways.weights,
-        ways.min_run,
-        ways.pure_wild,
-        removed,
-    ):
-        return False
-    return _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
+    quiet = not (
+        n_open
+        and ways_pay_marking(
+            grid,
+            pays,
+            ways.paying,
+            ways.bits,
+            wild,
+            substitutable,
+            ways.weights,
+            ways.min_run,
+            ways.pure_wild,
+            removed,
+        )
+    )
+    quiet = quiet and _scatter_quiet(grid, scatter, scatter_mask, scatter_reach)
+    held(
+        grid.shape[0]
+        + pays.shape[0]
+        + substitutable.shape[0]
+        + ways.paying.shape[0]
+        + ways.bits.shape[0]
+        + ways.weights.shape[0]
+        + removed.shape[0]
+        + scatter_mask.shape[0]
+    )
+    return quiet
 
 
 @njit(cache=True, nogil=True)
@@ -469,12 +612,22 @@ def _anywhere_open(
     """Whether some symbol (or the wild alone) could still reach its least paying count with
     the counts the first reels show (``prefix``) and ``more`` cells of the others."""
     wilds = prefix[wild] if wild >= 0 else 0
-    for i in range(anywhere.paying.shape[0]):
+    reach = False
+    i = 0
+    while not reach and i < anywhere.paying.shape[0]:
         s = anywhere.paying[i]
         shown = prefix[s] + (wilds if wild >= 0 and substitutable[s] else 0)
-        if shown + more >= anywhere.least[s]:
-            return True
-    return anywhere.wild_pays and wilds + more >= anywhere.least[wild]
+        reach = shown + more >= anywhere.least[s]
+        i += 1
+    reach = reach or (anywhere.wild_pays and wilds + more >= anywhere.least[wild])
+    held(
+        prefix.shape[0]
+        + anywhere.paying.shape[0]
+        + anywhere.least.shape[0]
+        + anywhere.pays.shape[0]
+        + substitutable.shape[0]
+    )
+    return reach
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -576,6 +729,7 @@ def chain_sums(
     anywhere: Anywhere,
     columns: npt.NDArray[np.int64],
     scatter_final: bool,
+    first_open: bool,
     start: int,
     stop: int,
 ) -> tuple[
@@ -589,7 +743,9 @@ def chain_sums(
     of squared pays, in double precision), ``reached[s0, k]`` (the combinations whose chain
     reads a (k+1)-th screen) and ``by_step[s0, k]`` (the coins paid on the (k+1)-th screens);
     the other first-reel stops' rows stay 0. ``prune`` False plays every combination's first
-    screen in full (the benchmark's baseline)."""
+    screen in full (the benchmark's baseline). ``first_open``: a first screen reads only the
+    paylines its block of the first ``depth`` reels leaves open (``depth`` the least run a
+    payline pays, so that no other payline can pay on it); later screens read every one."""
     reels = lengths.shape[0]
     first = lengths[0]
     most_awarded = spins.max() if spins.shape[0] > 0 else 0
@@ -619,6 +775,7 @@ def chain_sums(
         for reel in range(depth, reels):
             later *= lengths[reel]
         open_lines = np.empty(paylines.shape[0], dtype=np.int64)
+        every_line = np.arange(paylines.shape[0])
         n_open = 0
         # a screen can end its chain at once only where the scatter is the one trigger
         quiet_first = prune and (trigger_symbol < 0 or trigger_symbol == scatter)
@@ -717,10 +874,13 @@ def chain_sums(
                 last = step
                 if step > 0:
                     reached[s0, step] += 1
+                first_lines = first_open and step == 0
                 line_win, scatter_win, triggers = _screen(
                     screen,
                     removed,
                     paylines,
+                    open_lines if first_lines else every_line,
+                    n_open if first_lines else every_line.shape[0],
                     line_pays,
                     wild,
                     substitutable,
@@ -873,6 +1033,7 @@ class ScreenTables(NamedTuple):
     scatter_final: bool
     ways: Ways
     anywhere: Anywhere
+    every_line: npt.NDArray[np.int64]  # 0 .. paylines - 1: a screen reads every payline
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -891,6 +1052,8 @@ def screen_pay(
         grid,
         removed,
         t.paylines,
+        t.every_line,
+        t.every_line.shape[0],
         t.line_pays,
         t.wild,
         t.substitutable,
@@ -1014,6 +1177,7 @@ def screen_tables(model: GameModel, variant_id: str, free: bool) -> ScreenTables
         scatter_final=cascade.scatter_final,
         ways=ways,
         anywhere=anywhere,
+        every_line=np.arange(paylines.shape[0], dtype=np.int64),
     )
 
 
@@ -1129,6 +1293,7 @@ def cycle_slice(
         if t.anywhere.on
         else np.zeros((model.reels, 1, len(model.symbols) + 1), dtype=np.int64),
         t.scatter_final,
+        prune and not t.ways.on and not t.anywhere.on and bool(runs) and depth == min(runs),
         start,
         stop,
     )
