@@ -502,8 +502,8 @@ COINS = coins_model()
             "hold_and_spin.values.collect: a collect coin needs a plain coin value",
         ),
         (
-            "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1, collect = 6,",
-            "values = { 2 = 0, 5 = 0, 10 = 0, 20 = 0, 50 = 0, mini = 4, minor = 1, collect = 0,",
+            "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1, collect = 6",
+            "values = { 2 = 0, 5 = 0, 10 = 0, 20 = 0, 50 = 0, mini = 4, minor = 1, collect = 0",
             "hold_and_spin.values.x2: a multiplier coin needs a plain coin value",
         ),
         ("respins = 3", 'respins = 3\nmultipliers = "max"', "hold_and_spin.multipliers = 'max'"),

@@ -311,7 +311,9 @@ def grid_moments(rules: HoldAndSpin, n: int) -> tuple[Fraction, Fraction]:
                 if d and not tier.probability:
                     continue
                 chance = (
-                    Fraction(factorial(n), factorial(a) * factorial(b) * factorial(c) * factorial(d))
+                    Fraction(
+                        factorial(n), factorial(a) * factorial(b) * factorial(c) * factorial(d)
+                    )
                     * plain.probability**a
                     * collect.probability**b
                     * multiplier.probability**c

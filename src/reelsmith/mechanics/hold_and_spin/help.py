@@ -41,7 +41,9 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
         factors = sorted({v.factor for v in found.values if v.factor and v.weight})
         key = "hold_and_spin.multiplier_collect" if found.collectors else "hold_and_spin.multiplier"
         text.append(p(key, symbol=symbol, factors=", ".join(f"x{f}" for f in factors)))
-        mode = "hold_and_spin.multipliers_sum" if found.multiply_sum else "hold_and_spin.multipliers"
+        mode = (
+            "hold_and_spin.multipliers_sum" if found.multiply_sum else "hold_and_spin.multipliers"
+        )
         text.append(p(mode))
     special = found.collectors or found.multipliers
     shown = tiers + ([found.full_grid] if found.full_grid and found.full_grid not in tiers else [])

@@ -148,8 +148,8 @@ def play_feature(
         respins.append(Respin(tuple(landed), left))
     full = rules.full_grid if held >= rules.cells else None
     full_amount = rules.full_grid_amount if full is not None else 0
-    coins = [v for _, v in start] + [v for r in respins for _, v in r.landed]
-    pay = pay_of(rules, coins, full is not None)
+    grid = [v for _, v in start] + [v for r in respins for _, v in r.landed]
+    pay = pay_of(rules, grid, full is not None)
     return HoldAndSpinRecord(
         start,
         tuple(respins),

@@ -38,10 +38,10 @@ the feature pays ``(1 + C) M S + J + G`` (:func:`reelsmith.mechanics.hold_and_sp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-import re
 from typing import Any
 
 from reelsmith.engine.model import GameModel, ModelError
@@ -232,8 +232,8 @@ def read(model: GameModel) -> HoldAndSpin:
             values.append(CoinValue(jackpots[text], weight, text))
         elif text == COLLECT:
             values.append(CoinValue(0, weight, collects=True))
-        elif (found := _MULTIPLIER_KEY.fullmatch(text)) is not None:
-            factor = found.group(1)
+        elif (written := _MULTIPLIER_KEY.fullmatch(text)) is not None:
+            factor = written.group(1)
             if not factor.isdigit() or int(factor) < 2:
                 raise ModelError(
                     f"{at}: a multiplier coin is written x and a whole number of at least 2 "
