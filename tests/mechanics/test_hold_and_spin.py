@@ -383,7 +383,7 @@ def test_every_draw_of_every_round_with_collectors_and_multipliers_gives_the_exa
     assert exact.hit_frequency == hits
     records = [rec for r, _ in rounds if (rec := r.spins[0].parts.get("hold_and_spin"))]
     # grids where collectors collect and several x3 add up (6, not 9) were played
-    assert any(rec.collected and rec.multiplier == 6 for rec in records)
+    assert any(rec.collected and rec.grid_multiplier == 6 for rec in records)
     assert any(rec.total_bets == 0 for rec in records)  # collectors and multipliers alone
     assert exact.feature_rtp > 10 * exact.line_rtp > 0
 
@@ -450,7 +450,7 @@ def test_collector_and_multiplier_coins_are_told_by_their_events(tmp_path: Path)
                 assert "kind" not in coin and "multiplier" not in coin
             kinds.add(coin.get("kind", "value"))
         end = next(e for e in events if e["type"] == "hold_and_spin_end")
-        assert (end["collected"], end["multiplier"]) == (record.collected, record.multiplier)
+        assert (end["collected"], end["multiplier"]) == (record.collected, record.grid_multiplier)
         assert end["total_bets"] == record.total_bets
         ends += 1
         if ends >= 40 and kinds == {"value", "collect", "multiplier"}:

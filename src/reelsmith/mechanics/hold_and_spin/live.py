@@ -47,8 +47,9 @@ class HoldAndSpinRecord:
     respins_full: int
     #: What each collector collected, in total bets (None: the title has no collectors).
     collected: int | None = None
-    #: The grid's multiplier (None: the title has no multiplier coins).
-    multiplier: int | None = None
+    #: The grid's multiplier (None: the title has no multiplier coins). Not named
+    #: ``multiplier``: the paylines' terminal reads a record's ``multiplier`` as its wins'.
+    grid_multiplier: int | None = None
 
     @property
     def coins(self) -> tuple[tuple[Cell, CoinValue], ...]:
@@ -64,8 +65,8 @@ class HoldAndSpinRecord:
         out: dict[str, object] = {}
         if self.collected is not None:
             out["collected"] = self.collected
-        if self.multiplier is not None:
-            out["multiplier"] = self.multiplier
+        if self.grid_multiplier is not None:
+            out["multiplier"] = self.grid_multiplier
         return out
 
     def to_json(self) -> dict[str, object]:
@@ -159,7 +160,7 @@ def play_feature(
         pay.total * total_coins,
         rules.respins,
         collected=pay.collected if rules.collectors else None,
-        multiplier=pay.multiplier if rules.multipliers else None,
+        grid_multiplier=pay.multiplier if rules.multipliers else None,
     )
 
 

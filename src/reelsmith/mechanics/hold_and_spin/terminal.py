@@ -63,8 +63,8 @@ class HoldAndSpinTerminal:
             game.print(f"    respin {index}: {landed}; {respin.left} left")
         jackpots = record.jackpots()
         won = f", jackpots {', '.join(jackpots)}" if jackpots else ""
-        if record.multiplier is not None:
-            won = f", multiplier x{record.multiplier}{won}"
+        if record.grid_multiplier is not None:
+            won = f", multiplier x{record.grid_multiplier}{won}"
         if record.collected is not None:
             collectors = sum(1 for _, value in record.coins if value.collects)
             if collectors:
