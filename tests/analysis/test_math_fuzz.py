@@ -562,7 +562,8 @@ def test_sticky_wilds_are_every_state_played_live_and_replay_from_the_kernel(
 @st.composite
 def hold_titles(draw: Any) -> Title:
     """A random tiny lines title of 3 reels x 2 rows with the hold-and-spin: its trigger,
-    respins, landing odds, coin values (bets or jackpot tiers) and full-grid tier drawn, small
+    respins, landing odds, coin values (bets or jackpot tiers, and a collector or a multiplier
+    coin beside them, the multipliers multiplied or added up) and full-grid tier drawn, small
     enough to play every draw of every round live."""
     wild = draw(st.booleans())
     symbols = ["a", "coin"] + (["w"] if wild else [])
@@ -575,11 +576,18 @@ def hold_titles(draw: Any) -> Title:
     out += ["", "[line_pays]", f"a = {{ 3 = {draw(st.integers(1, 5))} }}"]
     if wild:
         out += ["", "[wild]", 'symbol = "w"']
-    # few branches a draw: two coin values at most, small weights (the brute force walks every
-    # draw of every round)
+    # few branches a draw: two coin values at most (a collector or a multiplier coin among them
+    # beside a plain value), small weights (the brute force walks every draw of every round)
     chosen = draw(
-        st.lists(st.sampled_from(["1", "2", "5", "mini"]), min_size=1, max_size=2, unique=True)
+        st.lists(
+            st.sampled_from(["1", "2", "5", "mini", "collect", "x2", "x3"]),
+            min_size=1,
+            max_size=2,
+            unique=True,
+        )
     )
+    if not any(key.isdigit() for key in chosen):  # a collector or multiplier needs a value
+        chosen = [key if key == "mini" else "2" for key in chosen[:1]]
     values = {key: draw(st.integers(1, 2)) for key in chosen}
     jackpots = {"mini": draw(st.integers(5, 20))}
     full = draw(st.booleans())
@@ -592,6 +600,8 @@ def hold_titles(draw: Any) -> Title:
     out += [f"land = {_toml(land)}", f"values = {_toml(values)}"]
     if full:
         out.append('full_grid = "grand"')
+    if draw(st.booleans()):
+        out.append(f'multipliers = "{draw(st.sampled_from(["product", "sum"]))}"')
     out.append(f"jackpots = {_toml(jackpots)}")
     out += ["", "[bet]", "lines = { min = 2, max = 2 }", "coins_per_line = { min = 1, max = 1 }"]
     out += ['coin_sizes = ["0.01"]', "max_total_coins = 2"]
@@ -615,6 +625,7 @@ def test_the_hold_and_spin_is_every_draw_of_every_round_played_live(
     landings and coin values) played through live play gives the exact RTP, variance, trigger
     and hit frequency of ``analyze``; 300 kernel rounds replay through live play."""
     from reelsmith.analysis.analyzer import analyze
+    from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
     from tests.mechanics.test_hold_and_spin import every_round
     from tests.mechanics.test_hold_kernel import replay
 
@@ -630,6 +641,8 @@ def test_the_hold_and_spin_is_every_draw_of_every_round_played_live(
     hits = sum((p for r, p in rounds if r.win_coins > 0), Fraction(0))
     exact = analyze(model)
     event(f"triggers: {'yes' if triggered else 'no'}")
+    special = hold_and_spin_rules(model).collectors or hold_and_spin_rules(model).multipliers
+    event(f"collectors or multipliers: {'yes' if special else 'no'}")
     assert (exact.rtp, exact.variance) == (mean, second - mean * mean), title.model
     assert (exact.trigger_probability, exact.hit_frequency) == (triggered, hits), title.model
     replay(model, 300, seed=5, every=300)

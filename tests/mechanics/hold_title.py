@@ -5,7 +5,11 @@ one coin per payline), a wild, and coins that start the hold-and-spin when six o
 anywhere: three respins, each empty cell landing a coin one time in 25, coins worth 2 to 50
 total bets or a mini or minor jackpot, a grand for a full grid. ``tiny_hold_title``: the same
 on 3 reels x 2 rows (four coins trigger) with two respins and small weights, small enough to
-play every draw of every round through live play."""
+play every draw of every round through live play. ``coins_hold_title`` and
+``tiny_coins_title``: the same two titles with collector and multiplier coins among the values
+(``COINS_VALUES`` / ``TINY_COINS_VALUES``), the multipliers multiplied together or added up;
+the tiny one triggers on five coins of its six cells and plays one respin, so that every draw
+of every round stays few enough to play live."""
 
 from __future__ import annotations
 
@@ -136,6 +140,36 @@ rtp = {rtp}
 """
 
 
+#: The 5x3 title's values with collectors and x2 / x5 multiplier coins.
+COINS_VALUES = (
+    "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1, collect = 6, "
+    "x2 = 5, x5 = 1 }"
+)
+#: The tiny title's: a plain value, a jackpot, a collector and an x3 multiplier.
+TINY_COINS_VALUES = "values = { 2 = 1, mini = 1, collect = 1, x3 = 1 }"
+
+
+def coins_model(*, sum_mode: bool = False) -> str:
+    """The 5x3 model with collectors and multipliers (``sum_mode``: they add up)."""
+    values = "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1 }"
+    assert values in MODEL
+    text = MODEL.replace(values, COINS_VALUES).replace('id = "hold"', 'id = "coins-hold"', 1)
+    return text.replace("respins = 3\n", 'respins = 3\nmultipliers = "sum"\n') if sum_mode else text
+
+
+def tiny_coins_model(*, sum_mode: bool = False) -> str:
+    """The tiny model with collectors and multipliers: five coins trigger, one respin."""
+    text = TINY_MODEL.replace('id = "tiny-hold"', 'id = "tiny-coins"', 1)
+    for old, new in (
+        ("values = { 3 = 1, mini = 1 }", TINY_COINS_VALUES),
+        ("trigger = 4", "trigger = 5"),
+        ("respins = 2", 'respins = 1\nmultipliers = "sum"' if sum_mode else "respins = 1"),
+    ):
+        assert old in text
+        text = text.replace(old, new, 1)
+    return text
+
+
 def _write(folder: Path, model: str, variant: str, rtp: str) -> Path:
     (folder / "variants").mkdir(parents=True)
     (folder / "model.toml").write_text(model, encoding="utf-8")
@@ -152,3 +186,13 @@ def hold_title(folder: Path, *, model: str = MODEL, rtp: str = "1.0") -> Path:
 def tiny_hold_title(folder: Path, *, rtp: str = "1.0") -> Path:
     """Write the 2x2 title into ``folder``."""
     return _write(folder, TINY_MODEL, TINY_VARIANT, rtp)
+
+
+def coins_hold_title(folder: Path, *, sum_mode: bool = False, rtp: str = "1.0") -> Path:
+    """Write the 5x3 title with collectors and multipliers into ``folder``."""
+    return _write(folder, coins_model(sum_mode=sum_mode), VARIANT, rtp)
+
+
+def tiny_coins_title(folder: Path, *, sum_mode: bool = False, rtp: str = "1.0") -> Path:
+    """Write the tiny title with collectors and multipliers into ``folder``."""
+    return _write(folder, tiny_coins_model(sum_mode=sum_mode), TINY_VARIANT, rtp)

@@ -4,11 +4,15 @@ the tiny title played through live play; the absorbing chain against every per-c
 every respin; the feature and whole rounds played live inside the exact figures' 99%
 intervals; a triggered round replayed from its draws and told by its events; the rules page in
 both languages; ``analyze`` exact; and ``validate``'s one line,
-naming the key, for each bad table."""
+naming the key, for each bad table. Collector and multiplier coins: the pay rule on a grid
+worked by hand, every draw of every round of the tiny title with them (and every draw of its
+feature, the multipliers multiplied or added up) against the exact law, their events, rules
+page and ``validate``'s lines."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -28,6 +32,7 @@ from reelsmith.mechanics.hold_and_spin.chain import (
     feature_moments,
     final_count_law,
     is_over,
+    pay_of,
 )
 from reelsmith.mechanics.hold_and_spin.live import play_feature
 from reelsmith.mechanics.hold_and_spin.rules import CoinValue, HoldAndSpin, hold_and_spin_rules
@@ -35,7 +40,14 @@ from reelsmith.modelio.validate import validate_folder
 from reelsmith.rng import SeededSource
 from reelsmith.rules_page import rules_document
 from reelsmith.server.titles import Title
-from tests.mechanics.hold_title import MODEL, hold_title, tiny_hold_title
+from tests.mechanics.hold_title import (
+    MODEL,
+    coins_hold_title,
+    coins_model,
+    hold_title,
+    tiny_coins_title,
+    tiny_hold_title,
+)
 from tests.mechanics.replaying import replayed
 
 #: The two-sided 99% normal quantile.
@@ -323,3 +335,192 @@ def test_a_mechanic_it_does_not_compose_with_is_refused_with_the_reason(tmp_path
     )
     found = validate_folder(hold_title(tmp_path / "scatter", model=model))
     assert any("hold_and_spin and scatter: the hold-and-spin's exact analysis" in f for f in found)
+
+
+# -- collector and multiplier coins -------------------------------------------------------
+
+
+def _coin(rules: HoldAndSpin, label: str) -> CoinValue:
+    return next(v for v in rules.values if v.label == label)
+
+
+@pytest.mark.parametrize(("sum_mode", "multiplier"), [(False, 10), (True, 7)])
+def test_collectors_collect_and_multipliers_multiply_the_plain_values_only(
+    tmp_path: Path, sum_mode: bool, multiplier: int
+) -> None:
+    """Coins 2, 5, two collectors, x2, x5 and a mini (20): the plain values 7 times the
+    multiplier (x2 times x5 = 10, or x2 plus x5 = 7) paid once and once more per collector,
+    the mini beside them; a full grid adds the grand (1,000), neither multiplied."""
+    rules = hold_and_spin_rules(load_model(coins_hold_title(tmp_path / "c", sum_mode=sum_mode)))
+    coins = [_coin(rules, label) for label in ("2", "collect", "5", "x2", "collect", "x5", "mini")]
+    pay = pay_of(rules, coins, full=False)
+    assert (pay.plain, pay.collectors, pay.multiplier) == (7, 2, multiplier)
+    assert pay.collected == 7 * multiplier
+    assert pay.total == 3 * multiplier * 7 + 20
+    assert pay_of(rules, coins, full=True).total == 3 * multiplier * 7 + 20 + 1000
+    alone = [_coin(rules, label) for label in ("x5", "collect", "mini")]
+    assert pay_of(rules, alone, full=False).total == 20  # nothing plain to collect or multiply
+    plain = [_coin(rules, label) for label in ("2", "5")]
+    assert pay_of(rules, plain, full=False).total == 7
+
+
+def test_every_draw_of_every_round_with_collectors_and_multipliers_gives_the_exact_law(
+    tmp_path: Path,
+) -> None:
+    """The tiny title with a value, a jackpot, a collector and an x3 among its coins: every
+    draw of every round (stops, landings, each coin's entry) played through live play (the
+    multipliers added up: the feature's own test below plays both ways of combining them)."""
+    model = load_model(tiny_coins_title(tmp_path / "tiny", sum_mode=True))
+    rounds = every_round(model)
+    assert sum(p for _, p in rounds) == 1
+    bet = model.line_count
+    mean = sum((p * Fraction(r.win_coins, bet) for r, p in rounds), Fraction(0))
+    second = sum((p * Fraction(r.win_coins, bet) ** 2 for r, p in rounds), Fraction(0))
+    hits = sum((p for r, p in rounds if r.win_coins > 0), Fraction(0))
+    exact = analyze(model)
+    assert exact.rtp == mean
+    assert exact.variance == second - mean * mean
+    assert exact.hit_frequency == hits
+    records = [rec for r, _ in rounds if (rec := r.spins[0].parts.get("hold_and_spin"))]
+    # grids where collectors collect and several x3 add up (6, not 9) were played
+    assert any(rec.collected and rec.grid_multiplier == 6 for rec in records)
+    assert any(rec.total_bets == 0 for rec in records)  # collectors and multipliers alone
+    assert exact.feature_rtp > 10 * exact.line_rtp > 0
+
+
+def _every_feature(rules: HoldAndSpin, start: int) -> tuple[Fraction, Fraction, Fraction]:
+    """The feature started with ``start`` coins, every draw of it played through live play:
+    the total probability, E[H] and E[H^2]."""
+    cells = [(row, reel) for row in range(2) for reel in range(3)]
+    total = mean = second = Fraction(0)
+    path: list[int] = []
+    while True:
+        branch = Branch(path)
+        record = play_feature(rules, cells[:start], cells[start:], 1, branch)  # type: ignore[arg-type]
+        p = Fraction(1, math.prod(branch.bounds))
+        total += p
+        mean += p * record.total_bets
+        second += p * record.total_bets**2
+        at = len(branch.path) - 1
+        while at >= 0 and branch.path[at] == branch.bounds[at] - 1:
+            at -= 1
+        if at < 0:
+            return total, mean, second
+        path = [*branch.path[:at], branch.path[at] + 1]
+
+
+@pytest.mark.parametrize(
+    ("sum_mode", "start", "respins"), [(False, 5, 2), (True, 5, 2), (False, 6, 1), (True, 6, 1)]
+)
+def test_every_draw_of_the_feature_gives_its_exact_moments(
+    tmp_path: Path, sum_mode: bool, start: int, respins: int
+) -> None:
+    model = load_model(tiny_coins_title(tmp_path / "tiny", sum_mode=sum_mode))
+    rules = replace(hold_and_spin_rules(model), respins=respins)
+    total, mean, second = _every_feature(rules, start)
+    exact = feature_moments(rules, start)
+    assert total == 1
+    assert (exact.mean, exact.second) == (mean, second)
+
+
+def test_collector_and_multiplier_coins_are_told_by_their_events(tmp_path: Path) -> None:
+    from tests.mechanics.test_events import validator
+
+    model = load_model(coins_hold_title(tmp_path / "coins"))
+    comp = composition(model)
+    check = validator()
+    source = SeededSource(5)
+    kinds: set[str] = set()
+    ends = 0
+    for _ in range(20_000):
+        played = _start(model, source)
+        record = played.spins[0].parts.get("hold_and_spin")
+        if record is None:
+            continue
+        events = round_events(comp, played)
+        assert not [e.message for e in check.iter_errors(events)]
+        coins = [c for e in events for c in e.get("held", e.get("landed", []))]
+        for coin, (_cell, value) in zip(coins, record.coins, strict=True):
+            if value.collects:
+                assert (coin["kind"], coin["value"], coin["bets"]) == ("collect", "collect", 0)
+            elif value.factor:
+                assert coin["kind"] == "multiplier" and coin["value"] == f"x{value.factor}"
+                assert coin["multiplier"] == value.factor
+            else:
+                assert "kind" not in coin and "multiplier" not in coin
+            kinds.add(coin.get("kind", "value"))
+        end = next(e for e in events if e["type"] == "hold_and_spin_end")
+        assert (end["collected"], end["multiplier"]) == (record.collected, record.grid_multiplier)
+        assert end["total_bets"] == record.total_bets
+        ends += 1
+        if ends >= 40 and kinds == {"value", "collect", "multiplier"}:
+            break
+    assert kinds == {"value", "collect", "multiplier"}
+    # a title without them sends none of the new fields
+    plain_model = _model(tmp_path)
+    for _ in range(5_000):
+        played = _start(plain_model, source)
+        if "hold_and_spin" in played.spins[0].parts:
+            break
+    events = round_events(composition(plain_model), played)
+    end = next(e for e in events if e["type"] == "hold_and_spin_end")
+    assert "collected" not in end and "multiplier" not in end
+    assert all("kind" not in c for e in events for c in e.get("held", e.get("landed", [])))
+
+
+def test_the_rules_page_says_collectors_and_multipliers_in_both_languages(
+    tmp_path: Path,
+) -> None:
+    model = load_model(coins_hold_title(tmp_path / "coins", sum_mode=True))
+    english = rules_document(model, language="en")["rules"]["hold_and_spin"]
+    german = rules_document(model, language="de")["rules"]["hold_and_spin"]
+    assert any(line.startswith("A Coin symbol may be a collector") for line in english)
+    assert any("multiplier instead (x2, x5)" in line for line in english)
+    assert "Several multipliers on the screen are added together." in english
+    assert "Jackpots are neither collected nor multiplied." in english
+    assert any(line.startswith("Ein Coin-Symbol kann stattdessen ein Sammler") for line in german)
+    assert "Mehrere Multiplikatoren im Bild werden addiert." in german
+    assert len(english) == len(german)
+    plain = rules_document(_model(tmp_path / "plain"), language="en")["rules"]["hold_and_spin"]
+    assert not any("collect" in line or "multiplier" in line for line in plain)
+
+
+COINS = coins_model()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("x2 = 5", "x1 = 5", "hold_and_spin.values.x1: a multiplier coin is written x and a whole"),
+        ("x2 = 5", '"x2.5" = 5', "hold_and_spin.values.x2.5: a multiplier coin is written"),
+        ("x2 = 5", "x = 5", "hold_and_spin.values.x: a multiplier coin is written"),
+        ("x2 = 5", "xtwo = 5", "hold_and_spin.values.xtwo: a multiplier coin is written"),
+        ("x2 = 5", "collector = 5", "hold_and_spin.values.collector: jackpot tier 'collector'"),
+        (
+            "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5,",
+            "values = { 2 = 0, 5 = 0, 10 = 0, 20 = 0, 50 = 0,",
+            "hold_and_spin.values.collect: a collect coin needs a plain coin value",
+        ),
+        (
+            "values = { 2 = 40, 5 = 25, 10 = 15, 20 = 10, 50 = 5, mini = 4, minor = 1, collect = 6",
+            "values = { 2 = 0, 5 = 0, 10 = 0, 20 = 0, 50 = 0, mini = 4, minor = 1, collect = 0",
+            "hold_and_spin.values.x2: a multiplier coin needs a plain coin value",
+        ),
+        ("respins = 3", 'respins = 3\nmultipliers = "max"', "hold_and_spin.multipliers = 'max'"),
+        ("mini = 20, minor", "collect = 20, mini = 20, minor", "hold_and_spin.jackpots.collect"),
+        ("mini = 20, minor", "x3 = 20, mini = 20, minor", "hold_and_spin.jackpots.x3: the name"),
+        ("x5 = 1", "x1000000 = 1", "hold_and_spin.values: the largest pay a grid can make"),
+    ],
+)
+def test_each_bad_collector_or_multiplier_is_one_line_naming_its_key(
+    tmp_path: Path, old: str, new: str, problem: str
+) -> None:
+    assert old in COINS
+    found = validate_folder(hold_title(tmp_path / "bad", model=COINS.replace(old, new, 1)))
+    assert len(found) == 1 and problem in found[0] and "\n" not in found[0], found
+
+
+def test_a_title_with_collectors_and_multipliers_is_valid(tmp_path: Path) -> None:
+    exact = analyze(load_model(coins_hold_title(tmp_path / "probe", sum_mode=True)))
+    stated = f"{float(exact.rtp):.10f}"
+    assert validate_folder(coins_hold_title(tmp_path / "sound", sum_mode=True, rtp=stated)) == []

@@ -3,15 +3,18 @@ the test suite's titles: its rounds replay through live play draw for draw and f
 figure (the respins' every cell and value included), its simulated RTP holds the round's exact
 one inside the 99.9% interval and its feature frequency and respins per feature lie within
 five standard errors of the exact ones, and ``reelsmith simulate`` reports the hold-and-spin
-round's exact figures beside the simulated ones."""
+round's exact figures beside the simulated ones. The titles with collector and multiplier coins
+likewise: their rounds replay (each coin's kind and the grid's pay by the one compiled rule) and
+their simulated RTP holds the exact one."""
 
 from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
-from functools import cache
+from functools import cache, partial
 from math import comb
 from pathlib import Path
 
@@ -29,12 +32,23 @@ from reelsmith.mechanics.gamble.live import OPTIONS, RoundOptions
 from reelsmith.mechanics.hold_and_spin.exact import analyze_full
 from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 from reelsmith.rng import ReplaySource
-from tests.mechanics.hold_title import hold_title, tiny_hold_title
+from tests.mechanics.hold_title import (
+    coins_hold_title,
+    hold_title,
+    tiny_coins_title,
+    tiny_hold_title,
+)
 
 #: The 99.9% two-sided normal quantile.
 Z_999 = 3.2905
 
-TITLES: dict[str, Callable[[Path], Path]] = {"hold": hold_title, "tiny-hold": tiny_hold_title}
+TITLES: dict[str, Callable[[Path], Path]] = {
+    "hold": hold_title,
+    "tiny-hold": tiny_hold_title,
+    "coins-hold": coins_hold_title,
+    "coins-hold-sum": partial(coins_hold_title, sum_mode=True),
+    "tiny-coins": tiny_coins_title,
+}
 
 
 def observed(played: core.Round, coin: int) -> tuple[int, ...]:
@@ -72,12 +86,15 @@ def kernel_figures(row: list[int]) -> tuple[int, ...]:
     )
 
 
-def replay(model: GameModel, rounds: int, seed: int, every: int) -> tuple[int, int, int]:
+def replay(
+    model: GameModel, rounds: int, seed: int, every: int, kinds: Counter[str] | None = None
+) -> tuple[int, int, int]:
     """Play ``rounds`` kernel rounds and replay through live play the first ``every`` of them
     and each later one that played the feature, each draw asked for with the purpose and bound
     the kernel drew it with and none left over, each round's figures equal; returns (rounds
     replayed that played the feature, respins among them that landed a coin, features ending
-    with a full grid)."""
+    with a full grid; ``kinds`` counts the replayed features holding a collector, a multiplier
+    coin and both)."""
     game = k.KernelGame.build(model)
     results, draws, stats, _floats = game.trace(stream_state(seed), rounds)
     comp = composition(model)
@@ -103,6 +120,18 @@ def replay(model: GameModel, rounds: int, seed: int, every: int) -> tuple[int, i
             featured += 1
             resets += sum(1 for respin in record.respins if respin.landed)
             full += len(record.coins) == rules.cells
+            if kinds is not None:
+                collects = any(value.collects for _, value in record.coins)
+                multiplies = any(value.factor for _, value in record.coins)
+                kinds.update(
+                    name
+                    for name, seen in (
+                        ("collect", collects),
+                        ("multiplier", multiplies),
+                        ("both", collects and multiplies),
+                    )
+                    if seen
+                )
     assert stats[k.S_ROUNDS] == rounds
     assert stats[k.S_WIN] == sum(int(row[k.R_WIN]) for row in results)
     assert stats[k.S_TRIGGERS] == featured
@@ -126,6 +155,27 @@ def test_tiny_kernel_rounds_replay_through_live_play_full_grids_included(
     assert featured > 100
     assert resets > 100
     assert full > 20  # the full-grid tier is paid as live play pays it
+
+
+@pytest.mark.parametrize("sum_mode", [False, True])
+def test_kernel_rounds_with_collectors_and_multipliers_replay_through_live_play(
+    tmp_path: Path, sum_mode: bool
+) -> None:
+    model = load_model(coins_hold_title(tmp_path / "coins", sum_mode=sum_mode))
+    kinds: Counter[str] = Counter()
+    featured, _resets, _full = replay(model, 40_000, seed=13, every=1_000, kinds=kinds)
+    assert featured > 100
+    assert kinds["collect"] > 20 and kinds["multiplier"] > 20 and kinds["both"] > 5, kinds
+
+
+def test_tiny_kernel_rounds_with_collectors_and_multipliers_replay_through_live_play(
+    tmp_path: Path,
+) -> None:
+    model = load_model(tiny_coins_title(tmp_path / "tiny"))
+    kinds: Counter[str] = Counter()
+    featured, _resets, full = replay(model, 2_000, seed=17, every=2_000, kinds=kinds)
+    assert featured > 100 and full > 20
+    assert kinds["both"] > 20, kinds
 
 
 @pytest.mark.parametrize("name", TITLES)

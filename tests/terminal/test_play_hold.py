@@ -1,7 +1,8 @@
 """The hold-and-spin in the terminal calls the coin symbol by its name in the model: Lucky
 Lanterns' Lanterns stick, land and pay (never "coins"), and the test suite's hold title's
 Coins likewise; a forced round that triggers with six, lands one more on the first respin and
-nothing after shows each step and the feature's pay."""
+nothing after shows each step and the feature's pay; a collector and a multiplier coin are
+shown as such, with what the collector collected and the grid's multiplier."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 from reelsmith.mechanics.hold_and_spin.terminal import counted
 from reelsmith.terminal.game import TerminalGame
 from tests.games.test_lanterns import Forced
-from tests.mechanics.hold_title import hold_title
+from tests.mechanics.hold_title import coins_hold_title, hold_title
 from tests.terminal.test_play_tsar import make_reader
 
 
@@ -46,15 +47,17 @@ def _stops_showing(model: GameModel, coins: int) -> list[int]:
     return found
 
 
-def _play_forced(model: GameModel) -> str:
+def _play_forced(model: GameModel, values: list[int] | None = None) -> str:
     """A terminal round forced to trigger with the trigger count, every starting coin the
     value table's first, the first respin landing one more (the table's last) on the first
-    empty cell, then nothing: the terminal's text."""
+    empty cell, then nothing (``values``: the value draws instead): the terminal's text."""
     rules = hold_and_spin_rules(model)
     land = rules.coin_weight + rules.blank_weight
+    if values is None:
+        values = [0] * rules.trigger + [sum(rules.value_weights) - 1]
     source = Forced(
         reel_stop=_stops_showing(model, rules.trigger),
-        hold_and_spin_value=[0] * rules.trigger + [sum(rules.value_weights) - 1],
+        hold_and_spin_value=values,
         hold_and_spin_cell=[0] + [land - 1] * (4 * rules.cells),
     )
     console = Console(record=True, width=200)
@@ -84,6 +87,24 @@ def test_the_hold_title_says_coins(tmp_path: Path) -> None:
     assert "Hold and Spin! 6 Coins stick: " in text
     assert "respin 1: 1 Coin landed: " in text and "respin 2: no Coin landed" in text
     assert "Hold and Spin over: 7 Coins pay " in text
+
+
+def test_a_collector_and_a_multiplier_are_shown_with_what_they_did(tmp_path: Path) -> None:
+    """Five coins of 2 and a collector stick, an x5 lands: the collector collects 10 x 5 = 50,
+    and the grid pays (1 + 1) x 5 x 10 = 100 total bets."""
+    model = load_model(coins_hold_title(tmp_path / "coins"))
+    rules = hold_and_spin_rules(model)
+    labels = [v.label for v in rules.values]
+    starts = [sum(rules.value_weights[:i]) for i in range(len(labels))]
+
+    def draw(label: str) -> int:
+        return starts[labels.index(label)]
+
+    text = _play_forced(model, [draw("2")] * 5 + [draw("collect"), draw("x5")])
+    assert "collect at row" in text
+    assert "respin 1: 1 Coin landed: x5 at row" in text
+    assert "Hold and Spin over: 7 Coins pay 100x the bet, 1 collecting 50x the bet each, " in text
+    assert "multiplier x5" in text
 
 
 @pytest.mark.parametrize(

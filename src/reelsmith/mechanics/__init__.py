@@ -348,6 +348,7 @@ def _event_entry(kind: str, entry: Mapping[str, Any], scoped: bool) -> dict[str,
     from reelsmith.engine.events import minor_key
 
     fields = dict(entry["properties"])
+    optional = set(entry.get("optional", ()))  # fields only some titles' events carry
     if scoped:
         fields = {"spin": SPIN_FIELD, **fields}
     money = {
@@ -364,7 +365,7 @@ def _event_entry(kind: str, entry: Mapping[str, Any], scoped: bool) -> dict[str,
         "description": entry["description"],
         "type": "object",
         "properties": {"type": {"const": kind}, **fields, **money},
-        "required": ["type", *fields],
+        "required": ["type", *(key for key in fields if key not in optional)],
         "additionalProperties": False,
     }
 

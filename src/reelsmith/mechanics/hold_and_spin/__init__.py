@@ -1,6 +1,7 @@
 """Hold-and-spin (cash collect): coins anywhere on the window start respins in which the coins
 stick and only the empty cells spin; the feature pays the values on the grid, jackpot tiers
-included (see :mod:`reelsmith.mechanics.hold_and_spin.rules`)."""
+included, and where the model has them collector coins collect and multiplier coins multiply
+the plain values (see :mod:`reelsmith.mechanics.hold_and_spin.rules`)."""
 
 from reelsmith.mechanics.base import Mechanic
 

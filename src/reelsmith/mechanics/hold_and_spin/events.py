@@ -1,5 +1,8 @@
 """The hold-and-spin's events: the feature starts with the window's coins, each respin lands
-coins (or none) and says the respins left, and the feature ends with what it pays."""
+coins (or none) and says the respins left, and the feature ends with what it pays. A collector
+or multiplier coin says its ``kind`` (and a multiplier its factor); the end of a title that has
+them says what each collector collected and the grid's multiplier. A title without them sends
+none of these fields."""
 
 from reelsmith.mechanics.event_fields import COUNT
 
@@ -15,9 +18,23 @@ _COIN = {
         },
         "value": {
             "type": "string",
-            "description": "the coin's value in total bets, or the jackpot tier it carries",
+            "description": "the coin's value in total bets, the jackpot tier it carries, "
+            '"collect" (a collector) or "x" and its factor (a multiplier: "x2")',
         },
-        "bets": {**COUNT, "description": "what the coin pays, in total bets"},
+        "bets": {
+            **COUNT,
+            "description": "what the coin pays on its own, in total bets (0: a collector or a "
+            "multiplier)",
+        },
+        "kind": {
+            "enum": ["collect", "multiplier"],
+            "description": "only on a collector or a multiplier coin: which it is",
+        },
+        "multiplier": {
+            "type": "integer",
+            "minimum": 2,
+            "description": "only on a multiplier coin: its factor",
+        },
     },
     "required": ["position", "value", "bets"],
     "additionalProperties": False,
@@ -51,6 +68,18 @@ SCHEMAS = {
             "jackpots": _TIERS,
             "total_bets": {**COUNT, "description": "the pay in total bets"},
             "win_coins": COUNT,
+            "collected": {
+                **COUNT,
+                "description": "only for a title with collector coins: what each collector "
+                "collected, in total bets (the plain values times the multiplier)",
+            },
+            "multiplier": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "only for a title with multiplier coins: the grid's multiplier "
+                "(1: none on the grid)",
+            },
         },
+        "optional": ("collected", "multiplier"),
     },
 }

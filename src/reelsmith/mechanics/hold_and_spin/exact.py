@@ -71,6 +71,9 @@ class HoldAndSpinAnalysis:
     no_win_ways: int  # windows paying nothing on lines and not triggering
     seconds: float
     max_line_pay: int = 0  # the largest line pay of a base window, in coins
+    #: Windows triggering with no line pay, weighted by the chance their feature pays nothing
+    #: (a grid of collectors and multipliers only; 0 without them).
+    quiet_ways: Fraction = Fraction(0)
 
     @property
     def max_spin_win(self) -> Fraction:
@@ -137,8 +140,9 @@ class HoldAndSpinAnalysis:
 
     @property
     def hit_frequency(self) -> Fraction:
-        """P(the base spin pays on lines or triggers the feature)."""
-        return 1 - Fraction(self.no_win_ways, self.cycle)
+        """P(the round pays: a line win, or a feature that pays; every feature pays unless
+        its coins are all collectors and multipliers)."""
+        return 1 - (self.no_win_ways + self.quiet_ways) / self.cycle
 
     @property
     def volatility(self) -> str:
@@ -281,6 +285,9 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> HoldAndSpin
         if by_coins[k].ways
     }
     no_win = sum(int(distribution.ways[k, 0]) for k in range(min(rules.trigger, len(by_coins))))
+    quiet = sum(
+        (int(distribution.ways[k, 0]) * f.nothing for k, f in features.items()), Fraction(0)
+    )
     paid = np.flatnonzero(distribution.ways.sum(axis=0))
     return HoldAndSpinAnalysis(
         model=model,
@@ -293,6 +300,7 @@ def analyze_full(model: GameModel, variant_id: str | None = None) -> HoldAndSpin
         no_win_ways=no_win,
         seconds=time.perf_counter() - started,
         max_line_pay=int(paid[-1]) if len(paid) else 0,
+        quiet_ways=quiet,
     )
 
 

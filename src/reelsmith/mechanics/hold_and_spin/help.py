@@ -1,7 +1,9 @@
 """The hold-and-spin's sentences of the rules page (``[hold_and_spin]`` in the help catalogues,
 English and German), written from the model's own table: the trigger count, the respins and
 their reset, how the feature ends, the coin values, the jackpot tiers, the full grid and how the
-feature pays. The page is the paylines' page (:mod:`reelsmith.engine.catalogue_help`) with this
+feature pays, and where the table has them the collector and multiplier coins (what they act
+on, how several multipliers combine, and that jackpots are neither collected nor multiplied).
+The page is the paylines' page (:mod:`reelsmith.engine.catalogue_help`) with this
 section put before its payouts."""
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 from reelsmith.engine import catalogue_help
 from reelsmith.engine.model import GameModel
 from reelsmith.help import Phrases, Terms
-from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
+from reelsmith.mechanics.hold_and_spin.rules import KIND_PLAIN, hold_and_spin_rules
 
 
 def rules(p: Phrases, model: GameModel) -> list[str]:
@@ -19,7 +21,7 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
     found = hold_and_spin_rules(model)
     symbol = p.symbol_at(found.symbol)
     respins = p.spell(found.respins)
-    plain = sorted({v.amount for v in found.values if v.tier is None and v.weight})
+    plain = sorted({v.amount for v in found.values if v.kind == KIND_PLAIN and v.weight})
     tiers = [t for t in found.jackpots if any(v.tier == t and v.weight for v in found.values)]
     text = [
         p("hold_and_spin.trigger", count=p.spell(found.trigger), symbol=symbol),
@@ -33,6 +35,17 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
         text.append(p(key, symbol=symbol, values=amounts))
     elif tiers:
         text.append(p("hold_and_spin.jackpot_only", symbol=symbol))
+    if found.collectors:
+        text.append(p("hold_and_spin.collect", symbol=symbol))
+    if found.multipliers:
+        factors = sorted({v.factor for v in found.values if v.factor and v.weight})
+        key = "hold_and_spin.multiplier_collect" if found.collectors else "hold_and_spin.multiplier"
+        text.append(p(key, symbol=symbol, factors=", ".join(f"x{f}" for f in factors)))
+        mode = (
+            "hold_and_spin.multipliers_sum" if found.multiply_sum else "hold_and_spin.multipliers"
+        )
+        text.append(p(mode))
+    special = found.collectors or found.multipliers
     shown = tiers + ([found.full_grid] if found.full_grid and found.full_grid not in tiers else [])
     for tier in shown:
         text.append(
@@ -42,7 +55,9 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
         text.append(p("hold_and_spin.full_grid", symbol=symbol, tier=found.full_grid.capitalize()))
     if shown:
         text.append(p("hold_and_spin.fixed"))
-    text.append(p("hold_and_spin.paid", symbol=symbol))
+        if special:
+            text.append(p("hold_and_spin.jackpots_apart"))
+    text.append(p("hold_and_spin.paid_special" if special else "hold_and_spin.paid", symbol=symbol))
     return text
 
 

@@ -19,8 +19,11 @@ from the same kind of stream, so every kernel round replays through live play:
 
 The respins' state moves by :func:`~reelsmith.mechanics.hold_and_spin.chain.respin_step` and
 ends by :func:`~reelsmith.mechanics.hold_and_spin.chain.feature_over`, the rule the exact chain
-solves. The feature pays the grid's values (jackpot tiers included) and the full-grid tier, in
-total bets, times the round's total bet.
+solves. Each coin's entry goes into the grid's tally by
+:func:`~reelsmith.mechanics.hold_and_spin.chain.add_coin` and the finished grid is paid by
+:func:`~reelsmith.mechanics.hold_and_spin.chain.grid_pay` (its plain values times its
+multiplier, once more for each collector, plus the jackpot tiers and the full-grid tier), the
+rule live play pays by, in total bets, times the round's total bet.
 
 The statistics and recorded results are the round loop's (the ``S_*``, ``F_*`` and ``R_*``
 slots of :mod:`reelsmith.analysis.kernel.rounds`), the feature counted where that loop counts
@@ -44,7 +47,7 @@ from reelsmith.analysis.kernel.tables import E_END, E_OPEN, E_PAY, ReelTables, S
 from reelsmith.analysis.pcg64 import load_stream, store_stream, stream_bounded
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.stops import stop_for_draw
-from reelsmith.mechanics.hold_and_spin.chain import feature_over, respin_step
+from reelsmith.mechanics.hold_and_spin.chain import add_coin, feature_over, grid_pay, respin_step
 from reelsmith.mechanics.hold_and_spin.rules import hold_and_spin_rules
 
 #: The kinds of draw a trace records, in the order of the purposes live play records them with.
@@ -75,7 +78,9 @@ class HoldAndSpinGame:
     respins: int
     land_cumulative: npt.NDArray[np.int64]  # [coin, coin + blank]
     value_cumulative: npt.NDArray[np.int64]
-    value_amounts: npt.NDArray[np.int64]
+    value_amounts: npt.NDArray[np.int64]  # a value's or a tier's total bets; a factor
+    value_kinds: npt.NDArray[np.int64]  # each entry's kind (``KIND_*`` of the rules)
+    multiply_sum: bool
     full_grid_amount: int
     total_bet: int
     #: The base reel set's line tables (stacked as the catalogue kernel's, the base set twice).
@@ -98,6 +103,8 @@ class HoldAndSpinGame:
             self.land_cumulative,
             self.value_cumulative,
             self.value_amounts,
+            self.value_kinds,
+            self.multiply_sum,
             self.full_grid_amount,
             self.total_bet,
             r.band_edges_in_coins(self.total_bet),
@@ -137,7 +144,9 @@ def build(model: GameModel, variant_id: str) -> HoldAndSpinGame:
         respins=rules.respins,
         land_cumulative=np.cumsum(np.array(rules.land_weights, dtype=np.int64)),
         value_cumulative=np.cumsum(np.array(rules.value_weights, dtype=np.int64)),
-        value_amounts=np.array([v.amount for v in rules.values], dtype=np.int64),
+        value_amounts=np.array([v.rule_amount for v in rules.values], dtype=np.int64),
+        value_kinds=np.array([v.kind for v in rules.values], dtype=np.int64),
+        multiply_sum=rules.multiply_sum,
         full_grid_amount=rules.full_grid_amount,
         total_bet=total_coins(model),
         lines=StackedTables.stack(lines, lines),
@@ -191,6 +200,8 @@ def play_chain_rounds(
         land_cumulative,
         value_cumulative,
         value_amounts,
+        value_kinds,
+        multiply_sum,
         full_grid_amount,
         total_bet,
         edges,
@@ -260,11 +271,22 @@ def play_chain_rounds(
         feature = played = resets = held = awarded = 0
         if shown >= trigger:
             awarded = full
-            values = 0
+            plain = fixed = collectors = factors = 0
+            multiplier = 1
             for cell in range(n_cells):
                 if held_cell[cell]:
                     stream, value = stream_bounded(stream, value_total)
-                    values += value_amounts[stop_for_draw(value_cumulative, n_values, value)]
+                    entry_at = stop_for_draw(value_cumulative, n_values, value)
+                    plain, fixed, collectors, multiplier, factors = add_coin(
+                        multiply_sum,
+                        value_kinds[entry_at],
+                        value_amounts[entry_at],
+                        plain,
+                        fixed,
+                        collectors,
+                        multiplier,
+                        factors,
+                    )
                     log_at = _logged(log, log_at, record, DRAW_VALUE, value_total, value)
             held, left = shown, full
             while not feature_over(n_cells, held, left):
@@ -278,14 +300,23 @@ def play_chain_rounds(
                         held_cell[cell] = True
                         landed += 1
                         stream, value = stream_bounded(stream, value_total)
-                        values += value_amounts[stop_for_draw(value_cumulative, n_values, value)]
+                        entry_at = stop_for_draw(value_cumulative, n_values, value)
+                        plain, fixed, collectors, multiplier, factors = add_coin(
+                            multiply_sum,
+                            value_kinds[entry_at],
+                            value_amounts[entry_at],
+                            plain,
+                            fixed,
+                            collectors,
+                            multiplier,
+                            factors,
+                        )
                         log_at = _logged(log, log_at, record, DRAW_VALUE, value_total, value)
                 held, left = respin_step(full, held, left, landed)
                 played += 1
                 resets += landed > 0
-            if held >= n_cells:
-                values += full_grid_amount
-            feature = values * total_bet
+            tier = full_grid_amount if held >= n_cells else 0
+            feature = grid_pay(plain, fixed, collectors, multiplier, tier) * total_bet
         if record and log_at > log.shape[0]:  # undo the round: the next call draws it again
             stream = saved
             log_at = round_start
@@ -307,7 +338,9 @@ def play_chain_rounds(
         total += win
         base_line_sum += base_line
         base_win_sq += float(base_line) * float(base_line)
-        base_hits += (base_line > 0) | (shown >= trigger)
+        # a line win or a feature that pays (every feature pays but one of collectors and
+        # multipliers alone): the exact hit frequency's event
+        base_hits += (base_line > 0) | (feature > 0)
         round_hits += win > 0
         band = 0
         for b in range(top_band):

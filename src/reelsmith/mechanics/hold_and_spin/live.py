@@ -6,8 +6,10 @@ The draws, in order (each recorded with the round, so a replay plays the feature
 each left to right); then each respin: one ``hold_and_spin_cell`` draw per empty cell in the
 same order (coin or blank, by ``land``), each coin landed followed by its value draw. The
 respin's new state is :func:`reelsmith.mechanics.hold_and_spin.chain.after_respin`, the rule
-the exact chain solves. The pay, in coins, is the grid's values (and the full-grid tier) times
-the round's total bet.
+the exact chain solves. The pay, in coins, is the grid's pay by the compiled rule the kernel
+pays by (:func:`reelsmith.mechanics.hold_and_spin.chain.pay_of`: the plain values times the
+multiplier, once more for each collector, plus the jackpots and the full-grid tier) times the
+round's total bet.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from reelsmith.engine.model import GameModel
 from reelsmith.engine.round import Context, Part, Round, Spin
 from reelsmith.engine.rounds import replaced
-from reelsmith.mechanics.hold_and_spin.chain import after_respin, is_over
+from reelsmith.mechanics.hold_and_spin.chain import after_respin, is_over, pay_of
 from reelsmith.mechanics.hold_and_spin.rules import CoinValue, HoldAndSpin, hold_and_spin_rules
 from reelsmith.rng import RandomSource, weighted_index
 
@@ -43,6 +45,11 @@ class HoldAndSpinRecord:
     total_bets: int  # the whole pay in total bets
     win_coins: int
     respins_full: int
+    #: What each collector collected, in total bets (None: the title has no collectors).
+    collected: int | None = None
+    #: The grid's multiplier (None: the title has no multiplier coins). Not named
+    #: ``multiplier``: the paylines' terminal reads a record's ``multiplier`` as its wins'.
+    grid_multiplier: int | None = None
 
     @property
     def coins(self) -> tuple[tuple[Cell, CoinValue], ...]:
@@ -53,6 +60,15 @@ class HoldAndSpinRecord:
         won = [v.tier for _, v in self.coins if v.tier is not None]
         return won + ([self.full_grid] if self.full_grid is not None else [])
 
+    def _extras(self) -> dict[str, object]:
+        """The collectors' and the multiplier's figures, for a title that has them."""
+        out: dict[str, object] = {}
+        if self.collected is not None:
+            out["collected"] = self.collected
+        if self.grid_multiplier is not None:
+            out["multiplier"] = self.grid_multiplier
+        return out
+
     def to_json(self) -> dict[str, object]:
         return {
             "hold_and_spin": {
@@ -61,15 +77,25 @@ class HoldAndSpinRecord:
                 "jackpots": self.jackpots(),
                 "total_bets": self.total_bets,
                 "win_coins": self.win_coins,
+                **self._extras(),
             }
         }
 
     def events(self) -> list[dict[str, object]]:
         def coins(found: tuple[tuple[Cell, CoinValue], ...]) -> list[dict[str, object]]:
-            return [
-                {"position": list(cell), "value": value.label, "bets": value.amount}
-                for cell, value in found
-            ]
+            listed = []
+            for cell, value in found:
+                coin: dict[str, object] = {
+                    "position": list(cell),
+                    "value": value.label,
+                    "bets": value.amount,
+                }
+                if value.kind_name is not None:
+                    coin["kind"] = value.kind_name
+                if value.factor:
+                    coin["multiplier"] = value.factor
+                listed.append(coin)
+            return listed
 
         out: list[dict[str, object]] = [
             {
@@ -94,6 +120,7 @@ class HoldAndSpinRecord:
                 "jackpots": self.jackpots(),
                 "total_bets": self.total_bets,
                 "win_coins": self.win_coins,
+                **self._extras(),
             }
         )
         return out
@@ -122,10 +149,18 @@ def play_feature(
         respins.append(Respin(tuple(landed), left))
     full = rules.full_grid if held >= rules.cells else None
     full_amount = rules.full_grid_amount if full is not None else 0
-    values = sum(v.amount for _, v in start) + sum(v.amount for r in respins for _, v in r.landed)
-    total = values + full_amount
+    grid = [v for _, v in start] + [v for r in respins for _, v in r.landed]
+    pay = pay_of(rules, grid, full is not None)
     return HoldAndSpinRecord(
-        start, tuple(respins), full, full_amount, total, total * total_coins, rules.respins
+        start,
+        tuple(respins),
+        full,
+        full_amount,
+        pay.total,
+        pay.total * total_coins,
+        rules.respins,
+        collected=pay.collected if rules.collectors else None,
+        grid_multiplier=pay.multiplier if rules.multipliers else None,
     )
 
 

@@ -1,5 +1,7 @@
 """The hold-and-spin in the terminal: the coin symbols that started it with their values, each
-respin's new ones and the respins left, then what the feature pays and the jackpots it won. The
+respin's new ones and the respins left (a collector shown as "collect", a multiplier as "x2"),
+then what the feature pays, what each collector collected, the grid's multiplier and the
+jackpots it won. The
 coin symbol is called by its name in the model (Lucky Lanterns' "Lantern"), never "coin"."""
 
 from __future__ import annotations
@@ -61,6 +63,12 @@ class HoldAndSpinTerminal:
             game.print(f"    respin {index}: {landed}; {respin.left} left")
         jackpots = record.jackpots()
         won = f", jackpots {', '.join(jackpots)}" if jackpots else ""
+        if record.grid_multiplier is not None:
+            won = f", multiplier x{record.grid_multiplier}{won}"
+        if record.collected is not None:
+            collectors = sum(1 for _, value in record.coins if value.collects)
+            if collectors:
+                won = f", {collectors} collecting {record.collected}x the bet each{won}"
         game.print(
             f"  Hold and Spin over: {counted(len(record.coins), self.name)} pay "
             f"{record.total_bets}x the bet{won}, "

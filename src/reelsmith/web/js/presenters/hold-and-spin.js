@@ -14,11 +14,23 @@
 import { announce, h, sleep } from '../dom.js';
 import { t } from '../messages.js';
 
-/** A coin's badge text: its value in total bets ("5×") or its jackpot tier's name. */
-const badgeText = (coin) => (/^\d+$/.test(coin.value) ? `${coin.bets}×` : coin.value.toUpperCase());
+/** A coin's badge text: a collector's ("COLLECT"), a multiplier's ("x2"), its value in total
+ * bets ("5×") or its jackpot tier's name. */
+function badgeText(coin) {
+  if (coin.kind === 'collect') return t('hs.collect');
+  if (coin.kind === 'multiplier') return t('hs.multiplier', { factor: coin.multiplier });
+  return /^\d+$/.test(coin.value) ? `${coin.bets}×` : coin.value.toUpperCase();
+}
 
-/** A coin's jackpot tier (`mini`, ...), or null for a coin worth total bets. */
-const tierOf = (coin) => (/^\d+$/.test(coin.value) ? null : coin.value);
+/** A coin's jackpot tier (`mini`, ...), or null for a coin worth total bets, a collector or a
+ * multiplier. */
+const tierOf = (coin) => (coin.kind || /^\d+$/.test(coin.value) ? null : coin.value);
+
+/** The badge's classes: a tier's, a collector's or a multiplier's look beside the coin's. */
+function badgeClass(coin, tier) {
+  if (tier) return `hs-coin hs-tier hs-tier-${tier}`;
+  return coin.kind ? `hs-coin hs-${coin.kind}` : 'hs-coin';
+}
 
 /** The sprite of the coin symbol `symbol` carrying tier `tier` (`<symbol>-<tier>`) where the
  * title's art draws one (a lantern of the tier's colour), else null: the coin as it is. */
@@ -40,7 +52,7 @@ function stick(coins, stage, { landed = false } = {}) {
     if (tiered) grid.setCell(row, reel, tiered, landed ? 'hs-land' : 'reveal');
     else if (landed && symbol) grid.setCell(row, reel, symbol, 'hs-land');
     grid.mark([[row, reel]], 'hs-held');
-    grid.badge(row, reel, badgeText(coin), tier ? `hs-coin hs-tier hs-tier-${tier}` : 'hs-coin');
+    grid.badge(row, reel, badgeText(coin), badgeClass(coin, tier));
   }
 }
 
