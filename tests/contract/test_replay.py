@@ -4,10 +4,14 @@ played live again from its bet, starting state and draws, action by action, it g
 same. The fixtures were recorded before the catalogue of mechanics, so rounds stored before
 the change must replay identically after it (tests/contract/record_fixtures.py).
 
-``fixtures/before/<title>.<rules>.json`` keeps the rounds recorded under an earlier version
-of a title's rules (Sultan Spins' version 1, whose pots could be won at their caps): they
-restore to their recorded outcome under their own rules; only the current fixtures are played
-again through the live path, which plays new rounds under the current rules."""
+``fixtures/before/<title>.<version>.json`` keeps the rounds recorded under an earlier version
+of a title: of its rules (Sultan Spins' ``rules-1``, whose pots could be won at their caps),
+which the title still reads from a record, or of its model files (Crystal Caverns'
+``strips-1``, its strips before its bought feature was tuned), which are kept beside them in
+``fixtures/before/<title>.<version>/`` as a server keeps a version it served. They restore
+to their recorded outcome under their own rules, on their own files; only the current
+fixtures are played again through the live path, which plays new rounds on the current
+ones."""
 
 from __future__ import annotations
 
@@ -22,14 +26,21 @@ import pytest
 from reelsmith.engine.errors import RuleError
 from reelsmith.rng import Draw, ReplayError, ReplaySource
 from tests.contract.rounds import migrated_outcome, outcome_of, record_of
-from tests.contract.titles import adapter, contract_titles, market_for, server_title
+from tests.contract.titles import (
+    adapter,
+    contract_titles,
+    kept_files,
+    market_for,
+    server_title,
+    version_title,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @cache
 def fixture_file(game_id: str, earlier: str = "") -> dict[str, Any]:
-    """The title's current fixtures, or those kept from an ``earlier`` rules version."""
+    """The title's current fixtures, or those kept from an ``earlier`` version."""
     path = FIXTURES / (f"before/{game_id}.{earlier}.json" if earlier else f"{game_id}.json")
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: record it (docs/contract-tests.md)")
@@ -39,7 +50,7 @@ def fixture_file(game_id: str, earlier: str = "") -> dict[str, Any]:
 
 
 def earlier_versions(game_id: str) -> list[str]:
-    """The earlier rules versions whose recorded rounds are kept (``fixtures/before``)."""
+    """The earlier versions whose recorded rounds are kept (``fixtures/before``)."""
     found = (FIXTURES / "before").glob(f"{game_id}.*.json")
     return sorted(
         p.name[len(game_id) + 1 : -5] for p in found if not p.name.endswith(".server.json")
@@ -75,31 +86,55 @@ def case(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
 
 
 @pytest.fixture(params=EARLIER_CASES, ids=[f"{c[0]} {c[1]}: {c[3]}" for c in EARLIER_CASES])
-def earlier_case(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+def earlier_case(request: pytest.FixtureRequest) -> tuple[str, str, dict[str, Any]]:
     game_id, earlier, index, _name = request.param
-    return game_id, recorded(game_id, earlier)[index]
+    return game_id, earlier, recorded(game_id, earlier)[index]
 
 
 def test_restored_record_gives_the_recorded_outcome(case):
-    _check_restored(case)
+    game_id, entry = case
+    _check_restored(server_title(game_id), game_id, entry)
 
 
-def test_a_round_of_earlier_rules_restores_to_its_recorded_outcome(earlier_case):
-    """Rounds stored under an earlier rules version replay identically, under their own
-    rules and strips (their record, which names no later version, is written back as it was
-    stored)."""
-    _check_restored(earlier_case)
+def test_a_round_of_an_earlier_version_restores_to_its_recorded_outcome(earlier_case):
+    """Rounds stored under an earlier version replay identically, under their own rules
+    and on their own model files (their record, which names no later version, is written
+    back as it was stored)."""
+    game_id, earlier, entry = earlier_case
+    _check_restored(version_title(game_id, earlier), game_id, entry)
 
 
 def test_earlier_rounds_show_the_features_they_were_recorded_for(earlier_case):
-    game_id, entry = earlier_case
+    game_id, _earlier, entry = earlier_case
     features = adapter(game_id).features(entry["record"], entry["outcome"])
     assert sorted(features) == entry["features"], entry["name"]
 
 
-def _check_restored(case: tuple[str, dict[str, Any]]) -> None:
-    game_id, entry = case
-    title = server_title(game_id)
+KEPT_FILES = [(g, e) for g in contract_titles() for e in earlier_versions(g) if kept_files(g, e)]
+
+
+@pytest.mark.parametrize(("game_id", "earlier"), KEPT_FILES, ids=[" ".join(c) for c in KEPT_FILES])
+def test_kept_files_are_the_version_their_rounds_need(game_id, earlier):
+    """An earlier version's kept files are another version than the one served (another
+    model hash for a variant its rounds played), and its rounds need them: at least one of
+    them restores on the title served now to another outcome (or is refused)."""
+    kept = version_title(game_id, earlier)
+    served = server_title(game_id)
+    rounds = recorded(game_id, earlier)
+    assert kept.model_hash(rounds[0]["variant"]) != served.model_hash(rounds[0]["variant"])
+    differ = 0
+    for entry in rounds:
+        market = market_for(entry["market"], game_id, entry["variant"])
+        try:
+            restored = served.restore(copy.deepcopy(entry["record"]))
+        except (ReplayError, RuleError):
+            differ += 1
+            continue
+        differ += outcome_of(served, market, restored) != entry["outcome"]
+    assert differ, f"every round of {earlier} replays on the files served now: keep no files"
+
+
+def _check_restored(title: Any, game_id: str, entry: dict[str, Any]) -> None:
     market = market_for(entry["market"], game_id, entry["variant"])
     restored = title.restore(copy.deepcopy(entry["record"]))
     assert record_of(title, restored) == entry["record"]

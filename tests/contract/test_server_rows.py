@@ -5,9 +5,11 @@ replay says identical, an open round goes on from its stored record, and a carri
 stored under its bet key is the state the next round at that bet starts from (Sultan Spins'
 state rows recorded under the bet's amount are read as migration 0005 moved them, to the bet
 level). Rows kept from
-an earlier rules version (``fixtures/before/<title>.<rules>.server.json``) pass the same: they
-replay, and an open one goes on, under their own rules; their carried state starts a round of
-the current rules."""
+an earlier version (``fixtures/before/<title>.<version>.server.json``) pass the same: they
+replay, and an open one goes on, under their own rules and on their own model files; their
+carried state starts a round of the current version. Rows of a version whose model files are
+kept (``fixtures/before/<title>.<version>/``) are put back as a server that served those files
+stored them: with their model hash, the files kept under it in ``model_versions``."""
 
 from __future__ import annotations
 
@@ -24,9 +26,17 @@ from sqlalchemy import insert, update
 
 from reelsmith.server.jsontext import json_text
 from reelsmith.server.services.stored import stored_price
+from reelsmith.store import model_versions
 from reelsmith.store.tables import game_states, players, rounds
 from tests.contract.rounds import migrated_state_key
-from tests.contract.titles import adapter, contract_titles, market_for, server_title
+from tests.contract.titles import (
+    adapter,
+    contract_titles,
+    kept_files,
+    market_for,
+    server_title,
+    version_title,
+)
 from tests.server.conftest import Api, build
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -44,7 +54,7 @@ def server_file(game_id: str, earlier: str = "") -> dict[str, Any]:
 
 
 def versions(game_id: str) -> list[str]:
-    """``""`` for the current rows, then each earlier rules version kept."""
+    """``""`` for the current rows, then each earlier version kept."""
     found = (FIXTURES / "before").glob(f"{game_id}.*.server.json")
     return ["", *sorted(p.name[len(game_id) + 1 : -len(".server.json")] for p in found)]
 
@@ -53,7 +63,7 @@ def stored(game_id: str, earlier: str | None = None) -> list[dict[str, Any]]:
     """The rows of one file, or (``earlier`` None) of every file, the current ones first."""
     chosen = versions(game_id) if earlier is None else [earlier]
     rows = [
-        {**row, "name": f"{v} {row['name']}".strip()}
+        {**row, "name": f"{v} {row['name']}".strip(), "version": v}
         for v in chosen
         for row in copy.deepcopy(server_file(game_id, v)["rows"])
     ]
@@ -72,7 +82,7 @@ CASES = [(g, i, e["name"]) for g in contract_titles() for i, e in enumerate(stor
 def test_stored_row_restores_to_its_record_and_view(game_id, index):
     entry = stored(game_id)[index]
     row = entry["row"]
-    title = server_title(game_id)
+    title = version_title(game_id, entry["version"])
     market = market_for(entry["market"], game_id, row["variant"])
     restored = title.restore(json.loads(row["record"]))
     assert json_text(title.record(restored), sort_keys=True) == row["record"]
@@ -100,10 +110,19 @@ def api(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Api]:
 
 def put_back(api: Api, entry: dict[str, Any]) -> tuple[str, str]:
     """A new player owning the stored rows (the round's and its carried states): the round's
-    new id and the player's."""
+    new id and the player's. A row of a version whose model files are kept is stored as the
+    server that served them stored it: with their model hash (the recorded rows name none:
+    null is the title served now), the files kept under that hash as the server keeps the
+    versions it serves (``reelsmith.server.services.versions``)."""
     player = api.player(deposit="100.00")
     round_id = str(uuid.uuid4())
+    row = dict(entry["row"])
+    files = kept_files(row["game"], entry["version"]) if entry["version"] else None
     with api.db.write() as connection:
+        if files is not None:
+            played_on = version_title(row["game"], entry["version"]).model_hash(row["variant"])
+            model_versions.keep(connection, played_on, row["game"], row["variant"], files, 0)
+            row["model_hash"] = played_on
         connection.execute(
             insert(rounds).values(
                 id=round_id,
@@ -114,7 +133,7 @@ def put_back(api: Api, entry: dict[str, Any]) -> tuple[str, str]:
                 created_ms=0,
                 updated_ms=api.clock.now_ms(),
                 completed_ms=None if entry["row"]["status"] == "open" else 0,
-                **entry["row"],
+                **row,
             )
         )
         connection.execute(update(players).where(players.c.id == player).values(rounds_played=1))
@@ -138,7 +157,8 @@ def test_rows_put_back_replay_identically_through_the_server(api, game_id):
 
 @pytest.mark.parametrize("game_id", contract_titles())
 def test_an_open_row_goes_on_from_its_stored_record(api, game_id):
-    title = server_title(game_id)
+    """An open row goes on from its stored record, on the version it was played on: the step
+    the server adds replays identically on that version (and on no other)."""
     opened = [e for e in stored(game_id) if e["row"]["status"] == "open"]
     if not adapter(game_id).required_features & {"open_free_spins", "open_gamble"}:
         # every round of the title ends with its spin (no free spins to play, no win to
@@ -161,7 +181,10 @@ def test_an_open_row_goes_on_from_its_stored_record(api, game_id):
         went_on = api.op("GET", f"/operator/rounds/{round_id}", key=None).json()["record"]
         assert went_on["actions"] == [*record["actions"], action]
         assert went_on["draws"][: len(record["draws"])] == record["draws"]
-        assert title.restore(went_on) is not None
+        assert version_title(game_id, entry["version"]).restore(went_on) is not None
+        response = api.op("POST", f"/operator/rounds/{round_id}/replay", key=None)
+        assert response.status_code == 200, (entry["name"], response.text)
+        assert response.json()["identical"] is True, entry["name"]
 
 
 @pytest.mark.parametrize("game_id", contract_titles())

@@ -30,6 +30,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from reelsmith.engine.bets import BetError
@@ -37,7 +38,9 @@ from reelsmith.engine.model import GameModel
 from reelsmith.rng import Draw, RandomSource
 from reelsmith.server.markets import Market, load_markets
 from reelsmith.server.registry import TitleRegistry
-from reelsmith.server.titles import Title
+from reelsmith.server.titles import Title, title_from_files
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 #: A round's figures that the kernel and live play must agree on, by name.
 Summary = dict[str, int]
@@ -536,6 +539,35 @@ def titles() -> TitleRegistry:
 def server_title(game_id: str) -> Title:
     """The game server's adapter of the title (the same the server plays it through)."""
     return titles()[game_id]
+
+
+def kept_files(game_id: str, earlier: str) -> dict[str, str] | None:
+    """The model files of an earlier version of the title, kept beside the rounds played on
+    it as ``fixtures/before/<title>.<earlier>/``: the files a server keeps of a version it
+    served (:meth:`Title.version_files`: ``model.toml`` and ``variants/<id>.toml``), by their
+    paths in the title's folder. None when the earlier version kept no files: its rounds were
+    played on the files shipped now, under earlier rules the title still reads from a record."""
+    folder = FIXTURES / "before" / f"{game_id}.{earlier}"
+    if not folder.is_dir():
+        return None
+    return {
+        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*.toml"))
+    }
+
+
+@cache
+def version_title(game_id: str, earlier: str = "") -> Title:
+    """The title a version's rounds were played on: the one served now (``earlier`` empty,
+    or an earlier version that kept no files), else the title its kept files load to, read
+    as the server reads a version kept in ``model_versions``
+    (:func:`reelsmith.server.titles.title_from_files`)."""
+    files = kept_files(game_id, earlier) if earlier else None
+    if files is None:
+        return server_title(game_id)
+    title = title_from_files(files)
+    assert title.game_id == game_id, (game_id, earlier, title.game_id)
+    return title
 
 
 def model(game_id: str) -> GameModel:

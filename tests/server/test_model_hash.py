@@ -1,9 +1,10 @@
 """Every round records the hash of the exact model and variant it was played on, on SQLite and
 PostgreSQL: a title served, then served again with its variant file changed, over one database;
 the report (JSON, CSV and the CLI) keeps the two versions' rounds apart, holds only the version
-served now to its theoretical figures; the replay and the payout audit use each round's own
-version (kept in the database by the server that served it), and with that version gone they
-refuse (replay: 409 naming both hashes; audit: unchecked) rather than use another."""
+served now to its theoretical figures; the replay, the payout audit and an open round's next
+step use each round's own version (kept in the database by the server that served it), and
+with that version gone they refuse (replay and step: 409 naming the hash; audit: unchecked)
+rather than use another."""
 
 from __future__ import annotations
 
@@ -172,6 +173,57 @@ def test_rounds_are_grouped_and_replayed_by_the_model_they_were_played_on(
             lines = [line for line in daily.output.splitlines() if GAME in line]
             assert any(f"model {first_hash[:12]} " in line for line in lines), daily.output
             assert any(f"model {second_hash[:12]} " in line for line in lines), daily.output
+    finally:
+        db.dispose()
+        if schema:
+            drop_schema(schema)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_open_round_goes_on_on_the_model_it_was_played_on(kind: str, tmp_path: Path) -> None:
+    """A round left open (free spins to play) when its title is served again changed goes
+    on on the version it was played on, kept by the first server: the step it takes replays
+    identically there (the trigger's three Auroras pay 4 bets there, 5 on the served one).
+    With that version no longer kept, the step is refused rather than played on another."""
+    from tests.server.forcing import aurora_trigger
+
+    title, markets = served_folders(tmp_path)
+    settings = {"titles_dirs": str(title.parent), "markets_dir": str(markets)}
+    first_hash = model_hash(load_model(title), "96.00")
+    db, schema = make_database(kind, tmp_path)
+    clock = ManualClock()
+    try:
+        with TestClient(app_over(db, clock, **settings)) as client:
+            api = Api(client, clock, db)
+            player = api.player()
+            api.login(player)
+            trigger = api.spin(GAME, BET, aurora_trigger(), gamble=False).json()
+            assert trigger["status"] == "open", trigger
+            round_id = trigger["round_id"]
+
+        model = title / "model.toml"
+        model.write_text(model.read_text().replace("3 = 4, 4 = 20", "3 = 5, 4 = 20", 1))
+        second_hash = model_hash(load_model(title), "96.00")
+        assert second_hash != first_hash
+        with TestClient(app_over(db, clock, **settings)) as client:
+            api = Api(client, clock, db)
+            api.login(player)
+            step = api.act(GAME, round_id, "free-spin")
+            assert step.status_code == 200, step.text
+            replay = api.op("POST", f"/operator/rounds/{round_id}/replay", key=None).json()
+            assert replay["model_hash"] == first_hash and replay["identical"] is True, replay
+
+        with db.write() as connection:
+            connection.execute(
+                sql_text("DELETE FROM model_versions WHERE hash = :h"), {"h": first_hash}
+            )
+        with TestClient(app_over(db, clock, **settings)) as client:  # no version held in memory
+            api = Api(client, clock, db)
+            api.login(player)
+            refused = api.act(GAME, round_id, "free-spin")
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["code"] == "model_changed"
+            assert first_hash in refused.json()["message"]
     finally:
         db.dispose()
         if schema:

@@ -90,7 +90,8 @@ class Resolver:
             row = rounds.round_mapping(connection, round_id)
             if row is None or row["status"] != "open" or row["updated_ms"] >= cutoff:
                 return False
-            title = context.title(game)
+            context.title(game)  # a title no longer served: the round is set aside
+            title = context.versions.of_round(connection, row)  # the version it was played on
             engine_round = title.finish(restore(title, row), context.rng)
             self.settlement.settle(
                 connection,

@@ -346,7 +346,7 @@ class Rounds:
         fingerprint: str,
     ) -> tuple[int, dict[str, Any]]:
         context = self.context
-        title = context.title(game)
+        context.title(game)  # an unknown game is refused before any read
         source = self._source(body.get("forced_draws"))
 
         def work(connection: Connection, locked: Player | None) -> tuple[int, dict[str, Any]]:
@@ -361,6 +361,8 @@ class Rounds:
                     "round_finished",
                     f"round {round_id} is {row['status']}; there is nothing left to play",
                 )
+            # the round goes on on the version of the title it was played on
+            title = context.versions.of_round(connection, row)
             engine_round = self.settlement.open_rounds.get(round_id, row["record"]) or restore(
                 title, row
             )

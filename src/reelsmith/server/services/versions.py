@@ -5,17 +5,21 @@ Its replay and its payout audit must use that version: the title served now when
 the round's, else the version's files kept in ``model_versions`` (each server keeps the
 versions it serves when it starts: :func:`keep_served`), loaded once per process. A round from
 before the hash was recorded (null) is taken as played on the title served now. When neither
-is there, there is no version to use, and the caller says so rather than use another.
+is there, there is no version to use, and the caller says so rather than use another. An open
+round goes on (a player's step, the resolver's finish) on the version it was played on too
+(:meth:`ModelVersions.of_round`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy import Connection
 
 from reelsmith.engine.model import ModelError
+from reelsmith.server.errors import ConflictError
 from reelsmith.server.titles import Title, title_from_files
 from reelsmith.store import model_versions
 
@@ -69,4 +73,19 @@ class ModelVersions:
             log.error("the kept version %s of %s loads to another hash", played_on, game)
             return None
         self.loaded[played_on] = found
+        return found
+
+    def of_round(self, connection: Connection, row: Any) -> Title:
+        """The title the stored round ``row`` goes on with: the version it was played on
+        (its ``model_hash``), refused (409 ``model_changed``) when that version is neither
+        served nor kept, rather than played on mathematics the round did not start on."""
+        played_on = row["model_hash"]
+        found = self.title(connection, row["game"], row["variant"], played_on)
+        if found is None:
+            raise ConflictError(
+                "model_changed",
+                f"round {row['id']} was played on {row['game']} {row['variant']} with model"
+                f" hash {played_on}, which is neither served nor kept: serve that version to"
+                " go on with it",
+            )
         return found
