@@ -270,6 +270,37 @@ def test_the_rules_page_says_the_feature_in_both_languages(tmp_path: Path) -> No
     assert len(english) == len(german)
 
 
+def test_one_respin_is_said_in_the_singular(tmp_path: Path) -> None:
+    """The tiny coins title plays one respin: its page says "one respin begins" and "eine
+    Extradrehung" (not "one respins begin", "1 Extradrehungen"); three respins read as before."""
+    model = load_model(tiny_coins_title(tmp_path / "tiny"))
+    assert hold_and_spin_rules(model).respins == 1
+    english = rules_document(model, language="en")["rules"]["hold_and_spin"]
+    german = rules_document(model, language="de")["rules"]["hold_and_spin"]
+    assert english[1] == (
+        "The Coin symbols stay in place, each showing its value, and one respin begins in which "
+        "only the empty positions spin."
+    )
+    assert (
+        english[2]
+        == "Every new Coin symbol that lands stays in place too, and one more respin follows."
+    )
+    assert german[1] == (
+        "Die Coin-Symbole bleiben stehen, jedes mit seinem Wert, und es beginnt eine "
+        "Extradrehung, in der sich nur die leeren Positionen drehen."
+    )
+    assert german[2] == (
+        "Jedes neu erscheinende Coin-Symbol bleibt ebenfalls stehen, und es folgt eine weitere "
+        "Extradrehung."
+    )
+    held = _model(tmp_path)
+    three = rules_document(held, language="en")["rules"]["hold_and_spin"]
+    assert "and three respins begin in" in three[1]
+    assert three[2].endswith("resets the respins to three.")
+    drei = rules_document(held, language="de")["rules"]["hold_and_spin"]
+    assert "es beginnen drei Extradrehungen, in denen" in drei[1]
+
+
 def test_analyze_is_exact(tmp_path: Path) -> None:
     """(``tune`` of the title: tests/analysis/test_exact_tuning.py.)"""
     model = _model(tmp_path)

@@ -25,8 +25,9 @@ def rules(p: Phrases, model: GameModel) -> list[str]:
     tiers = [t for t in found.jackpots if any(v.tier == t and v.weight for v in found.values)]
     text = [
         p("hold_and_spin.trigger", count=p.spell(found.trigger), symbol=symbol),
-        p("hold_and_spin.stick", symbol=symbol, respins=respins),
-        p("hold_and_spin.reset", symbol=symbol, respins=respins),
+        # plural forms by the count: one respin reads "one respin begins" / "eine Extradrehung"
+        p("hold_and_spin.stick", symbol=symbol, respins=respins, count=found.respins),
+        p("hold_and_spin.reset", symbol=symbol, respins=respins, count=found.respins),
         p("hold_and_spin.end", symbol=symbol),
     ]
     if plain:
