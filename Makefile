@@ -43,11 +43,16 @@ TITLE ?= days-of-the-tsar
 play: $(CORE_STAMP)
 	$(BIN)/reelsmith play $(TITLE)
 
+# How many processes run the suite (pytest-xdist; each test file stays on one process, so its
+# fixtures are built once): make test TEST_WORKERS=0 runs it in this process. Each process
+# compiles and holds its own kernels (about 2.5 GB at the most).
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow

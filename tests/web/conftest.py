@@ -263,6 +263,24 @@ def force(page: Page, *draw_lists: list[int]) -> None:
         page.evaluate("(draws) => window.reelsmith.forceNext(draws)", draws)
 
 
+def answers(page: Page, path: str) -> list[dict[str, Any]]:
+    """The JSON answers to the page's requests whose URL ends with ``path``, from now on, in
+    the order they arrive; read them through :func:`received`."""
+    found: list[dict[str, Any]] = []
+    page.on("response", lambda r: r.url.endswith(path) and found.append(r.json()))
+    return found
+
+
+def received(page: Page, found: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """``found`` once it holds ``count`` answers, or after 10 s with what it holds. The page
+    may show what an answer brought before the test's handler of that answer has run (on a
+    loaded machine), so a test that waited for the page waits here for its handler too."""
+    deadline = time.monotonic() + 10
+    while len(found) < count and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    return found
+
+
 def record_badges(page: Page) -> None:
     """Keep every cell badge the reels show (egg reveals, +1 per egg): they last a moment."""
     page.evaluate(

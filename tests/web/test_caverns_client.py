@@ -16,7 +16,17 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.web import forcing
-from tests.web.conftest import SCREENSHOTS, Server, force, minor, open_game, press_scene, wait_state
+from tests.web.conftest import (
+    SCREENSHOTS,
+    Server,
+    answers,
+    force,
+    minor,
+    open_game,
+    press_scene,
+    received,
+    wait_state,
+)
 from tests.web.test_caverns_look import GAME, open_caverns
 from tests.web.test_german import english_left, names
 from tests.web.test_layout import BOXES, overlaps
@@ -135,8 +145,7 @@ def test_the_counter_counts_a_free_spins_chain_as_it_pays(page: Page, server: Se
     the outro it is the free spins' total."""
     open_caverns(page, server)
     page.evaluate(COUNTER)
-    free: list[dict[str, Any]] = []
-    page.on("response", lambda r: r.url.endswith("/free-spin") and free.append(r.json()))
+    free = answers(page, "/free-spin")
     quiet = forcing.caverns_free_quiet()
     force(page, [], forcing.caverns_free_chain(2), *[quiet] * 9)
     page.click("#buy-feature")
@@ -147,7 +156,7 @@ def test_the_counter_counts_a_free_spins_chain_as_it_pays(page: Page, server: Se
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "caverns-free-chain-counter.png"))
     page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
-    assert len(free) == 10
+    assert len(received(page, free, 10)) == 10
     expected = expected_counter(free[0], earlier=0)
     assert len(expected) >= 2 and expected[0] > 0, expected
     paid = page.evaluate("() => window.__paid")

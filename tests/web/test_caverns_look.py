@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -23,10 +22,12 @@ from tests.web.conftest import (
     WATCH,
     Policed,
     Server,
+    answers,
     force,
     minor,
     open_game,
     press_scene,
+    received,
     screenshot,
     wait_state,
 )
@@ -171,12 +172,11 @@ def test_a_bought_feature_says_its_price_asks_once_and_plays(
     page.wait_for_selector("#free-spins-intro-button", timeout=40_000)
     assert page.locator("#buy-dialog[open]").count() == 0  # asked once, not again
     page.evaluate(RECORD)
-    free: list[dict[str, Any]] = []
-    page.on("response", lambda r: r.url.endswith("/free-spin") and free.append(r.json()))
+    free = answers(page, "/free-spin")
     press_scene(page, "free-spins-intro")
     page.wait_for_selector("#free-spins-outro-button", timeout=90_000)
     # ten free spins, the first of them the forced chain, shown at the free spins' x4
-    assert len(free) == 10
+    assert len(received(page, free, 10)) == 10
     assert page.evaluate("() => window.__steps")[0] == [2, 4], [
         [e["type"] for e in f["events"]] for f in free[:2]
     ]
