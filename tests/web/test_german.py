@@ -211,6 +211,9 @@ def test_sultan_spins_is_german(german: tuple[str, BrowserContext], server: Serv
     open_game(page, server, player, forcing.SULTAN)
     wait_state(page, "idle")
     look(page, size, "sultan")
+    # a screen without gems or bonus symbols: an unforced spin may start the free spins, whose
+    # intro waits for the player
+    force(page, forcing.sultan_spin())
     page.click("#spin")
     wait_state(page, "idle", "paused", timeout=30_000)
     look(page, size, "sultan-after-spin")
