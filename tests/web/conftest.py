@@ -161,7 +161,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 # -- the browser -------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+# Playwright's sync API keeps an asyncio loop running in this thread while it is open, so it
+# is opened per test module and closed after it: a process that runs other modules after these
+# (make test's workers take whole files in any order) can then run asyncio again.
+@pytest.fixture(scope="module")
 def playwright_driver() -> Iterator[Playwright]:
     if not CHROMIUM.exists():
         pytest.skip(
@@ -171,7 +174,7 @@ def playwright_driver() -> Iterator[Playwright]:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
     launched = playwright_driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     yield launched
