@@ -60,7 +60,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(delivery: str) -> Iterator[str]:
+def serve(delivery: str, *, dev: bool = False) -> Iterator[str]:
+    """The real server on a free port and a fresh SQLite file; ``dev`` lets the page force
+    draws (``window.reelsmith.forceNext``)."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         env = {
@@ -72,7 +74,8 @@ def serve(delivery: str) -> Iterator[str]:
             "REELSMITH_DEMO_SESSIONS_BURST": "1000",
         }
         process = subprocess.Popen(
-            [str(ROOT / ".venv/bin/reelsmith"), "serve", "--demo", "--port", str(port)],
+            [str(ROOT / ".venv/bin/reelsmith"), "serve", "--demo", "--port", str(port)]
+            + (["--dev"] if dev else []),
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
