@@ -84,14 +84,12 @@ WAITING = """() => {
 @dataclass
 class Frames:
     intervals: list[float] = field(default_factory=list)
-    seconds: float = 0.0
     spins: int = 0
     forced: int = 0  # rounds forced to play the title's feature
 
     def add(self, stamps: list[float]) -> None:
         if len(stamps) > 1:
             self.intervals.extend(b - a for a, b in itertools.pairwise(stamps))
-            self.seconds += (stamps[-1] - stamps[0]) / 1000
 
     def row(self) -> str:
         ordered = sorted(self.intervals)
@@ -101,7 +99,7 @@ class Frames:
 
         missed = sum(1 for x in ordered if x > MISSED_MS) / len(ordered)
         return (
-            f"{len(ordered) + self.spins:>7}{len(ordered) / self.seconds:>7.1f}"
+            f"{len(ordered) + self.spins:>7}{1000 * len(ordered) / sum(ordered):>7.1f}"
             f"{statistics.median(ordered):>8.1f}{pct(0.95):>8.1f}{pct(0.99):>8.1f}"
             f"{100 * missed:>8.1f}%"
         )
